@@ -1,0 +1,19 @@
+package io.overlapanalyze.report;
+
+import java.util.List;
+
+/**
+ * The whole report: plain data that JSON serialises and the other renderers view.
+ *
+ * @param schemaVersion version of this JSON layout; bumped on any incompatible change
+ * @param tool          tool name and version that wrote it
+ * @param ranks         per-rank results, by rank
+ */
+public record AnalysisReport(int schemaVersion, String tool, List<RankReport> ranks) {
+    /** Current layout version. */
+    public static final int SCHEMA_VERSION = 1;
+
+    public AnalysisReport {
+        ranks = List.copyOf(ranks);
+    }
+}

@@ -1,0 +1,25 @@
+package io.overlapanalyze.report;
+
+import java.util.List;
+
+/**
+ * One rank's results.
+ *
+ * @param rank        rank id
+ * @param rankSource  where the id came from (TRACE, FILE_NAME, USER, DEFAULT)
+ * @param source      input path
+ * @param format      input format
+ * @param worldSize   job size or {@code null}
+ * @param steps       per-step results, in step order
+ * @param totals      sums over the aggregated steps
+ * @param notes       what the analysis could not do, or assumed ("no device activity")
+ * @param warnings    what the reader skipped or repaired
+ */
+public record RankReport(int rank, String rankSource, String source, String format, Integer worldSize,
+                         List<StepReport> steps, Totals totals, List<String> notes, List<String> warnings) {
+    public RankReport {
+        steps = List.copyOf(steps);
+        notes = List.copyOf(notes);
+        warnings = List.copyOf(warnings);
+    }
+}

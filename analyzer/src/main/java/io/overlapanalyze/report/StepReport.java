@@ -1,0 +1,44 @@
+package io.overlapanalyze.report;
+
+import java.util.List;
+
+/**
+ * Every number of one rank's step (metrics.md §2–6). Durations in ns; markers absolute.
+ * The JSON field names are a contract read by scripts: do not rename.
+ *
+ * @param name               step name ("ProfilerStep#4", or "all" when the trace has no steps)
+ * @param partial            true when the step is cut by the capture or misses device activity
+ * @param deviceStartNs      first device start of the step's work
+ * @param deviceEndNs        last device end of the step's work
+ * @param stepTimeNs         device window length
+ * @param commBusyNs         |C|
+ * @param computeBusyNs      |K|
+ * @param overlappedNs       |C ∩ K|
+ * @param exposedCommNs      |C − K|
+ * @param exposedGradCommNs  |G − K|
+ * @param idleNs             stepTime − |C ∪ K ∪ M|
+ * @param serialEstimateNs   computeBusy + commBusy
+ * @param overlapSavingNs    serialEstimate − (stepTime − idle)
+ * @param overlapRatio       overlapped / commBusy; {@code null} when commBusy is 0
+ * @param gradCollectives    |G|
+ * @param markers            the four markers
+ * @param tailNs             max(0, lastReduceEnd − lastComputeEnd); {@code null} when undefined
+ * @param lastBucketTailNs   lastReduceEnd − lastBucketReady; {@code null} when undefined
+ * @param startDelayNs       reduceStart − firstBucketReady; {@code null} when undefined
+ * @param launchLateNs       max(0, enqueue(g1) − firstBucketReady); {@code null} when undefined
+ * @param attribution        tail attribution with its chain
+ * @param deviceIntervals    number of device intervals assigned to the step
+ * @param commKernels        number of COMM intervals in the step
+ * @param approximate        true when a marker used a fallback the contract calls approximate
+ * @param notes              short remarks ("looks like inference: no backward pass")
+ */
+public record StepReport(String name, boolean partial, Long deviceStartNs, Long deviceEndNs, long stepTimeNs,
+                         long commBusyNs, long computeBusyNs, long overlappedNs, long exposedCommNs,
+                         long exposedGradCommNs, long idleNs, long serialEstimateNs, long overlapSavingNs,
+                         Double overlapRatio, int gradCollectives, Markers markers, Long tailNs,
+                         Long lastBucketTailNs, Long startDelayNs, Long launchLateNs, Attribution attribution,
+                         int deviceIntervals, int commKernels, boolean approximate, List<String> notes) {
+    public StepReport {
+        notes = List.copyOf(notes);
+    }
+}

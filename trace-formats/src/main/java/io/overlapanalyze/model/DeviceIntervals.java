@@ -1,0 +1,144 @@
+package io.overlapanalyze.model;
+
+import java.util.Arrays;
+
+/**
+ * Columnar store of one rank's device intervals {@code [start, end)}. Parallel primitive arrays,
+ * grown by doubling, so a rank with millions of kernels costs a few dozen bytes per kernel and no
+ * object per kernel.
+ *
+ * <p>Per interval: start, end, lane, kind, interned name, the host launch time and thread (from
+ * launch correlation; {@link Time#UNKNOWN} / {@code -1} when the format has no launch link), and
+ * the collective it belongs to ({@code -1} for none).
+ */
+public final class DeviceIntervals {
+    private int size;
+    private long[] start;
+    private long[] end;
+    private int[] lane;
+    private byte[] kind;
+    private int[] name;
+    private long[] launchNs;
+    private long[] launchThread;
+    private int[] collective;
+    private final StringPool names;
+
+    public DeviceIntervals(StringPool names) {
+        this(names, 1024);
+    }
+
+    public DeviceIntervals(StringPool names, int initialCapacity) {
+        this.names = names;
+        int cap = Math.max(16, initialCapacity);
+        start = new long[cap];
+        end = new long[cap];
+        lane = new int[cap];
+        kind = new byte[cap];
+        name = new int[cap];
+        launchNs = new long[cap];
+        launchThread = new long[cap];
+        collective = new int[cap];
+    }
+
+    /** Appends an interval and returns its index. */
+    public int add(long startNs, long endNs, int laneIndex, DeviceKind k, String intervalName,
+                   long hostLaunchNs, long hostLaunchThread) {
+        if (size == start.length) {
+            grow();
+        }
+        int i = size++;
+        start[i] = startNs;
+        end[i] = endNs;
+        lane[i] = laneIndex;
+        kind[i] = (byte) k.ordinal();
+        name[i] = names.intern(intervalName);
+        launchNs[i] = hostLaunchNs;
+        launchThread[i] = hostLaunchThread;
+        collective[i] = -1;
+        return i;
+    }
+
+    private void grow() {
+        int cap = start.length * 2;
+        start = Arrays.copyOf(start, cap);
+        end = Arrays.copyOf(end, cap);
+        lane = Arrays.copyOf(lane, cap);
+        kind = Arrays.copyOf(kind, cap);
+        name = Arrays.copyOf(name, cap);
+        launchNs = Arrays.copyOf(launchNs, cap);
+        launchThread = Arrays.copyOf(launchThread, cap);
+        collective = Arrays.copyOf(collective, cap);
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public long start(int i) {
+        return start[i];
+    }
+
+    public long end(int i) {
+        return end[i];
+    }
+
+    public long duration(int i) {
+        return end[i] - start[i];
+    }
+
+    public int lane(int i) {
+        return lane[i];
+    }
+
+    public DeviceKind kind(int i) {
+        return DeviceKind.ofOrdinal(kind[i]);
+    }
+
+    public String name(int i) {
+        return names.get(name[i]);
+    }
+
+    public int nameId(int i) {
+        return name[i];
+    }
+
+    public long launchNs(int i) {
+        return launchNs[i];
+    }
+
+    public long launchThread(int i) {
+        return launchThread[i];
+    }
+
+    public int collective(int i) {
+        return collective[i];
+    }
+
+    public void setKind(int i, DeviceKind k) {
+        kind[i] = (byte) k.ordinal();
+    }
+
+    public void setCollective(int i, int collectiveId) {
+        collective[i] = collectiveId;
+    }
+
+    public void setLaunch(int i, long hostLaunchNs, long hostLaunchThread) {
+        launchNs[i] = hostLaunchNs;
+        launchThread[i] = hostLaunchThread;
+    }
+
+    /** Shifts every time by {@code deltaNs} (used when a trace's time base is only known at its end). */
+    public void shiftAll(long deltaNs) {
+        for (int i = 0; i < size; i++) {
+            start[i] += deltaNs;
+            end[i] += deltaNs;
+            if (launchNs[i] != Time.UNKNOWN) {
+                launchNs[i] += deltaNs;
+            }
+        }
+    }
+
+    public StringPool names() {
+        return names;
+    }
+}

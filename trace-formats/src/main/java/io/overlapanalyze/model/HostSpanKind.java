@@ -1,0 +1,14 @@
+package io.overlapanalyze.model;
+
+/**
+ * The host spans the analyzer needs. Readers keep only these, not every CPU op, so the model
+ * stays small on traces with millions of host events.
+ */
+public enum HostSpanKind {
+    /** A training step annotation ({@code ProfilerStep#N}, or an NVTX step range). */
+    STEP,
+    /** An {@code Optimizer.step#...} annotation (not {@code Optimizer.zero_grad#...}). */
+    OPTIMIZER,
+    /** An autograd op ({@code autograd::engine::evaluate_function: ...} or a {@code ...Backward...} op). */
+    BACKWARD
+}

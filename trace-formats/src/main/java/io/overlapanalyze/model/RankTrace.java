@@ -1,0 +1,45 @@
+package io.overlapanalyze.model;
+
+import java.util.List;
+
+/**
+ * Everything one rank (one process driving one device) recorded, in the common model of
+ * metrics.md §1. Readers fill it; analyses read it and know nothing of formats.
+ *
+ * @param source            the file (or directory) it was read from, as the user named it
+ * @param format            the source format
+ * @param rank              rank id ({@code 0} with {@link RankSource#DEFAULT} when unknown)
+ * @param rankSource        where the rank id came from
+ * @param worldSize         job size, or {@code -1} when unknown
+ * @param lanes             device lanes, indexed by {@link Lane#index()}
+ * @param device            the device intervals
+ * @param hostSpans         steps, optimizer and backward spans (sorted by start)
+ * @param threads           host threads with their names
+ * @param collectives       collectives, indexed by {@link Collective#id()}
+ * @param groups            process groups the trace declares (may be empty)
+ * @param unmatchedLaunchNs host times of launches (kernel, memcpy, memset) whose device activity
+ *                          is missing from the trace; a step holding one is partial (metrics.md §2)
+ * @param hostOpsPresent    true when the trace has any host-side ops at all; false selects the
+ *                          no-phase fallbacks of metrics.md §3–4
+ * @param truncated         true when the file ended before the trace was complete
+ * @param warnings          what the reader skipped or repaired, one line each
+ */
+public record RankTrace(String source, TraceFormat format, int rank, RankSource rankSource, int worldSize,
+                        List<Lane> lanes, DeviceIntervals device, List<HostSpan> hostSpans,
+                        List<HostThread> threads, List<Collective> collectives, List<ProcessGroup> groups,
+                        long[] unmatchedLaunchNs, boolean hostOpsPresent, boolean truncated,
+                        List<String> warnings) {
+    public RankTrace {
+        lanes = List.copyOf(lanes);
+        hostSpans = List.copyOf(hostSpans);
+        threads = List.copyOf(threads);
+        collectives = List.copyOf(collectives);
+        groups = List.copyOf(groups);
+        warnings = List.copyOf(warnings);
+    }
+
+    /** True when the rank recorded no device activity at all (a CPU-only trace). */
+    public boolean hasDeviceActivity() {
+        return device.size() > 0;
+    }
+}
