@@ -1,0 +1,69 @@
+package io.overlapanalyze.cli;
+
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+
+/** Entry point: wires picocli, exit codes and one-line errors. */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs the CLI with the given streams and returns the exit code (tests call this). */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = commandLine(out, err);
+        return cl.execute(args);
+    }
+
+    static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new AnalyzeCommand());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setExecutionExceptionHandler(new ErrorHandler());
+        cl.setParameterExceptionHandler((ex, a) -> {
+            CommandLine c = ex.getCommandLine();
+            c.getErr().println("overlap-analyze: " + ex.getMessage());
+            c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
+            c.getErr().flush();
+            return ExitCodes.BAD_INPUT;
+        });
+        return cl;
+    }
+
+    /** Turns exceptions into one line on stderr and the right exit code. */
+    static final class ErrorHandler implements CommandLine.IExecutionExceptionHandler {
+        @Override
+        public int handleExecutionException(Exception ex, CommandLine cl, CommandLine.ParseResult parseResult) {
+            boolean debug = isDebug(parseResult);
+            PrintWriter err = cl.getErr();
+            int code;
+            if (ex instanceof UserInputException) {
+                err.println("overlap-analyze: " + ex.getMessage());
+                code = ExitCodes.BAD_INPUT;
+            } else {
+                err.println("overlap-analyze: internal error: " + ex
+                        + (debug ? "" : " (run with --debug for the stack trace, and please report it)"));
+                code = ExitCodes.INTERNAL_ERROR;
+            }
+            if (debug) {
+                ex.printStackTrace(err);
+            }
+            err.flush();
+            return code;
+        }
+
+        private static boolean isDebug(CommandLine.ParseResult pr) {
+            for (CommandLine.ParseResult r = pr; r != null; r = r.subcommand()) {
+                if (r.hasMatchedOption("--debug")) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package io.overlapanalyze.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The {@code --steps} option: a comma-separated list of step numbers, ranges and names,
+ * e.g. {@code 4,5}, {@code 4-6}, {@code ProfilerStep#5}, {@code all}. A number matches the
+ * number at the end of a step name ({@code ProfilerStep#5} is step 5).
+ */
+public final class StepSelection implements Predicate<String> {
+    private static final Pattern RANGE = Pattern.compile("(\\d+)\\s*-\\s*(\\d+)");
+    private static final Pattern NUMBER = Pattern.compile("\\d+");
+    private static final Pattern TRAILING_NUMBER = Pattern.compile("(\\d+)\\s*$");
+
+    private final List<long[]> ranges = new ArrayList<>();
+    private final List<String> names = new ArrayList<>();
+    private final String text;
+
+    private StepSelection(String text) {
+        this.text = text;
+    }
+
+    /** Parses the option value; throws {@link UserInputException} with a one-line message. */
+    public static StepSelection parse(String spec) {
+        StepSelection s = new StepSelection(spec);
+        for (String raw : spec.split(",")) {
+            String part = raw.trim();
+            if (part.isEmpty()) {
+                continue;
+            }
+            Matcher range = RANGE.matcher(part);
+            if (range.matches()) {
+                long from = Long.parseLong(range.group(1));
+                long to = Long.parseLong(range.group(2));
+                if (to < from) {
+                    throw new UserInputException("--steps: range '" + part + "' ends before it starts");
+                }
+                s.ranges.add(new long[] {from, to});
+            } else if (NUMBER.matcher(part).matches()) {
+                long n = Long.parseLong(part);
+                s.ranges.add(new long[] {n, n});
+            } else {
+                s.names.add(part);
+            }
+        }
+        if (s.ranges.isEmpty() && s.names.isEmpty()) {
+            throw new UserInputException("--steps: no step given in '" + spec + "'");
+        }
+        return s;
+    }
+
+    @Override
+    public boolean test(String stepName) {
+        if (names.contains(stepName)) {
+            return true;
+        }
+        Matcher m = TRAILING_NUMBER.matcher(stepName);
+        if (m.find()) {
+            long n;
+            try {
+                n = Long.parseLong(m.group(1));
+            } catch (NumberFormatException e) {
+                return false;
+            }
+            for (long[] r : ranges) {
+                if (n >= r[0] && n <= r[1]) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}

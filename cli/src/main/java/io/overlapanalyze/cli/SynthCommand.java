@@ -1,0 +1,114 @@
+package io.overlapanalyze.cli;
+
+import io.overlapanalyze.synth.BuiltinScenarios;
+import io.overlapanalyze.synth.KinetoScenarioWriter;
+import io.overlapanalyze.synth.Scenario;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code overlap-analyze synth SCENARIO -o FILE}: writes a realistic PyTorch-profiler trace of a
+ * scenario (a built-in name or a scenario JSON file), with known ground truth.
+ */
+@Command(name = "synth", mixinStandardHelpOptions = true, sortOptions = false,
+        versionProvider = AnalyzeCommand.VersionProvider.class,
+        description = {"Write a synthetic PyTorch profiler (Kineto) trace of a scenario: compute blocks, gradient",
+                "buckets with their bytes and communication times. SCENARIO is a built-in name (see --list)",
+                "or a scenario JSON file (see samples/*.scenario.json)."})
+public final class SynthCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "SCENARIO", arity = "0..1", description = "Built-in scenario name or scenario file.")
+    String scenario;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+            description = "Trace file to write (.json, or .json.gz for gzip). Default: <scenario>.pt.trace.json")
+    Path output;
+
+    @Option(names = "--list", description = "List the built-in scenarios.")
+    boolean list;
+
+    @Option(names = "--debug", description = "Print stack traces for errors.")
+    boolean debug;
+
+    @Override
+    public Integer call() {
+        if (list) {
+            for (String name : BuiltinScenarios.names()) {
+                spec.commandLine().getOut().println(name + "  " + BuiltinScenarios.get(name).description());
+            }
+            spec.commandLine().getOut().flush();
+            return ExitCodes.OK;
+        }
+        if (scenario == null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "Missing required parameter: 'SCENARIO' (a built-in name or a scenario file; --list shows names)");
+        }
+        Scenario s = resolve(scenario);
+        Path target = output != null ? output : Path.of(s.name() + ".pt.trace.json");
+        List<Path> inputs = Files.exists(Path.of(scenario)) ? List.of(Path.of(scenario)) : List.of();
+        writeSafely(s, target, inputs);
+        spec.commandLine().getErr().println("wrote " + target);
+        spec.commandLine().getErr().flush();
+        return ExitCodes.OK;
+    }
+
+    private static Scenario resolve(String nameOrFile) {
+        Path file = Path.of(nameOrFile);
+        if (Files.isRegularFile(file)) {
+            try {
+                return Scenario.parse(file);
+            } catch (IllegalArgumentException e) {
+                throw new UserInputException(e.getMessage(), e);
+            } catch (IOException e) {
+                throw new UserInputException(file + ": cannot read: " + TraceLoader.oneLine(e), e);
+            }
+        }
+        if (BuiltinScenarios.names().contains(nameOrFile)) {
+            return BuiltinScenarios.get(nameOrFile);
+        }
+        throw new UserInputException(nameOrFile + ": neither a scenario file nor a built-in scenario (built-ins: "
+                + String.join(", ", BuiltinScenarios.names()) + ")");
+    }
+
+    private static void writeSafely(Scenario s, Path target, List<Path> inputs) {
+        Path abs = target.toAbsolutePath().normalize();
+        for (Path in : inputs) {
+            if (abs.equals(in.toAbsolutePath().normalize())) {
+                throw new UserInputException(target + ": refusing to overwrite an input file");
+            }
+        }
+        Path tmp = null;
+        try {
+            Path dir = abs.getParent();
+            Files.createDirectories(dir);
+            tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
+            try (OutputStream out = Files.newOutputStream(tmp)) {
+                KinetoScenarioWriter.write(s, out, abs.getFileName().toString().endsWith(".gz"));
+            }
+            Files.move(tmp, abs, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            tmp = null;
+        } catch (IOException e) {
+            throw new UserInputException(target + ": cannot write: " + TraceLoader.oneLine(e), e);
+        } finally {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException ignored) {
+                    // Best effort cleanup of our own temporary file.
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.overlapanalyze.cli.render;
+
+import io.overlapanalyze.report.AnalysisReport;
+import io.overlapanalyze.report.RankReport;
+import io.overlapanalyze.report.StepReport;
+import io.overlapanalyze.report.Totals;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.util.Locale;
+
+/** The report as GitHub-flavoured markdown, for CI job summaries and pull-request comments. */
+public final class MarkdownRenderer implements ReportRenderer {
+    @Override
+    public void render(AnalysisReport report, Writer out) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        sb.append("# overlap-analyze report\n\n").append("_").append(report.tool()).append("_\n");
+        for (RankReport rank : report.ranks()) {
+            sb.append("\n## Rank ").append(rank.rank());
+            if (rank.worldSize() != null) {
+                sb.append(" of ").append(rank.worldSize());
+            }
+            sb.append("\n\nSource: `").append(rank.source()).append("` (").append(rank.format().toLowerCase(Locale.ROOT))
+                    .append(", rank from ").append(rank.rankSource().toLowerCase(Locale.ROOT)).append(")\n\n");
+            if (!rank.steps().isEmpty()) {
+                sb.append("Markers in ms after the step's first device activity.\n\n");
+                sb.append("| step | partial | time ms | first ready | reduce start | last compute end | last reduce end "
+                        + "| tail ms | cause | exposed comm ms | overlap |\n");
+                sb.append("|---|---|--:|--:|--:|--:|--:|--:|---|--:|--:|\n");
+                for (StepReport s : rank.steps()) {
+                    var m = s.markers();
+                    sb.append("| ").append(escape(s.name())).append(" | ").append(s.partial() ? "yes" : "")
+                            .append(" | ").append(Units.ms(s.stepTimeNs()))
+                            .append(" | ").append(Units.rel(m.firstBucketReadyNs(), s.deviceStartNs()))
+                            .append(" | ").append(Units.rel(m.reduceStartNs(), s.deviceStartNs()))
+                            .append(" | ").append(Units.rel(m.lastComputeEndNs(), s.deviceStartNs()))
+                            .append(" | ").append(Units.rel(m.lastReduceEndNs(), s.deviceStartNs()))
+                            .append(" | ").append(Units.ms(s.tailNs()))
+                            .append(" | ").append(s.tailNs() == null ? "" : s.attribution().kind().name())
+                            .append(" | ").append(Units.ms(s.exposedCommNs()))
+                            .append(" | ").append(Units.pct(s.overlapRatio())).append(" |\n");
+                }
+                for (StepReport s : rank.steps()) {
+                    if (s.tailNs() != null && s.tailNs() > 0 && !s.attribution().chain().isEmpty()) {
+                        sb.append("\n- **").append(escape(s.name())).append("** tail chain: ")
+                                .append(escape(TextRenderer.chain(s)));
+                    }
+                }
+                sb.append('\n');
+            }
+            Totals t = rank.totals();
+            if (t != null && t.steps() > 0) {
+                Totals.Medians md = t.medians();
+                sb.append("\n**Summary** over ").append(t.steps()).append(" steps (medians): step ")
+                        .append(Units.ms(md.stepTimeNs())).append(" ms, tail ").append(Units.ms(md.tailNs()))
+                        .append(" ms, exposed comm ").append(Units.ms(md.exposedCommNs())).append(" ms, overlap ")
+                        .append(Units.pct(md.overlapRatio())).append(".\n");
+            }
+            for (String note : rank.notes()) {
+                sb.append("\n> note: ").append(escape(note)).append('\n');
+            }
+            for (String w : rank.warnings()) {
+                sb.append("\n> warning: ").append(escape(w)).append('\n');
+            }
+        }
+        out.write(sb.toString());
+        out.flush();
+    }
+
+    private static String escape(String s) {
+        return s.replace("|", "\\|").replace("*", "\\*").replace("_", "\\_");
+    }
+}

@@ -1,0 +1,96 @@
+package io.overlapanalyze.formats;
+
+import io.overlapanalyze.model.TraceFormat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * Tells the format of an input by its content, never by its name: users rename files, and a
+ * {@code .json} may well be gzip.
+ */
+public final class FormatDetector {
+    private static final int SNIFF_BYTES = 64 * 1024;
+    private static final byte[] SQLITE_MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
+
+    private FormatDetector() {
+    }
+
+    /** What the first bytes of a file say it is. */
+    public enum Content {
+        /** A JSON object that mentions {@code traceEvents}: a Kineto / Chrome trace. */
+        KINETO_JSON,
+        /** A top-level JSON array (Ascend timelines are bare arrays of events). */
+        JSON_ARRAY,
+        /** An SQLite database (Nsight export, Ascend DB export). */
+        SQLITE,
+        /** Zero bytes, or only whitespace. */
+        EMPTY,
+        /** Something else. */
+        UNKNOWN
+    }
+
+    /** Reads the head of the file (through gzip when the magic says so) and classifies it. */
+    public static Content sniff(Path file) throws IOException {
+        byte[] head = head(file);
+        if (startsWith(head, SQLITE_MAGIC)) {
+            return Content.SQLITE;
+        }
+        int i = 0;
+        // Skip a UTF-8 byte-order mark and whitespace.
+        if (head.length >= 3 && (head[0] & 0xff) == 0xef && (head[1] & 0xff) == 0xbb && (head[2] & 0xff) == 0xbf) {
+            i = 3;
+        }
+        while (i < head.length && Character.isWhitespace(head[i])) {
+            i++;
+        }
+        if (i == head.length) {
+            return Content.EMPTY;
+        }
+        if (head[i] == '{') {
+            return Content.KINETO_JSON;
+        }
+        if (head[i] == '[') {
+            return Content.JSON_ARRAY;
+        }
+        return Content.UNKNOWN;
+    }
+
+    /** The format a content kind implies, when there is only one. */
+    public static Optional<TraceFormat> formatOf(Content content) {
+        return content == Content.KINETO_JSON ? Optional.of(TraceFormat.KINETO) : Optional.empty();
+    }
+
+    private static byte[] head(Path file) throws IOException {
+        byte[] raw;
+        try (InputStream in = Files.newInputStream(file)) {
+            raw = in.readNBytes(SNIFF_BYTES);
+        }
+        if (raw.length >= 2 && (raw[0] & 0xff) == 0x1f && (raw[1] & 0xff) == 0x8b) {
+            try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
+                return in.readNBytes(SNIFF_BYTES);
+            } catch (java.io.EOFException | java.util.zip.ZipException e) {
+                // A truncated or corrupt gzip head: let the reader produce the precise message.
+                return new byte[] {'{'};
+            }
+        }
+        return raw;
+    }
+
+    private static boolean startsWith(byte[] data, byte[] prefix) {
+        if (data.length < prefix.length) {
+            return false;
+        }
+        for (int i = 0; i < prefix.length; i++) {
+            if (data[i] != prefix[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
