@@ -1,0 +1,27 @@
+package io.overlapanalyze.cli;
+
+import org.junit.jupiter.api.Assumptions;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Locates the real traces of ../shared/traces; tests that need them skip with a clear message. */
+final class SharedTraces {
+    private SharedTraces() {
+    }
+
+    static Path root() {
+        String prop = System.getProperty("overlap.sharedTraces");
+        Path dir = prop != null ? Path.of(prop) : Path.of("..", "..", "shared", "traces");
+        Assumptions.assumeTrue(Files.isDirectory(dir),
+                "shared real traces not found at " + dir.toAbsolutePath().normalize()
+                        + ": skipping (CI has them; a user's clone may not)");
+        return dir;
+    }
+
+    static Path kineto(String name) {
+        Path p = root().resolve("kineto").resolve(name);
+        Assumptions.assumeTrue(Files.isRegularFile(p), "shared trace " + p + " not found: skipping");
+        return p;
+    }
+}
