@@ -4,6 +4,8 @@ import io.overlapanalyze.analysis.StepContext.CollectiveSpan;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.Time;
 
+import java.util.Arrays;
+
 /**
  * When a collective's input was complete on the device (metrics.md §4, {@code firstBucketReady}).
  *
@@ -77,7 +79,7 @@ public final class DataReady {
         for (int j = 0; j < compute.length; j++) {
             endsSorted[j] = dev.end(compute[j]);
         }
-        java.util.Arrays.sort(endsSorted);
+        Arrays.sort(endsSorted);
     }
 
     public Ready readyFor(CollectiveSpan collective) {

@@ -9,10 +9,9 @@ import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.model.Time;
 import io.overlapanalyze.report.Phase;
 
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The training phase of device work and collectives, from host information (metrics.md §2).
@@ -33,9 +32,12 @@ import java.util.Set;
 public final class PhaseClassifier {
     private final boolean hostOpsPresent;
     private final IntervalSet optimizerSpans;
-    private final Map<Long, IntervalSet> backwardSpansByThread;
+    /** Thread ids with BACKWARD spans, sorted; {@link #backwardSpans} is parallel to it. */
+    private final long[] backwardThreads;
+    private final IntervalSet[] backwardSpans;
     private final IntervalSet backwardSpansAnyThread;
-    private final Set<Long> autogradThreads;
+    /** Autograd-engine thread ids, sorted (primitive lookups: no boxing per kernel). */
+    private final long[] autogradThreads;
     private final boolean tracePhaseInfo;
 
     public PhaseClassifier(RankTrace trace) {
@@ -56,18 +58,15 @@ public final class PhaseClassifier {
             }
         }
         this.optimizerSpans = optimizer.build();
-        Map<Long, IntervalSet> bw = new HashMap<>();
-        backward.forEach((thread, b) -> bw.put(thread, b.build()));
-        this.backwardSpansByThread = bw;
-        this.backwardSpansAnyThread = backwardAny.build();
-        Set<Long> autograd = new HashSet<>();
-        for (HostThread thread : trace.threads()) {
-            if (thread.autograd()) {
-                autograd.add(thread.threadId());
-            }
+        this.backwardThreads = backward.keySet().stream().mapToLong(Long::longValue).sorted().toArray();
+        this.backwardSpans = new IntervalSet[backwardThreads.length];
+        for (int k = 0; k < backwardThreads.length; k++) {
+            backwardSpans[k] = backward.get(backwardThreads[k]).build();
         }
-        this.autogradThreads = autograd;
-        this.tracePhaseInfo = anyOptimizer || anyBackward || !autograd.isEmpty();
+        this.backwardSpansAnyThread = backwardAny.build();
+        this.autogradThreads = trace.threads().stream().filter(HostThread::autograd)
+                .mapToLong(HostThread::threadId).sorted().distinct().toArray();
+        this.tracePhaseInfo = anyOptimizer || anyBackward || autogradThreads.length > 0;
     }
 
     /** False selects the no-host-information fallbacks of metrics.md §3–4. */
@@ -91,13 +90,17 @@ public final class PhaseClassifier {
         if (optimizerSpans.contains(launchNs)) {
             return Phase.OPTIMIZER;
         }
-        if (autogradThreads.contains(threadId)) {
+        if (Arrays.binarySearch(autogradThreads, threadId) >= 0) {
             return Phase.BACKWARD;
         }
         // An unknown launching thread (-1) cannot be matched; any thread's backward span is the
         // best evidence left.
-        IntervalSet backward = threadId == -1 ? backwardSpansAnyThread : backwardSpansByThread.get(threadId);
-        if (backward != null && backward.contains(launchNs)) {
+        IntervalSet backward = backwardSpansAnyThread;
+        if (threadId != -1) {
+            int k = Arrays.binarySearch(backwardThreads, threadId);
+            backward = k >= 0 ? backwardSpans[k] : IntervalSet.empty();
+        }
+        if (backward.contains(launchNs)) {
             return Phase.BACKWARD;
         }
         return Phase.FORWARD;
