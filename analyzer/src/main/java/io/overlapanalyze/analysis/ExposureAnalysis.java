@@ -1,0 +1,78 @@
+package io.overlapanalyze.analysis;
+
+import io.overlapanalyze.analysis.StepContext.CollectiveSpan;
+import io.overlapanalyze.model.DeviceIntervals;
+import io.overlapanalyze.model.DeviceKind;
+
+import java.util.List;
+
+/**
+ * Overlap and exposure of one step (metrics.md §5), by union/intersection over all lanes.
+ *
+ * <p>{@code G_intervals} are the COMM intervals of the collectives in G, so that
+ * {@code exposedGradComm ≤ exposedComm} always holds. The device window spans every interval of
+ * the step, whatever its kind (kernels, copies, sets, syncs).
+ */
+public final class ExposureAnalysis {
+
+    /**
+     * All lengths in ns. Window bounds are meaningful only when {@code hasWork}.
+     */
+    public record Exposure(boolean hasWork, long deviceStartNs, long deviceEndNs, long stepTimeNs, long commBusyNs,
+                           long computeBusyNs, long overlappedNs, long exposedCommNs, long exposedGradCommNs,
+                           long idleNs, long serialEstimateNs, long overlapSavingNs, Double overlapRatio) {
+    }
+
+    private ExposureAnalysis() {
+    }
+
+    public static Exposure analyze(StepContext step, List<CollectiveSpan> gradients) {
+        DeviceIntervals dev = step.device();
+        int[] all = step.intervals();
+        if (all.length == 0) {
+            return new Exposure(false, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, null);
+        }
+        long windowStart = Long.MAX_VALUE;
+        long windowEnd = Long.MIN_VALUE;
+        for (int i : all) {
+            windowStart = Math.min(windowStart, dev.start(i));
+            windowEnd = Math.max(windowEnd, dev.end(i));
+        }
+        IntervalSet c = unionOf(dev, step.comm());
+        IntervalSet k = unionOf(dev, step.compute());
+        IntervalSet m = unionOf(dev, step.memory());
+        IntervalSet.Builder gb = IntervalSet.builder();
+        for (CollectiveSpan g : gradients) {
+            for (int i : g.intervals()) {
+                if (dev.kind(i) == DeviceKind.COMM) {
+                    gb.add(dev.start(i), dev.end(i));
+                }
+            }
+        }
+        IntervalSet gIntervals = gb.build();
+
+        long commBusy = c.length();
+        long computeBusy = k.length();
+        long overlapped = c.intersectionLength(k);
+        long exposedComm = commBusy - overlapped; // |C − K| = |C| − |C ∩ K|
+        long exposedGradComm = gIntervals.length() - gIntervals.intersectionLength(k);
+        long stepTime = windowEnd - windowStart;
+        long busy = c.union(k).union(m).length();
+        long idle = stepTime - busy;
+        long serial = computeBusy + commBusy;
+        long saving = serial - (stepTime - idle);
+        Double ratio = commBusy == 0 ? null : (double) overlapped / (double) commBusy;
+        return new Exposure(true, windowStart, windowEnd, stepTime, commBusy, computeBusy, overlapped, exposedComm,
+                exposedGradComm, idle, serial, saving, ratio);
+    }
+
+    private static IntervalSet unionOf(DeviceIntervals dev, int[] intervals) {
+        long[] s = new long[intervals.length];
+        long[] e = new long[intervals.length];
+        for (int j = 0; j < intervals.length; j++) {
+            s[j] = dev.start(intervals[j]);
+            e[j] = dev.end(intervals[j]);
+        }
+        return IntervalSet.union(s, e, intervals.length);
+    }
+}

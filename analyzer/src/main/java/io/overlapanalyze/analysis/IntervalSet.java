@@ -1,0 +1,310 @@
+package io.overlapanalyze.analysis;
+
+import java.util.Arrays;
+
+/**
+ * A union of half-open time intervals {@code [start, end)} in ns, kept as sorted, disjoint,
+ * non-touching runs in two primitive arrays. This is the "union / intersection over all streams"
+ * rule of metrics.md §5: an instant counts once however many kernels run at it.
+ *
+ * <p>Touching intervals ({@code [0,2)} and {@code [2,4)}) merge into one ({@code [0,4)}); empty or
+ * inverted intervals are dropped. All operations are linear in the number of runs (after the
+ * O(n log n) sort when building from raw intervals). Immutable.
+ */
+public final class IntervalSet {
+    private static final IntervalSet EMPTY = new IntervalSet(new long[0], new long[0], 0);
+
+    private final long[] starts;
+    private final long[] ends;
+    private final int size;
+
+    private IntervalSet(long[] starts, long[] ends, int size) {
+        this.starts = starts;
+        this.ends = ends;
+        this.size = size;
+    }
+
+    public static IntervalSet empty() {
+        return EMPTY;
+    }
+
+    /** A set holding the single interval {@code [start, end)} (empty when end ≤ start). */
+    public static IntervalSet of(long start, long end) {
+        if (end <= start) {
+            return EMPTY;
+        }
+        return new IntervalSet(new long[] {start}, new long[] {end}, 1);
+    }
+
+    /**
+     * The union of {@code n} raw intervals given as parallel arrays (not modified), in any order,
+     * possibly overlapping, nested or touching.
+     */
+    public static IntervalSet union(long[] rawStarts, long[] rawEnds, int n) {
+        if (n == 0) {
+            return EMPTY;
+        }
+        long[] s = Arrays.copyOf(rawStarts, n);
+        long[] e = Arrays.copyOf(rawEnds, n);
+        sortPairsByStart(s, e, n);
+        long[] outS = new long[n];
+        long[] outE = new long[n];
+        int m = 0;
+        for (int i = 0; i < n; i++) {
+            if (e[i] <= s[i]) {
+                continue;
+            }
+            if (m > 0 && s[i] <= outE[m - 1]) {
+                if (e[i] > outE[m - 1]) {
+                    outE[m - 1] = e[i];
+                }
+            } else {
+                outS[m] = s[i];
+                outE[m] = e[i];
+                m++;
+            }
+        }
+        return m == 0 ? EMPTY : new IntervalSet(outS, outE, m);
+    }
+
+    /** Builder that collects raw intervals and returns their union. */
+    public static final class Builder {
+        private long[] s = new long[16];
+        private long[] e = new long[16];
+        private int n;
+
+        public Builder add(long start, long end) {
+            if (n == s.length) {
+                s = Arrays.copyOf(s, n * 2);
+                e = Arrays.copyOf(e, n * 2);
+            }
+            s[n] = start;
+            e[n] = end;
+            n++;
+            return this;
+        }
+
+        public IntervalSet build() {
+            return union(s, e, n);
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Number of disjoint runs. */
+    public int size() {
+        return size;
+    }
+
+    public boolean isEmpty() {
+        return size == 0;
+    }
+
+    public long start(int run) {
+        return starts[run];
+    }
+
+    public long end(int run) {
+        return ends[run];
+    }
+
+    /** Total covered length |X| in ns. */
+    public long length() {
+        long total = 0;
+        for (int i = 0; i < size; i++) {
+            total += ends[i] - starts[i];
+        }
+        return total;
+    }
+
+    /** True when {@code t} lies in some run {@code [start, end)}. O(log n). */
+    public boolean contains(long t) {
+        int lo = 0;
+        int hi = size - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (starts[mid] <= t) {
+                if (t < ends[mid]) {
+                    return true;
+                }
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return false;
+    }
+
+    /** X ∪ Y. */
+    public IntervalSet union(IntervalSet other) {
+        if (other.isEmpty()) {
+            return this;
+        }
+        if (isEmpty()) {
+            return other;
+        }
+        int n = size + other.size;
+        long[] s = new long[n];
+        long[] e = new long[n];
+        int i = 0;
+        int j = 0;
+        int k = 0;
+        // Both inputs are sorted by start: merge them, then coalesce.
+        while (i < size || j < other.size) {
+            boolean takeThis = j >= other.size || (i < size && starts[i] <= other.starts[j]);
+            long cs = takeThis ? starts[i] : other.starts[j];
+            long ce = takeThis ? ends[i++] : other.ends[j++];
+            if (k > 0 && cs <= e[k - 1]) {
+                if (ce > e[k - 1]) {
+                    e[k - 1] = ce;
+                }
+            } else {
+                s[k] = cs;
+                e[k] = ce;
+                k++;
+            }
+        }
+        return new IntervalSet(s, e, k);
+    }
+
+    /** X ∩ Y. */
+    public IntervalSet intersect(IntervalSet other) {
+        long[] s = new long[size + other.size];
+        long[] e = new long[size + other.size];
+        int k = 0;
+        int i = 0;
+        int j = 0;
+        while (i < size && j < other.size) {
+            long lo = Math.max(starts[i], other.starts[j]);
+            long hi = Math.min(ends[i], other.ends[j]);
+            if (lo < hi) {
+                // Runs of each input are non-touching, so pieces of the result never touch.
+                s[k] = lo;
+                e[k] = hi;
+                k++;
+            }
+            if (ends[i] < other.ends[j]) {
+                i++;
+            } else {
+                j++;
+            }
+        }
+        return k == 0 ? EMPTY : new IntervalSet(s, e, k);
+    }
+
+    /** |X ∩ Y| without building the intersection. */
+    public long intersectionLength(IntervalSet other) {
+        long total = 0;
+        int i = 0;
+        int j = 0;
+        while (i < size && j < other.size) {
+            long lo = Math.max(starts[i], other.starts[j]);
+            long hi = Math.min(ends[i], other.ends[j]);
+            if (lo < hi) {
+                total += hi - lo;
+            }
+            if (ends[i] < other.ends[j]) {
+                i++;
+            } else {
+                j++;
+            }
+        }
+        return total;
+    }
+
+    /** X − Y. */
+    public IntervalSet subtract(IntervalSet other) {
+        if (isEmpty() || other.isEmpty()) {
+            return this;
+        }
+        long[] s = new long[size + other.size];
+        long[] e = new long[size + other.size];
+        int k = 0;
+        int j = 0;
+        for (int i = 0; i < size; i++) {
+            long cur = starts[i];
+            long end = ends[i];
+            // Skip cuts that end before this run.
+            while (j < other.size && other.ends[j] <= cur) {
+                j++;
+            }
+            int jj = j;
+            while (jj < other.size && other.starts[jj] < end) {
+                if (other.starts[jj] > cur) {
+                    if (k == s.length) {
+                        s = Arrays.copyOf(s, k * 2);
+                        e = Arrays.copyOf(e, k * 2);
+                    }
+                    s[k] = cur;
+                    e[k] = other.starts[jj];
+                    k++;
+                }
+                cur = Math.max(cur, other.ends[jj]);
+                if (cur >= end) {
+                    break;
+                }
+                jj++;
+            }
+            if (cur < end) {
+                if (k == s.length) {
+                    s = Arrays.copyOf(s, k * 2);
+                    e = Arrays.copyOf(e, k * 2);
+                }
+                s[k] = cur;
+                e[k] = end;
+                k++;
+            }
+        }
+        return k == 0 ? EMPTY : new IntervalSet(s, e, k);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder b = new StringBuilder("{");
+        for (int i = 0; i < size; i++) {
+            if (i > 0) {
+                b.append(", ");
+            }
+            b.append('[').append(starts[i]).append(',').append(ends[i]).append(')');
+        }
+        return b.append('}').toString();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof IntervalSet other) || other.size != size) {
+            return false;
+        }
+        for (int i = 0; i < size; i++) {
+            if (starts[i] != other.starts[i] || ends[i] != other.ends[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public int hashCode() {
+        int h = size;
+        for (int i = 0; i < size; i++) {
+            h = 31 * h + Long.hashCode(starts[i]);
+            h = 31 * h + Long.hashCode(ends[i]);
+        }
+        return h;
+    }
+
+    /** In-place sort of parallel (start, end) arrays by start; primitive, O(n log n). */
+    private static void sortPairsByStart(long[] s, long[] e, int n) {
+        int[] idx = PrimitiveSort.indexesSortedBy(s, n);
+        long[] s2 = new long[n];
+        long[] e2 = new long[n];
+        for (int i = 0; i < n; i++) {
+            s2[i] = s[idx[i]];
+            e2[i] = e[idx[i]];
+        }
+        System.arraycopy(s2, 0, s, 0, n);
+        System.arraycopy(e2, 0, e, 0, n);
+    }
+}

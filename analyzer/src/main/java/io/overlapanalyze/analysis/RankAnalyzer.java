@@ -1,0 +1,112 @@
+package io.overlapanalyze.analysis;
+
+import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.report.Attribution;
+import io.overlapanalyze.report.RankReport;
+import io.overlapanalyze.report.StepReport;
+import io.overlapanalyze.report.Totals;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The single-rank analysis: steps (§2), gradient set (§3), markers (§4), overlap and exposure
+ * (§5) and tail attribution (§6) of metrics.md, for any input format. Never throws on a valid
+ * model: what cannot be computed is reported as a note and null values.
+ *
+ * <p>Cost: O(n log n) in the number of device intervals (one sort by start for the step split,
+ * per-step sorts for data-ready and the interval unions; no kernel × collective loops).
+ */
+public final class RankAnalyzer {
+    public static final String NOTE_NO_DEVICE = "no device activity: nothing to analyse";
+    public static final String NOTE_NO_STEPS = "no ProfilerStep annotations: the whole trace is one step 'all'";
+    public static final String NOTE_INFERENCE =
+            "looks like inference: host ops show no backward pass and no optimizer; gradient markers and tail are not defined";
+    public static final String NOTE_NO_HOST = "no host information: phases unknown; gradient reductions are all "
+            + "reductions of the step and data-ready times are approximate (latest compute end before each collective)";
+
+    private RankAnalyzer() {
+    }
+
+    /** Analyses one rank with the given options. */
+    public static RankReport analyze(RankTrace trace, AnalysisOptions options) {
+        List<String> notes = new ArrayList<>();
+        List<StepReport> steps = new ArrayList<>();
+        if (!trace.hasDeviceActivity()) {
+            notes.add(NOTE_NO_DEVICE);
+        } else {
+            PhaseClassifier phases = new PhaseClassifier(trace);
+            StepAssigner.Assignment assignment = StepAssigner.assign(trace);
+            if (assignment.steps().size() == 1 && assignment.steps().get(0).synthetic()) {
+                notes.add(NOTE_NO_STEPS);
+            }
+            if (!phases.hostOpsPresent()) {
+                notes.add(NOTE_NO_HOST);
+            } else if (!phases.traceShowsTraining()) {
+                notes.add(NOTE_INFERENCE);
+            }
+            if (assignment.unassigned() > 0) {
+                notes.add(assignment.unassigned() + " device intervals were launched outside every step and are not analysed");
+            }
+            for (StepAssigner.Step step : assignment.steps()) {
+                steps.add(analyzeStep(new StepContext(trace, step, phases), phases, options));
+            }
+            long partialExcluded = steps.stream()
+                    .filter(s -> s.partial() && s.deviceStartNs() != null && !options.includePartial()).count();
+            if (partialExcluded > 0) {
+                notes.add(partialExcluded + " partial step(s) excluded from totals");
+            }
+        }
+        Totals totals = TotalsCalculator.totals(steps, options);
+        return new RankReport(trace.rank(), trace.rankSource().name(), trace.source(), trace.format().name(),
+                trace.worldSize() >= 0 ? trace.worldSize() : null, steps, totals, notes, trace.warnings());
+    }
+
+    /** Analyses with {@link AnalysisOptions#defaults()}. */
+    public static RankReport analyze(RankTrace trace) {
+        return analyze(trace, AnalysisOptions.defaults());
+    }
+
+    static StepReport analyzeStep(StepContext step, PhaseClassifier phases, AnalysisOptions options) {
+        List<String> notes = new ArrayList<>();
+        GradientSet.Selection g = GradientSet.select(step, phases);
+        ExposureAnalysis.Exposure exposure = ExposureAnalysis.analyze(step, g.members());
+        MarkerAnalysis.Result markers;
+        TailAttribution.Result attribution;
+        if (g.members().isEmpty()) {
+            markers = MarkerAnalysis.Result.undefined();
+            attribution = new TailAttribution.Result(Attribution.none(), false);
+            if (g.mode() == GradientSet.Mode.INFERENCE) {
+                notes.add("looks like inference: no gradient reductions");
+            } else if (step.hasDeviceWork()) {
+                notes.add("no gradient reductions in this step");
+            }
+        } else {
+            DataReady dataReady = new DataReady(step);
+            markers = MarkerAnalysis.analyze(step, g.members(), dataReady);
+            attribution = TailAttribution.attribute(step, markers.gL(), markers.tailNs(), dataReady, options);
+            if (markers.tailNs() == null) {
+                notes.add("no backward compute before the last reduction ended: tail not defined");
+            }
+            if (g.usedFallback() && g.mode() == GradientSet.Mode.PHASE) {
+                notes.add("some reductions had no host enqueue or launch: chosen by the no-phase fallback");
+            }
+        }
+        if (!step.hasDeviceWork()) {
+            notes.add("no device work in this step");
+        }
+        boolean approximate = markers.approximate() || attribution.approximate();
+        if (approximate) {
+            notes.add("data-ready times approximate: no host launch data");
+        }
+        return new StepReport(step.step().name(), step.step().partial(),
+                exposure.hasWork() ? exposure.deviceStartNs() : null,
+                exposure.hasWork() ? exposure.deviceEndNs() : null,
+                exposure.stepTimeNs(), exposure.commBusyNs(), exposure.computeBusyNs(), exposure.overlappedNs(),
+                exposure.exposedCommNs(), exposure.exposedGradCommNs(), exposure.idleNs(),
+                exposure.serialEstimateNs(), exposure.overlapSavingNs(), exposure.overlapRatio(),
+                g.members().size(), markers.markers(), markers.tailNs(), markers.lastBucketTailNs(),
+                markers.startDelayNs(), markers.launchLateNs(), attribution.attribution(),
+                step.intervals().length, step.comm().length, approximate, notes);
+    }
+}
