@@ -12,6 +12,11 @@ public record AnalysisOptions(boolean includePartial, long epsilonFloorNs, doubl
         return new AnalysisOptions(false, 2_000L, 0.005);
     }
 
+    /** The same options with partial steps included in (or excluded from) totals. */
+    public AnalysisOptions withIncludePartial(boolean include) {
+        return new AnalysisOptions(include, epsilonFloorNs, epsilonFraction);
+    }
+
     /** ε for a collective of the given duration: max(floor, fraction × duration), in whole ns. */
     public long epsilonFor(long durationNs) {
         // Integer arithmetic for the contract's default 0.5 % keeps it exact: 5 ns per µs.

@@ -51,15 +51,38 @@ public final class RankAnalyzer {
             for (StepAssigner.Step step : assignment.steps()) {
                 steps.add(analyzeStep(new StepContext(trace, step, phases), phases, options));
             }
-            long partialExcluded = steps.stream()
-                    .filter(s -> s.partial() && s.deviceStartNs() != null && !options.includePartial()).count();
-            if (partialExcluded > 0) {
-                notes.add(partialExcluded + " partial step(s) excluded from totals");
-            }
+            addPartialNote(steps, options, notes);
         }
         Totals totals = TotalsCalculator.totals(steps, options);
         return new RankReport(trace.rank(), trace.rankSource().name(), trace.source(), trace.format().name(),
                 trace.worldSize() >= 0 ? trace.worldSize() : null, steps, totals, notes, trace.warnings());
+    }
+
+    /**
+     * Keeps only the steps whose name the selection accepts ({@code --steps}) and recomputes the
+     * totals and the partial-step note over them.
+     */
+    public static RankReport selectSteps(RankReport report, java.util.function.Predicate<String> selection,
+                                         AnalysisOptions options) {
+        List<StepReport> kept = report.steps().stream().filter(s -> selection.test(s.name())).toList();
+        List<String> notes = new ArrayList<>(report.notes().stream()
+                .filter(n -> !n.endsWith(PARTIAL_NOTE_SUFFIX)).toList());
+        addPartialNote(kept, options, notes);
+        if (kept.isEmpty() && !report.steps().isEmpty()) {
+            notes.add("no step matches the --steps selection");
+        }
+        return new RankReport(report.rank(), report.rankSource(), report.source(), report.format(),
+                report.worldSize(), kept, TotalsCalculator.totals(kept, options), notes, report.warnings());
+    }
+
+    private static final String PARTIAL_NOTE_SUFFIX = " partial step(s) excluded from totals";
+
+    private static void addPartialNote(List<StepReport> steps, AnalysisOptions options, List<String> notes) {
+        long partialExcluded = steps.stream()
+                .filter(s -> s.partial() && s.deviceStartNs() != null && !options.includePartial()).count();
+        if (partialExcluded > 0) {
+            notes.add(partialExcluded + PARTIAL_NOTE_SUFFIX);
+        }
     }
 
     /** Analyses with {@link AnalysisOptions#defaults()}. */
