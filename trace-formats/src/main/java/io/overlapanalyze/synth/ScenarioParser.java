@@ -237,6 +237,11 @@ final class ScenarioParser {
     }
 
     private static String oneLine(String s) {
-        return s == null ? "" : s.replaceAll("\\s*\\R\\s*", " ").trim();
+        if (s == null) {
+            return "";
+        }
+        // Jackson appends "(start marker at [Source: REDACTED ...])": noise for the user.
+        int noise = s.indexOf(" (start marker at");
+        return (noise >= 0 ? s.substring(0, noise) : s).replaceAll("\\s*\\R\\s*", " ").trim();
     }
 }
