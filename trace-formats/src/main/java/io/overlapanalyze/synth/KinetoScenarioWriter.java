@@ -1,0 +1,208 @@
+package io.overlapanalyze.synth;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.overlapanalyze.synth.TraceEventBuilder.TraceEvent;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * Writes a {@link Scenario} as a PyTorch-profiler (Kineto) Chrome trace, shaped like a recent
+ * PyTorch's: {@code baseTimeNanoseconds} plus relative µs {@code ts}/{@code dur} with exactly 3
+ * decimals, {@code distributedInfo}, {@code deviceProperties}, {@code schemaVersion},
+ * {@code traceName}. The ground truth it encodes is {@link #plan(Scenario)}.
+ *
+ * <p>Usage: {@code java ... io.overlapanalyze.synth.KinetoScenarioWriter <builtin name | scenario.json> <out.json[.gz]>}.
+ */
+public final class KinetoScenarioWriter {
+    private static final JsonFactory JSON = JsonFactory.builder().build();
+
+    private KinetoScenarioWriter() {
+    }
+
+    /** The exact device and host timeline that {@code write} encodes. Deterministic. */
+    public static SyntheticTimeline plan(Scenario scenario) {
+        return TimelinePlanner.plan(scenario);
+    }
+
+    /** Writes the trace with {@code traceName} = {@code <scenario name>.pt.trace.json}; returns the plan. */
+    public static SyntheticTimeline write(Scenario scenario, OutputStream out) throws IOException {
+        return write(scenario, out, scenario.name() + ".pt.trace.json");
+    }
+
+    /** Writes the trace (UTF-8, not closing {@code out}); returns the plan it encodes. */
+    public static SyntheticTimeline write(Scenario scenario, OutputStream out, String traceName)
+            throws IOException {
+        SyntheticTimeline timeline = plan(scenario);
+        TraceEventBuilder builder = new TraceEventBuilder(scenario);
+        List<TraceEvent> events = builder.build(timeline);
+        try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
+            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            g.useDefaultPrettyPrinter();
+            g.writeStartObject();
+            // Key order of a 2024 PyTorch trace (kineto.md §2.1); readers must not rely on it.
+            g.writeNumberField("schemaVersion", 1);
+            writeDeviceProperties(g, builder.device());
+            writeDistributedInfo(g, scenario);
+            g.writeFieldName("traceEvents");
+            g.writeStartArray();
+            for (TraceEvent e : events) {
+                writeEvent(g, e);
+            }
+            g.writeEndArray();
+            g.writeStringField("traceName", traceName);
+            g.writeStringField("displayTimeUnit", "ms");
+            g.writeNumberField("baseTimeNanoseconds", timeline.baseTimeNanoseconds());
+            g.writeEndObject();
+        }
+        out.flush();
+        return timeline;
+    }
+
+    /** Writes to {@code file} (gzip when the name ends with {@code .gz}); returns the plan. */
+    public static SyntheticTimeline write(Scenario scenario, Path file) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        try (OutputStream raw = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+            if (file.getFileName().toString().endsWith(".gz")) {
+                try (GZIPOutputStream gz = new GZIPOutputStream(raw, 1 << 16)) {
+                    SyntheticTimeline t = write(scenario, gz, file.toString());
+                    gz.finish();
+                    return t;
+                }
+            }
+            return write(scenario, raw, file.toString());
+        }
+    }
+
+    private static void writeEvent(JsonGenerator g, TraceEvent e) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("ph", e.ph());
+        if (e.cat() != null) {
+            g.writeStringField("cat", e.cat());
+        }
+        g.writeStringField("name", e.name());
+        writeId(g, "pid", e.pid());
+        writeId(g, "tid", e.tid());
+        g.writeFieldName("ts");
+        g.writeNumber(Durations.formatUs(e.ts()));
+        if (e.dur() >= 0) {
+            g.writeFieldName("dur");
+            g.writeNumber(Durations.formatUs(e.dur()));
+        }
+        if (e.id() != null) {
+            g.writeNumberField("id", e.id());
+        }
+        switch (e.ph()) {
+            case "f" -> g.writeStringField("bp", "e");
+            case "i" -> g.writeStringField("s", "g");
+            default -> { }
+        }
+        if (e.args() != null) {
+            g.writeFieldName("args");
+            writeValue(g, e.args());
+        }
+        g.writeEndObject();
+    }
+
+    private static void writeId(JsonGenerator g, String field, Object v) throws IOException {
+        g.writeFieldName(field);
+        writeValue(g, v);
+    }
+
+    private static void writeValue(JsonGenerator g, Object v) throws IOException {
+        if (v instanceof String str) {
+            g.writeString(str);
+        } else if (v instanceof Integer i) {
+            g.writeNumber(i);
+        } else if (v instanceof Long l) {
+            g.writeNumber(l);
+        } else if (v instanceof List<?> list) {
+            g.writeStartArray();
+            for (Object o : list) {
+                writeValue(g, o);
+            }
+            g.writeEndArray();
+        } else if (v instanceof Map<?, ?> map) {
+            g.writeStartObject();
+            for (Map.Entry<?, ?> en : map.entrySet()) {
+                g.writeFieldName(en.getKey().toString());
+                writeValue(g, en.getValue());
+            }
+            g.writeEndObject();
+        } else {
+            throw new IllegalStateException("unsupported arg value " + v);
+        }
+    }
+
+    private static void writeDeviceProperties(JsonGenerator g, int device) throws IOException {
+        g.writeFieldName("deviceProperties");
+        g.writeStartArray();
+        g.writeStartObject();
+        g.writeNumberField("id", device);
+        g.writeStringField("name", "NVIDIA A100-SXM4-80GB");
+        g.writeNumberField("totalGlobalMem", 85_097_971_712L);
+        g.writeNumberField("computeMajor", 8);
+        g.writeNumberField("computeMinor", 0);
+        g.writeNumberField("maxThreadsPerBlock", 1024);
+        g.writeNumberField("maxThreadsPerMultiprocessor", 2048);
+        g.writeNumberField("regsPerBlock", 65536);
+        g.writeNumberField("regsPerMultiprocessor", 65536);
+        g.writeNumberField("warpSize", 32);
+        g.writeNumberField("sharedMemPerBlock", 49152);
+        g.writeNumberField("sharedMemPerMultiprocessor", 167936);
+        g.writeNumberField("numSms", 108);
+        g.writeNumberField("sharedMemPerBlockOptin", 166912);
+        g.writeEndObject();
+        g.writeEndArray();
+    }
+
+    private static void writeDistributedInfo(JsonGenerator g, Scenario s) throws IOException {
+        g.writeObjectFieldStart("distributedInfo");
+        g.writeStringField("backend", "nccl");
+        g.writeNumberField("rank", s.rank());
+        g.writeNumberField("world_size", s.worldSize());
+        g.writeNumberField("pg_count", 1);
+        g.writeArrayFieldStart("pg_config");
+        g.writeStartObject();
+        g.writeStringField("pg_name", "0");
+        g.writeStringField("pg_desc", "default_pg");
+        g.writeStringField("backend_config", "cuda:nccl");
+        g.writeNumberField("pg_size", s.worldSize());
+        g.writeArrayFieldStart("ranks");
+        for (int r = 0; r < s.worldSize(); r++) {
+            g.writeNumber(r);
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+        g.writeEndArray();
+        g.writeStringField("nccl_version", "2.21.5");
+        g.writeEndObject();
+    }
+
+    /** {@code <builtin name | scenario.json> <out.json[.gz]>}: writes one trace. */
+    public static void main(String[] args) throws IOException {
+        if (args.length != 2) {
+            System.err.println("usage: KinetoScenarioWriter <" + String.join("|", BuiltinScenarios.names())
+                    + "|scenario.json> <out.pt.trace.json[.gz]>");
+            System.exit(2);
+        }
+        try {
+            Scenario s = BuiltinScenarios.names().contains(args[0]) ? BuiltinScenarios.get(args[0])
+                    : Scenario.parse(Path.of(args[0]));
+            write(s, Path.of(args[1]));
+        } catch (ScenarioException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+        }
+    }
+}

@@ -1,0 +1,233 @@
+package io.overlapanalyze.synth;
+
+import static io.overlapanalyze.synth.TimelinePlanner.COLL_DUR;
+import static io.overlapanalyze.synth.TimelinePlanner.COLL_LAUNCH_DUR;
+import static io.overlapanalyze.synth.TimelinePlanner.LAUNCH_DUR;
+import static io.overlapanalyze.synth.TimelinePlanner.NEST;
+
+import io.overlapanalyze.synth.SyntheticTimeline.Annotation;
+import io.overlapanalyze.synth.SyntheticTimeline.KernelOp;
+import io.overlapanalyze.synth.SyntheticTimeline.PlannedKernel;
+import io.overlapanalyze.synth.SyntheticTimeline.PlannedReduction;
+import io.overlapanalyze.synth.SyntheticTimeline.PlannedStep;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * {@link SyntheticTimeline} → the Kineto event list: names, categories, threads, nesting and the
+ * id links (External id, correlation) of a recent PyTorch trace (docs/formats/kineto.md §3–§6).
+ * Ids are assigned here, in emission order, so the same scenario always gives the same file.
+ */
+final class TraceEventBuilder {
+    static final int BASE_PID = 4242;
+    /** Offset of the autograd thread's tid from the pid (any distinct OS tid would do). */
+    static final int AUTOGRAD_TID_OFFSET = 48;
+    static final int COMPUTE_STREAM = 7;
+    static final int COMM_STREAM = 20;
+    static final String NCCL_KERNEL = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
+    static final String PROCESS_NAME = "python3.10";
+    /** cbid of cudaLaunchKernel_v7000 in CUPTI. */
+    static final int CBID_LAUNCH_KERNEL = 211;
+
+    /** One Chrome-trace event; {@code dur < 0} means none, {@code id} is for flow events. */
+    record TraceEvent(String ph, String cat, String name, Object pid, Object tid, long ts, long dur, Long id,
+            Map<String, Object> args) {
+    }
+
+    private final Scenario s;
+    private final int pid;
+    private final int mainTid;
+    private final int autogradTid;
+    private final int device;
+    private final String ranks;
+    private int nextExternalId = 1;
+    private int nextCorrelation = 1000;
+
+    private final List<TraceEvent> host = new ArrayList<>();
+    private final List<TraceEvent> gpu = new ArrayList<>();
+    private final List<TraceEvent> flows = new ArrayList<>();
+
+    TraceEventBuilder(Scenario s) {
+        this.s = s;
+        this.pid = BASE_PID + s.rank();
+        this.mainTid = pid;
+        this.autogradTid = pid + AUTOGRAD_TID_OFFSET;
+        this.device = s.rank(); // one GPU per rank, device index = local rank
+        this.ranks = IntStream.range(0, s.worldSize()).mapToObj(Integer::toString)
+                .collect(Collectors.joining(", ", "[", "]"));
+    }
+
+    int device() {
+        return device;
+    }
+
+    /** All events: metadata, host events by start, device events by start, flows, the window end. */
+    List<TraceEvent> build(SyntheticTimeline timeline) {
+        for (PlannedStep step : timeline.steps()) {
+            step(step);
+        }
+        // Parents first on equal starts (longer first), so the list reads like a real trace.
+        Comparator<TraceEvent> byStart = Comparator.comparingLong(TraceEvent::ts)
+                .thenComparing(Comparator.comparingLong(TraceEvent::dur).reversed());
+        host.sort(byStart);
+        gpu.sort(byStart);
+        long origin = timeline.steps().get(0).hostStart();
+        long last = timeline.steps().stream().mapToLong(p -> Math.max(p.hostEnd(), p.deviceEnd())).max()
+                .orElse(origin);
+        List<TraceEvent> all = new ArrayList<>(metadata(origin));
+        all.addAll(host);
+        all.addAll(gpu);
+        all.addAll(flows);
+        // Kineto ends the array with this global instant (string pid/tid, as written by Kineto).
+        all.add(new TraceEvent("i", null, "Record Window End", "", "", last + 10_000, -1, null, null));
+        return all;
+    }
+
+    private List<TraceEvent> metadata(long ts) {
+        List<TraceEvent> m = new ArrayList<>();
+        m.add(meta("process_name", pid, 0, ts, "name", PROCESS_NAME));
+        m.add(meta("process_labels", pid, 0, ts, "labels", "CPU"));
+        m.add(meta("process_sort_index", pid, 0, ts, "sort_index", pid));
+        m.add(meta("thread_name", pid, mainTid, ts, "name", "thread " + mainTid + " (pt_main_thread)"));
+        m.add(meta("thread_sort_index", pid, mainTid, ts, "sort_index", mainTid));
+        m.add(meta("thread_name", pid, autogradTid, ts, "name", "thread " + autogradTid + " (pt_autograd_0)"));
+        m.add(meta("thread_sort_index", pid, autogradTid, ts, "sort_index", autogradTid));
+        m.add(meta("process_name", device, 0, ts, "name", PROCESS_NAME));
+        m.add(meta("process_labels", device, 0, ts, "labels", "GPU " + device));
+        m.add(meta("process_sort_index", device, 0, ts, "sort_index", 5000000 + device));
+        for (int stream : new int[] {COMPUTE_STREAM, COMM_STREAM}) {
+            m.add(meta("thread_name", device, stream, ts, "name", "stream " + stream + " "));
+            m.add(meta("thread_sort_index", device, stream, ts, "sort_index", stream));
+        }
+        return m;
+    }
+
+    private static TraceEvent meta(String name, int pid, int tid, long ts, String key, Object value) {
+        Map<String, Object> args = new LinkedHashMap<>();
+        args.put(key, value);
+        return new TraceEvent("M", null, name, pid, tid, ts, -1, null, args);
+    }
+
+    private void step(PlannedStep step) {
+        hostOp("user_annotation", "ProfilerStep#" + step.number(), mainTid, step.hostStart(), step.hostEnd());
+        for (Annotation a : step.annotations()) {
+            hostOp("user_annotation", a.name(), mainTid, a.start(), a.end());
+        }
+        for (KernelOp op : step.mainOps()) {
+            int ext = hostOp("cpu_op", op.name(), mainTid, op.start(), op.end());
+            launches(op, ext, mainTid);
+        }
+        for (KernelOp op : step.autogradOps()) {
+            // autograd::engine::evaluate_function: MmBackward0 ⊃ MmBackward0 ⊃ aten::mm ⊃ launches
+            Map<String, Object> fnArgs = new LinkedHashMap<>();
+            fnArgs.put("Fwd thread id", 1);
+            hostOp("cpu_op", "autograd::engine::evaluate_function: " + op.name(), autogradTid, op.start(),
+                    op.end(), fnArgs);
+            hostOp("cpu_op", op.name(), autogradTid, op.start() + NEST, op.end() - NEST, fnArgs);
+            int ext = hostOp("cpu_op", "aten::mm", autogradTid, op.start() + 2 * NEST, op.end() - 2 * NEST);
+            launches(op, ext, autogradTid);
+        }
+        for (PlannedReduction r : step.reductions()) {
+            reduction(r);
+        }
+    }
+
+    private void launches(KernelOp op, int ext, int tid) {
+        for (PlannedKernel k : op.kernels()) {
+            int corr = launch(tid, k.launch(), LAUNCH_DUR, ext);
+            Map<String, Object> args = kernelArgs(ext, COMPUTE_STREAM, corr);
+            args.put("registers per thread", 154);
+            args.put("shared memory", 98304);
+            args.put("grid", List.of(8, 16, 1));
+            args.put("block", List.of(128, 1, 1));
+            device(k.name(), COMPUTE_STREAM, k.start(), k.end(), corr, args);
+        }
+    }
+
+    /** c10d::allreduce_ ⊃ record_param_comms ⊃ nccl:all_reduce ⊃ cudaLaunchKernel → NCCL kernel. */
+    private void reduction(PlannedReduction r) {
+        long e = r.enqueue();
+        hostOp("cpu_op", "c10d::allreduce_", autogradTid, e, e + COLL_DUR);
+        Map<String, Object> coll = collectiveArgs(r);
+        Map<String, Object> rpcArgs = new LinkedHashMap<>(coll);
+        rpcArgs.put("Rank", s.rank());
+        rpcArgs.put("Global rank start", 0);
+        rpcArgs.put("Global rank stride", 1);
+        int ext = hostOp("cpu_op", "record_param_comms", autogradTid, e + 2 * NEST, e + COLL_DUR - 2 * NEST,
+                rpcArgs);
+        hostOp("user_annotation", "nccl:all_reduce", autogradTid, e + 4 * NEST, e + COLL_DUR - 6 * NEST);
+        // Kineto gives the launch and kernel the External id of record_param_comms (kineto.md §6).
+        int corr = launch(autogradTid, r.launch(), COLL_LAUNCH_DUR, ext);
+        Map<String, Object> args = kernelArgs(ext, COMM_STREAM, corr);
+        args.put("registers per thread", 96);
+        args.put("shared memory", 0);
+        args.put("grid", List.of(2, 1, 1));
+        args.put("block", List.of(544, 1, 1));
+        args.putAll(coll); // newer Kineto copies the collective args onto the kernel
+        device(NCCL_KERNEL, COMM_STREAM, r.start(), r.end(), corr, args);
+    }
+
+    private Map<String, Object> collectiveArgs(PlannedReduction r) {
+        Map<String, Object> a = new LinkedHashMap<>();
+        a.put("Collective name", "allreduce");
+        a.put("In msg nelems", r.bytes() / 4);
+        a.put("Out msg nelems", r.bytes() / 4);
+        a.put("Group size", s.worldSize());
+        a.put("dtype", "Float");
+        a.put("In split size", "[]");
+        a.put("Out split size", "[]");
+        a.put("Process Group Name", "0");
+        a.put("Process Group Description", "default_pg");
+        a.put("Process Group Ranks", ranks);
+        return a;
+    }
+
+    private Map<String, Object> kernelArgs(int ext, int stream, int corr) {
+        Map<String, Object> a = new LinkedHashMap<>();
+        a.put("External id", ext);
+        a.put("queued", 0);
+        a.put("device", device);
+        a.put("context", 1);
+        a.put("stream", stream);
+        a.put("correlation", corr);
+        return a;
+    }
+
+    private int hostOp(String cat, String name, int tid, long start, long end) {
+        return hostOp(cat, name, tid, start, end, Map.of());
+    }
+
+    /** A host span with a fresh External id (returned); {@code extra} args follow the ids. */
+    private int hostOp(String cat, String name, int tid, long start, long end, Map<String, Object> extra) {
+        int ext = nextExternalId++;
+        Map<String, Object> args = new LinkedHashMap<>();
+        args.put("External id", ext);
+        args.put("Record function id", 0);
+        args.put("Ev Idx", ext - 1);
+        args.putAll(extra);
+        host.add(new TraceEvent("X", cat, name, pid, tid, start, end - start, null, args));
+        return ext;
+    }
+
+    /** cudaLaunchKernel with a fresh correlation (returned) and its ac2g flow start. */
+    private int launch(int tid, long ts, long dur, int ext) {
+        int corr = nextCorrelation++;
+        Map<String, Object> args = new LinkedHashMap<>();
+        args.put("External id", ext);
+        args.put("cbid", CBID_LAUNCH_KERNEL);
+        args.put("correlation", corr);
+        host.add(new TraceEvent("X", "cuda_runtime", "cudaLaunchKernel", pid, tid, ts, dur, null, args));
+        flows.add(new TraceEvent("s", "ac2g", "ac2g", pid, tid, ts, -1, (long) corr, null));
+        return corr;
+    }
+
+    private void device(String name, int stream, long start, long end, int corr, Map<String, Object> args) {
+        gpu.add(new TraceEvent("X", "kernel", name, device, stream, start, end - start, null, args));
+        flows.add(new TraceEvent("f", "ac2g", "ac2g", device, stream, start, -1, (long) corr, null));
+    }
+}
