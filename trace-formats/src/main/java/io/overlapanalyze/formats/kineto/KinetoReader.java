@@ -140,13 +140,15 @@ public final class KinetoReader implements TraceReader {
                 parseDocument();
             } catch (BadTraceException e) {
                 throw error(e.getMessage());
-            } catch (EOFException | ZipException | com.fasterxml.jackson.core.io.JsonEOFException e) {
-                endedEarly("the file ends early (" + firstLine(e.getMessage()) + ")");
+            } catch (EOFException | com.fasterxml.jackson.core.io.JsonEOFException e) {
+                endedEarly("the file ends early");
+            } catch (ZipException e) {
+                endedEarly("the gzip data is damaged (" + firstLine(e.getMessage()) + ")");
             } catch (JsonProcessingException e) {
                 if (eventNumber == 0 && !sawEvents) {
-                    throw error("not JSON: " + firstLine(e.getOriginalMessage()));
+                    throw error("not JSON: " + jacksonMessage(e));
                 }
-                endedEarly("invalid JSON (" + firstLine(e.getOriginalMessage()) + ")");
+                endedEarly("invalid JSON (" + jacksonMessage(e) + ")");
             }
             if (!sawEvents) {
                 throw error("not a Kineto trace: the JSON object has no \"traceEvents\" array");
@@ -161,7 +163,7 @@ public final class KinetoReader implements TraceReader {
         private void parseDocument() throws IOException {
             JsonToken t = p.nextToken();
             if (t == null) {
-                throw error0("empty file, expected a Kineto JSON trace");
+                throw error0("empty file (no JSON value), expected a Kineto JSON trace");
             }
             if (t != JsonToken.START_OBJECT) {
                 throw error0("not a Kineto trace: the top-level JSON value is " + JsonValues.describe(t)
@@ -235,7 +237,7 @@ public final class KinetoReader implements TraceReader {
                     ? "after the event array, at character " + charOffset()
                     : "inside trace event " + eventNumber + ", at character " + charOffset() + " of the decompressed JSON";
             warnings.add("truncated", file + ": " + what + " " + where + "; kept the " + completeEvents
-                    + " complete events before it, the rest was not read");
+                    + " complete event(s) before it, the rest was not read");
             if (baseNs == null && collector.maxTsNs != Long.MIN_VALUE && collector.maxTsNs < RELATIVE_TS_LIMIT_NS) {
                 warnings.add("no time base", "the file was cut before \"baseTimeNanoseconds\"; times are relative"
                         + " to the profiler's own origin and cannot be compared with other ranks");
@@ -262,7 +264,7 @@ public final class KinetoReader implements TraceReader {
             }
             spans.sort(Comparator.comparingLong(HostSpan::startNs).thenComparing(Comparator.comparingLong(HostSpan::endNs).reversed()));
 
-            if (collector.emptyEvents > 0 && collector.emptyEvents > 1) {
+            if (collector.emptyEvents > 1) { // one trailing {} is a known writer quirk: not worth a line
                 warnings.add("empty {} events skipped", collector.emptyEvents + " events");
             }
             int rank = dist.rank() == null ? 0 : dist.rank();
@@ -272,14 +274,28 @@ public final class KinetoReader implements TraceReader {
                     collectives, dist.groups(), unmatched, collector.hostOpsPresent, truncated, warnings.lines());
         }
 
+        /** Adding the base must not overflow any time (a corrupt base, or epoch times plus a base). */
         private void checkShift(long base) {
-            if (collector.maxTsNs != Long.MIN_VALUE) {
-                try {
-                    Math.addExact(collector.maxTsNs, base);
-                    Math.addExact(collector.maxTsNs, base + 1_000_000_000_000L);
-                } catch (ArithmeticException e) {
-                    throw new BadTraceException("\"baseTimeNanoseconds\" " + base + " plus the event times is out of range");
+            long max = collector.maxTsNs;
+            long min = Long.MAX_VALUE;
+            DeviceIntervals d = collector.device;
+            for (int i = 0; i < d.size(); i++) {
+                max = Math.max(max, d.end(i));
+                min = Math.min(min, d.start(i));
+            }
+            for (HostSpan s : collector.hostSpans) {
+                max = Math.max(max, s.endNs());
+                min = Math.min(min, s.startNs());
+            }
+            try {
+                if (max != Long.MIN_VALUE) {
+                    Math.addExact(max, base);
                 }
+                if (min != Long.MAX_VALUE) {
+                    Math.addExact(min, base);
+                }
+            } catch (ArithmeticException e) {
+                throw new BadTraceException("\"baseTimeNanoseconds\" " + base + " plus the event times is out of range");
             }
         }
 
@@ -330,7 +346,7 @@ public final class KinetoReader implements TraceReader {
 
         private String where() {
             String at = "character " + charOffset();
-            return eventNumber > 0 ? "trace event " + eventNumber + ", " + at : at;
+            return eventNumber > 0 && !eventsComplete ? "trace event " + eventNumber + ", " + at : at;
         }
 
         private TraceFormatException error(String what) {
@@ -347,6 +363,17 @@ public final class KinetoReader implements TraceReader {
      * relative times and needed its {@code baseTimeNanoseconds}.
      */
     private static final long RELATIVE_TS_LIMIT_NS = 100_000_000_000_000_000L;
+
+    /** Jackson's message without its location suffix and token lists: the reader adds its own position. */
+    private static String jacksonMessage(JsonProcessingException e) {
+        String m = firstLine(e.getOriginalMessage());
+        int cut = m.indexOf(": was expecting (");
+        if (cut > 0) {
+            m = m.substring(0, cut);
+        }
+        cut = m.indexOf(" (start marker at");
+        return cut > 0 ? m.substring(0, cut) : m;
+    }
 
     private static String firstLine(String s) {
         if (s == null) {
