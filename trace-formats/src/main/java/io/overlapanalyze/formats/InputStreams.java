@@ -1,0 +1,79 @@
+package io.overlapanalyze.formats;
+
+import java.io.BufferedInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * Opens trace files. Compression is detected from the content (gzip magic bytes {@code 1f 8b}),
+ * never from the file name: profilers and users rename files freely ({@code .json} files that are
+ * gzip, {@code .gz} files that are not).
+ */
+public final class InputStreams {
+    private static final int BUFFER = 1 << 16;
+
+    private InputStreams() {
+    }
+
+    /**
+     * Opens {@code file} for reading, transparently decompressing gzip (including multi-member
+     * gzip). The stream is buffered.
+     *
+     * @throws EOFException when the file is gzip but ends inside the gzip header
+     * @throws IOException  when the file cannot be opened or read
+     */
+    public static InputStream open(Path file) throws IOException {
+        InputStream raw = new BufferedInputStream(Files.newInputStream(file), BUFFER);
+        try {
+            if (isGzip(raw)) {
+                return new BufferedInputStream(new GZIPInputStream(raw, BUFFER), BUFFER);
+            }
+            return raw;
+        } catch (IOException | RuntimeException e) {
+            raw.close();
+            throw e;
+        }
+    }
+
+    /** True when the file starts with the gzip magic bytes. */
+    public static boolean isGzip(Path file) throws IOException {
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 16)) {
+            return isGzip(in);
+        }
+    }
+
+    /**
+     * Reads up to {@code maxBytes} of the file's (decompressed) content, for format sniffing.
+     * A truncated or corrupt gzip stream gives what could be decompressed before the damage.
+     */
+    public static byte[] head(Path file, int maxBytes) throws IOException {
+        byte[] buf = new byte[maxBytes];
+        int n = 0;
+        try (InputStream in = open(file)) {
+            while (n < maxBytes) {
+                int r = in.read(buf, n, maxBytes - n);
+                if (r < 0) {
+                    break;
+                }
+                n += r;
+            }
+        } catch (EOFException | java.util.zip.ZipException e) {
+            // Damaged compression: sniff what we have.
+        }
+        return Arrays.copyOf(buf, n);
+    }
+
+    /** Peeks at the first two bytes of a mark-supporting stream without consuming them. */
+    private static boolean isGzip(InputStream in) throws IOException {
+        in.mark(2);
+        int b0 = in.read();
+        int b1 = in.read();
+        in.reset();
+        return b0 == 0x1f && b1 == 0x8b;
+    }
+}

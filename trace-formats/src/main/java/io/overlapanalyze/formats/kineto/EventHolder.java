@@ -1,0 +1,249 @@
+package io.overlapanalyze.formats.kineto;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+
+import java.io.EOFException;
+import java.io.IOException;
+
+/**
+ * The fields of one trace event the reader uses, read from the stream into reusable slots (no
+ * tree, no per-event map). Unused fields and {@code args} keys are skipped unparsed.
+ */
+final class EventHolder {
+    static final long NONE = CollectiveArgs.NONE;
+
+    int fieldCount;
+    String ph;
+    String cat;
+    String name;
+    boolean pidIsNumber;
+    boolean hasPid;
+    long pid;
+    boolean tidIsNumber;
+    long tid;
+    boolean hasTs;
+    long tsNs;
+    boolean hasDur;
+    long durNs;
+
+    boolean hasArgs;
+    long correlation;
+    long externalId;
+    long stream;
+    String argName; // args.name of metadata events (thread_name)
+
+    String collName;
+    long inElems;
+    long outElems;
+    String dtype;
+    long groupSize;
+    String pgName;
+    String pgDesc;
+    String pgRanks;
+    long seq;
+
+    private void reset() {
+        fieldCount = 0;
+        ph = null;
+        cat = null;
+        name = null;
+        pidIsNumber = false;
+        hasPid = false;
+        pid = NONE;
+        tidIsNumber = false;
+        tid = NONE;
+        hasTs = false;
+        tsNs = 0;
+        hasDur = false;
+        durNs = 0;
+        hasArgs = false;
+        correlation = NONE;
+        externalId = NONE;
+        stream = NONE;
+        argName = null;
+        collName = null;
+        inElems = NONE;
+        outElems = NONE;
+        dtype = null;
+        groupSize = NONE;
+        pgName = null;
+        pgDesc = null;
+        pgRanks = null;
+        seq = NONE;
+    }
+
+    /** Reads the event object whose START_OBJECT is the current token, up to its END_OBJECT. */
+    void read(JsonParser p) throws IOException {
+        reset();
+        for (JsonToken t = p.nextToken(); t != JsonToken.END_OBJECT; t = p.nextToken()) {
+            if (t == null) {
+                throw new EOFException("end of input inside an event");
+            }
+            String field = p.currentName();
+            p.nextToken();
+            fieldCount++;
+            switch (field) {
+                case "ph":
+                    ph = JsonValues.scalarText(p, "ph");
+                    break;
+                case "cat":
+                    cat = JsonValues.scalarText(p, "cat");
+                    break;
+                case "name":
+                    name = JsonValues.scalarText(p, "name");
+                    break;
+                case "pid":
+                    readPid(p);
+                    break;
+                case "tid":
+                    readTid(p);
+                    break;
+                case "ts":
+                    hasTs = readTime(p, "ts");
+                    tsNs = lastTime;
+                    break;
+                case "dur":
+                    hasDur = readTime(p, "dur");
+                    durNs = lastTime;
+                    break;
+                case "args":
+                    readArgs(p);
+                    break;
+                default:
+                    p.skipChildren();
+            }
+        }
+    }
+
+    private long lastTime;
+
+    /** Reads a µs time into {@link #lastTime}; false when null. Non-numbers are a format error. */
+    private boolean readTime(JsonParser p, String field) throws IOException {
+        JsonToken t = p.currentToken();
+        try {
+            if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
+                lastTime = DecimalMicros.toNanos(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+                return true;
+            }
+            if (t == JsonToken.VALUE_STRING) {
+                // Not Kineto's own form, but a numeric string is unambiguous (Ascend writes ts so).
+                lastTime = DecimalMicros.toNanos(p.getText().trim());
+                return true;
+            }
+        } catch (NumberFormatException e) {
+            throw new BadTraceException("\"" + field + "\" is " + quoteShort(p.getText())
+                    + ", expected a number of microseconds");
+        }
+        if (t == JsonToken.VALUE_NULL) {
+            return false;
+        }
+        throw new BadTraceException("\"" + field + "\" is " + JsonValues.describe(t) + ", expected a number of microseconds");
+    }
+
+    private void readPid(JsonParser p) throws IOException {
+        JsonToken t = p.currentToken();
+        hasPid = t != JsonToken.VALUE_NULL;
+        if (t == JsonToken.VALUE_NUMBER_INT) {
+            pid = JsonValues.lenientLong(p);
+            pidIsNumber = pid != NONE;
+        } else if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
+            throw new BadTraceException("\"pid\" is " + JsonValues.describe(t) + ", expected a number or a string");
+        }
+        // Strings ("Spans", "Traces", "") and other scalars: a bookkeeping lane, never a device.
+    }
+
+    private void readTid(JsonParser p) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NUMBER_INT) {
+            tid = JsonValues.lenientLong(p);
+            tidIsNumber = tid != NONE;
+        } else if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
+            throw new BadTraceException("\"tid\" is " + JsonValues.describe(t) + ", expected a number or a string");
+        }
+    }
+
+    private void readArgs(JsonParser p) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NULL) {
+            return;
+        }
+        if (t != JsonToken.START_OBJECT) {
+            throw new BadTraceException("\"args\" is " + JsonValues.describe(t) + ", expected an object");
+        }
+        hasArgs = true;
+        // Args are version-dependent metadata (ROCm writes "stream": "0x0" on runtime events), so
+        // values of an unexpected type are treated as absent rather than failing the file.
+        for (JsonToken a = p.nextToken(); a != JsonToken.END_OBJECT; a = p.nextToken()) {
+            if (a == null) {
+                throw new EOFException("end of input inside event args");
+            }
+            String key = p.currentName();
+            p.nextToken();
+            switch (key) {
+                case "correlation":
+                    correlation = JsonValues.lenientLong(p);
+                    break;
+                case "External id":
+                case "external id": // legacy lower-case spelling (2022 traces)
+                    externalId = JsonValues.lenientLong(p);
+                    break;
+                case "stream":
+                    stream = JsonValues.lenientLong(p);
+                    break;
+                case "name":
+                    argName = JsonValues.lenientText(p);
+                    break;
+                case "Collective name":
+                    collName = JsonValues.lenientText(p);
+                    break;
+                case "In msg nelems":
+                    inElems = JsonValues.lenientLong(p);
+                    break;
+                case "Out msg nelems":
+                    outElems = JsonValues.lenientLong(p);
+                    break;
+                case "dtype":
+                    dtype = JsonValues.lenientText(p);
+                    break;
+                case "Group size":
+                    groupSize = JsonValues.lenientLong(p);
+                    break;
+                case "Process Group Name":
+                    pgName = JsonValues.lenientText(p);
+                    break;
+                case "Process Group ID": // older name of the above (early 2024)
+                    if (pgName == null) {
+                        pgName = JsonValues.lenientText(p);
+                    } else {
+                        p.skipChildren();
+                    }
+                    break;
+                case "Process Group Description":
+                    pgDesc = JsonValues.lenientText(p);
+                    break;
+                case "Process Group Ranks":
+                    pgRanks = JsonValues.arrayOrScalarText(p);
+                    break;
+                case "Seq":
+                    seq = JsonValues.lenientLong(p);
+                    break;
+                default:
+                    p.skipChildren();
+            }
+        }
+    }
+
+    /** The collective metadata in this event's args, or {@code null} when it has none. */
+    CollectiveArgs collectiveArgs() {
+        CollectiveArgs a = new CollectiveArgs(collName, inElems, outElems, dtype, groupSize, pgName, pgDesc, pgRanks, seq);
+        return a.any() ? a : null;
+    }
+
+    private static String quoteShort(String s) {
+        if (s == null) {
+            return "null";
+        }
+        return "\"" + (s.length() > 40 ? s.substring(0, 40) + "..." : s) + "\"";
+    }
+}

@@ -1,0 +1,386 @@
+package io.overlapanalyze.formats.kineto;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import io.overlapanalyze.formats.InputStreams;
+import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.TraceReader;
+import io.overlapanalyze.model.Collective;
+import io.overlapanalyze.model.DeviceIntervals;
+import io.overlapanalyze.model.HostSpan;
+import io.overlapanalyze.model.HostThread;
+import io.overlapanalyze.model.Lane;
+import io.overlapanalyze.model.RankSource;
+import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.model.TraceFormat;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.zip.ZipException;
+
+/**
+ * Reads a PyTorch profiler (Kineto) Chrome-trace JSON file, plain or gzip, into one
+ * {@link RankTrace} (kineto.md; metrics.md §1).
+ *
+ * <p>The file is streamed event by event; memory grows with the events kept (device work, launch
+ * calls, collective ops, step/phase spans), not with the size of the JSON text. Header keys may
+ * follow the event array, so times stay in the file's frame until the end and
+ * {@code baseTimeNanoseconds} is added last.
+ *
+ * <p>Damage is handled as kineto.md §9 asks: a file cut short (crash, {@code .tmp}, truncated gzip)
+ * after at least one complete event gives a partial trace flagged {@code truncated} with a warning;
+ * a file that is not a Kineto trace at all, or uses a value of the wrong type where the reader
+ * needs it, gives a one-line {@link TraceFormatException}.
+ */
+public final class KinetoReader implements TraceReader {
+    /** How much of a file {@link #looksLikeKineto(Path)} reads. */
+    public static final int SNIFF_BYTES = 16 * 1024;
+
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .enable(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS) // raw control chars in names (pytorch#130622)
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)     // NaN/Infinity in args must not kill the file
+            .enable(JsonReadFeature.ALLOW_TRAILING_COMMA)
+            .enable(JsonReadFeature.ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER)
+            .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)  // keep messages one short line
+            .build();
+
+    private final KernelClassifier classifier;
+
+    /** A reader with the built-in communication kernel patterns. */
+    public KinetoReader() {
+        this(new KernelClassifier());
+    }
+
+    /** A reader with a custom classifier (e.g. user-added communication kernel patterns). */
+    public KinetoReader(KernelClassifier classifier) {
+        this.classifier = classifier;
+    }
+
+    /**
+     * Sniffs whether {@code head} (the first bytes of a file, already decompressed) looks like a
+     * Kineto/Chrome trace object: first non-blank character {@code {} and the text mentions
+     * {@code traceEvents} or {@code "ph"}.
+     */
+    public static boolean looksLikeKineto(byte[] head) {
+        int i = 0;
+        if (head.length >= 3 && (head[0] & 0xff) == 0xef && (head[1] & 0xff) == 0xbb && (head[2] & 0xff) == 0xbf) {
+            i = 3; // UTF-8 byte order mark
+        }
+        while (i < head.length && (head[i] == ' ' || head[i] == '\t' || head[i] == '\n' || head[i] == '\r')) {
+            i++;
+        }
+        if (i >= head.length || head[i] != '{') {
+            return false;
+        }
+        String text = new String(head, StandardCharsets.ISO_8859_1);
+        return text.contains("traceEvents") || text.contains("\"ph\"");
+    }
+
+    /** {@link #looksLikeKineto(byte[])} on the first {@link #SNIFF_BYTES} of a (possibly gzip) file. */
+    public static boolean looksLikeKineto(Path file) throws IOException {
+        return looksLikeKineto(InputStreams.head(file, SNIFF_BYTES));
+    }
+
+    @Override
+    public List<RankTrace> read(Path input) throws TraceFormatException, IOException {
+        String file = input.toString();
+        InputStream in;
+        try {
+            in = InputStreams.open(input);
+        } catch (EOFException e) {
+            throw new TraceFormatException(file + ": the file ends inside the gzip header (byte 10 or earlier)");
+        }
+        // Decoding through a Reader replaces invalid UTF-8 with U+FFFD instead of failing the file.
+        try (Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8);
+             JsonParser p = FACTORY.createParser(reader)) {
+            return List.of(new Session(file, p).run());
+        }
+    }
+
+    /** The state of reading one file. */
+    private final class Session {
+        private final String file;
+        private final JsonParser p;
+        private final Warnings warnings = new Warnings();
+        private final TraceCollector collector;
+        private final EventHolder event = new EventHolder();
+        private DistributedInfo dist = DistributedInfo.ABSENT;
+        private Long baseNs;
+        private boolean sawEvents;
+        private boolean eventsComplete;
+        private long eventNumber;   // 1-based number of the event being read
+        private long completeEvents;
+        private boolean truncated;
+
+        Session(String file, JsonParser p) {
+            this.file = file;
+            this.p = p;
+            this.collector = new TraceCollector(classifier, warnings);
+        }
+
+        RankTrace run() throws TraceFormatException, IOException {
+            try {
+                parseDocument();
+            } catch (BadTraceException e) {
+                throw error(e.getMessage());
+            } catch (EOFException | com.fasterxml.jackson.core.io.JsonEOFException e) {
+                endedEarly("the file ends early");
+            } catch (ZipException e) {
+                endedEarly("the gzip data is damaged (" + firstLine(e.getMessage()) + ")");
+            } catch (JsonProcessingException e) {
+                if (eventNumber == 0 && !sawEvents) {
+                    throw error("not JSON: " + jacksonMessage(e));
+                }
+                endedEarly("invalid JSON (" + jacksonMessage(e) + ")");
+            }
+            if (!sawEvents) {
+                throw error("not a Kineto trace: the JSON object has no \"traceEvents\" array");
+            }
+            try {
+                return finish();
+            } catch (BadTraceException e) {
+                throw error(e.getMessage());
+            }
+        }
+
+        private void parseDocument() throws IOException {
+            JsonToken t = p.nextToken();
+            if (t == null) {
+                throw error0("empty file (no JSON value), expected a Kineto JSON trace");
+            }
+            if (t != JsonToken.START_OBJECT) {
+                throw error0("not a Kineto trace: the top-level JSON value is " + JsonValues.describe(t)
+                        + ", expected an object with \"traceEvents\"");
+            }
+            for (t = p.nextToken(); t != JsonToken.END_OBJECT; t = p.nextToken()) {
+                if (t == null) {
+                    throw new EOFException("end of input inside the top-level object");
+                }
+                String key = p.currentName();
+                JsonToken value = p.nextToken();
+                switch (key) {
+                    case "traceEvents":
+                        if (value != JsonToken.START_ARRAY) {
+                            throw new BadTraceException("\"traceEvents\" is " + JsonValues.describe(value) + ", expected an array");
+                        }
+                        sawEvents = true;
+                        readEvents();
+                        eventsComplete = true;
+                        break;
+                    case "distributedInfo":
+                        dist = DistributedInfo.read(p);
+                        break;
+                    case "baseTimeNanoseconds":
+                        readBase(value);
+                        break;
+                    default:
+                        p.skipChildren();
+                }
+            }
+        }
+
+        private void readEvents() throws IOException {
+            for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                eventNumber++;
+                if (t == null) {
+                    throw new EOFException("end of input inside traceEvents");
+                }
+                if (t == JsonToken.VALUE_NULL) {
+                    warnings.add("null entries in traceEvents skipped", "event " + eventNumber);
+                    completeEvents++;
+                    continue;
+                }
+                if (t != JsonToken.START_OBJECT) {
+                    throw new BadTraceException("trace event " + eventNumber + " is " + JsonValues.describe(t) + ", expected an object");
+                }
+                event.read(p);
+                collector.accept(event, eventNumber);
+                completeEvents++;
+            }
+        }
+
+        private void readBase(JsonToken value) throws IOException {
+            if (value == JsonToken.VALUE_NULL) {
+                return;
+            }
+            long v = JsonValues.lenientLong(p);
+            if (v == JsonValues.NONE) {
+                throw new BadTraceException("\"baseTimeNanoseconds\" is " + JsonValues.describe(value) + " that is not an integer");
+            }
+            baseNs = v;
+        }
+
+        /** The file stopped before the JSON did: keep what was read when any event was complete. */
+        private void endedEarly(String what) throws TraceFormatException {
+            if (!eventsComplete && completeEvents == 0) {
+                throw error(what + " before the first complete trace event");
+            }
+            truncated = true;
+            String where = eventsComplete
+                    ? "after the event array, at character " + charOffset()
+                    : "inside trace event " + eventNumber + ", at character " + charOffset() + " of the decompressed JSON";
+            warnings.add("truncated", file + ": " + what + " " + where + "; kept the " + completeEvents
+                    + " complete event(s) before it, the rest was not read");
+            if (baseNs == null && collector.maxTsNs != Long.MIN_VALUE && collector.maxTsNs < RELATIVE_TS_LIMIT_NS) {
+                warnings.add("no time base", "the file was cut before \"baseTimeNanoseconds\"; times are relative"
+                        + " to the profiler's own origin and cannot be compared with other ranks");
+            }
+        }
+
+        private RankTrace finish() {
+            long base = baseNs == null ? 0 : baseNs;
+            CollectiveJoiner joiner = new CollectiveJoiner(collector, dist.groups());
+            long[] unmatched = joiner.linkLaunches();
+            List<Collective> collectives = joiner.buildCollectives(base);
+
+            DeviceIntervals device = collector.device;
+            if (base != 0) {
+                checkShift(base);
+                device.shiftAll(base);
+                for (int i = 0; i < unmatched.length; i++) {
+                    unmatched[i] += base;
+                }
+            }
+            List<HostSpan> spans = new ArrayList<>(collector.hostSpans.size());
+            for (HostSpan s : collector.hostSpans) {
+                spans.add(base == 0 ? s : new HostSpan(s.kind(), s.name(), s.startNs() + base, s.endNs() + base, s.threadId()));
+            }
+            spans.sort(Comparator.comparingLong(HostSpan::startNs).thenComparing(Comparator.comparingLong(HostSpan::endNs).reversed()));
+
+            if (collector.emptyEvents > 1) { // one trailing {} is a known writer quirk: not worth a line
+                warnings.add("empty {} events skipped", collector.emptyEvents + " events");
+            }
+            int rank = dist.rank() == null ? 0 : dist.rank();
+            RankSource source = dist.rank() == null ? RankSource.DEFAULT : RankSource.TRACE;
+            int world = dist.worldSize() == null ? -1 : dist.worldSize();
+            return new RankTrace(file, TraceFormat.KINETO, rank, source, world, lanes(), device, spans, threads(),
+                    collectives, dist.groups(), unmatched, collector.hostOpsPresent, truncated, warnings.lines());
+        }
+
+        /** Adding the base must not overflow any time (a corrupt base, or epoch times plus a base). */
+        private void checkShift(long base) {
+            long max = collector.maxTsNs;
+            long min = Long.MAX_VALUE;
+            DeviceIntervals d = collector.device;
+            for (int i = 0; i < d.size(); i++) {
+                max = Math.max(max, d.end(i));
+                min = Math.min(min, d.start(i));
+            }
+            for (HostSpan s : collector.hostSpans) {
+                max = Math.max(max, s.endNs());
+                min = Math.min(min, s.startNs());
+            }
+            try {
+                if (max != Long.MIN_VALUE) {
+                    Math.addExact(max, base);
+                }
+                if (min != Long.MAX_VALUE) {
+                    Math.addExact(min, base);
+                }
+            } catch (ArithmeticException e) {
+                throw new BadTraceException("\"baseTimeNanoseconds\" " + base + " plus the event times is out of range");
+            }
+        }
+
+        private List<Lane> lanes() {
+            Set<Long> devices = new HashSet<>();
+            for (long[] k : collector.laneKeys) {
+                devices.add(k[0]);
+            }
+            boolean oneDevice = devices.size() <= 1;
+            List<Lane> lanes = new ArrayList<>();
+            for (long[] k : collector.laneKeys) {
+                int dev = (int) k[0];
+                long stream = k[1];
+                String label;
+                if (dev < 0) {
+                    label = "unknown stream";
+                } else {
+                    label = (oneDevice ? "" : "device " + dev + " ") + "stream " + stream;
+                }
+                lanes.add(new Lane(lanes.size(), dev, stream, label));
+            }
+            return lanes;
+        }
+
+        /** Host threads with every name given to them; device stream "threads" excluded. */
+        private List<HostThread> threads() {
+            Map<Long, List<String>> names = new LinkedHashMap<>();
+            for (int i = 0; i < collector.threadNames.size(); i++) {
+                String n = collector.threadNames.get(i);
+                if (collector.devicePids.contains(collector.threadPid.get(i)) || n.startsWith("stream ")) {
+                    continue;
+                }
+                names.computeIfAbsent(collector.threadTid.get(i), k -> new ArrayList<>()).add(n);
+            }
+            List<HostThread> out = new ArrayList<>();
+            for (Map.Entry<Long, List<String>> e : names.entrySet()) {
+                boolean autograd = e.getValue().stream().anyMatch(n -> n.contains("pt_autograd"));
+                out.add(new HostThread(e.getKey(), e.getValue(), autograd));
+            }
+            out.sort(Comparator.comparingLong(HostThread::threadId));
+            return out;
+        }
+
+        private long charOffset() {
+            JsonLocation loc = p.currentLocation();
+            return loc == null ? -1 : loc.getCharOffset();
+        }
+
+        private String where() {
+            String at = "character " + charOffset();
+            return eventNumber > 0 && !eventsComplete ? "trace event " + eventNumber + ", " + at : at;
+        }
+
+        private TraceFormatException error(String what) {
+            return new TraceFormatException(file + ": " + what + " (" + where() + ")");
+        }
+
+        private BadTraceException error0(String what) {
+            return new BadTraceException(what);
+        }
+    }
+
+    /**
+     * Below this a {@code ts} cannot be epoch time (it would be before 1973): the file used
+     * relative times and needed its {@code baseTimeNanoseconds}.
+     */
+    private static final long RELATIVE_TS_LIMIT_NS = 100_000_000_000_000_000L;
+
+    /** Jackson's message without its location suffix and token lists: the reader adds its own position. */
+    private static String jacksonMessage(JsonProcessingException e) {
+        String m = firstLine(e.getOriginalMessage());
+        int cut = m.indexOf(": was expecting (");
+        if (cut > 0) {
+            m = m.substring(0, cut);
+        }
+        cut = m.indexOf(" (start marker at");
+        return cut > 0 ? m.substring(0, cut) : m;
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "unknown error";
+        }
+        int nl = s.indexOf('\n');
+        String line = nl < 0 ? s : s.substring(0, nl);
+        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
+    }
+}

@@ -1,0 +1,126 @@
+package io.overlapanalyze.formats.kineto;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Host spans of one kind (c10d ops, record_param_comms, nccl:* annotations) indexed per thread
+ * for time-containment queries. Spans on one thread nest or follow each other; a prefix maximum of
+ * end times lets a backward scan stop as soon as no earlier span can still contain the query time.
+ */
+final class ThreadTimeline {
+    /** One thread's spans sorted by start. */
+    private static final class Track {
+        long[] start;
+        long[] end;
+        long[] maxEnd; // max(end[0..i])
+        int[] payload;
+    }
+
+    private final LongList tids = new LongList(64);
+    private final LongList starts = new LongList(64);
+    private final LongList ends = new LongList(64);
+    private final List<Integer> payloads = new ArrayList<>();
+    private Map<Long, Track> tracks;
+
+    /** Adds a span; {@code payload} is the caller's index for it. Only before {@link #build()}. */
+    void add(long tid, long start, long end, int payload) {
+        tids.add(tid);
+        starts.add(start);
+        ends.add(end);
+        payloads.add(payload);
+    }
+
+    void build() {
+        Map<Long, List<Integer>> rows = new HashMap<>();
+        for (int i = 0; i < tids.size(); i++) {
+            rows.computeIfAbsent(tids.get(i), k -> new ArrayList<>()).add(i);
+        }
+        tracks = new HashMap<>();
+        for (Map.Entry<Long, List<Integer>> e : rows.entrySet()) {
+            List<Integer> idx = e.getValue();
+            // Longer spans first at equal start, so a parent precedes its child.
+            idx.sort(Comparator.<Integer>comparingLong(starts::get).thenComparing(Comparator.<Integer>comparingLong(ends::get).reversed()));
+            Track t = new Track();
+            int n = idx.size();
+            t.start = new long[n];
+            t.end = new long[n];
+            t.maxEnd = new long[n];
+            t.payload = new int[n];
+            for (int k = 0; k < n; k++) {
+                int i = idx.get(k);
+                t.start[k] = starts.get(i);
+                t.end[k] = ends.get(i);
+                t.maxEnd[k] = k == 0 ? t.end[k] : Math.max(t.maxEnd[k - 1], t.end[k]);
+                t.payload[k] = payloads.get(i);
+            }
+            tracks.put(e.getKey(), t);
+        }
+    }
+
+    /** The payload of the outermost (earliest-starting) span on {@code tid} with start ≤ t ≤ end, or -1. */
+    int outermostContaining(long tid, long t) {
+        Track tr = tracks.get(tid);
+        if (tr == null) {
+            return -1;
+        }
+        int found = -1;
+        for (int k = lastStartAtOrBefore(tr, t); k >= 0 && tr.maxEnd[k] >= t; k--) {
+            if (tr.end[k] >= t) {
+                found = tr.payload[k];
+            }
+        }
+        return found;
+    }
+
+    /** The payload of the innermost (latest-starting) span on {@code tid} with start ≤ t ≤ end, or -1. */
+    int innermostContaining(long tid, long t) {
+        Track tr = tracks.get(tid);
+        if (tr == null) {
+            return -1;
+        }
+        for (int k = lastStartAtOrBefore(tr, t); k >= 0 && tr.maxEnd[k] >= t; k--) {
+            if (tr.end[k] >= t) {
+                return tr.payload[k];
+            }
+        }
+        return -1;
+    }
+
+    /** The payload of the first span on {@code tid} starting within {@code [lo, hi]}, or -1. */
+    int firstStartingWithin(long tid, long lo, long hi) {
+        Track tr = tracks.get(tid);
+        if (tr == null) {
+            return -1;
+        }
+        int k = Arrays.binarySearch(tr.start, lo);
+        if (k < 0) {
+            k = -k - 1;
+        } else {
+            while (k > 0 && tr.start[k - 1] == lo) {
+                k--;
+            }
+        }
+        return k < tr.start.length && tr.start[k] <= hi ? tr.payload[k] : -1;
+    }
+
+    private static int lastStartAtOrBefore(Track tr, long t) {
+        int lo = 0;
+        int hi = tr.start.length - 1;
+        int ans = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (tr.start[mid] <= t) {
+                ans = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return ans;
+    }
+}

@@ -1,0 +1,261 @@
+package io.overlapanalyze.formats.kineto;
+
+import io.overlapanalyze.model.DeviceIntervals;
+import io.overlapanalyze.model.DeviceKind;
+import io.overlapanalyze.model.HostSpan;
+import io.overlapanalyze.model.HostSpanKind;
+import io.overlapanalyze.model.StringPool;
+import io.overlapanalyze.model.Time;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Keeps what the reader needs from each event as it streams by: device intervals (in the columnar
+ * model store), launch calls, collective CPU ops, step/phase spans and thread names. Everything is
+ * kept in the file's own time frame (relative µs when the file has a {@code baseTimeNanoseconds});
+ * joins happen once the whole file is read, because related events come in any order.
+ */
+final class TraceCollector {
+    static final long NONE = CollectiveArgs.NONE;
+    static final Pattern STEP = Pattern.compile("ProfilerStep\\s*#\\s*(\\d+)");
+    private static final Pattern COMM_ANNOTATION = Pattern.compile("^(nccl|rccl|gloo|hccl|ucc|mpi|xccl):.*");
+
+    final KernelClassifier classifier;
+    final Warnings warnings;
+    final StringPool names = new StringPool();
+    final DeviceIntervals device = new DeviceIntervals(names, 4096);
+
+    // Lanes: (device pid, stream) → index, in first-seen order.
+    final List<long[]> laneKeys = new ArrayList<>();
+    private final Map<List<Long>, Integer> laneIndex = new HashMap<>();
+
+    // Per device interval (same index as in `device`).
+    final LongList devCorrelation = new LongList(4096);
+    final LongList devExternalId = new LongList(4096);
+    final BitSet devIsKernel = new BitSet();
+    final Map<Integer, CollectiveArgs> kernelArgs = new HashMap<>();
+    final Set<Long> devicePids = new HashSet<>();
+
+    // Runtime / driver calls with a correlation id.
+    final LongList rtCorrelation = new LongList(4096);
+    final LongList rtTs = new LongList(4096);
+    final LongList rtTid = new LongList(4096);
+    final LongList rtExternalId = new LongList(4096);
+    final BitSet rtLaunches = new BitSet();
+
+    // record_param_comms CPU ops.
+    final LongList rpcTs = new LongList(64);
+    final LongList rpcEnd = new LongList(64);
+    final LongList rpcTid = new LongList(64);
+    final LongList rpcExternalId = new LongList(64);
+    final List<CollectiveArgs> rpcArgs = new ArrayList<>();
+
+    // c10d::* CPU ops (enqueue times) and nccl:*-style annotations (collective type for old traces).
+    final ThreadTimeline c10dOps = new ThreadTimeline();
+    final LongList c10dTs = new LongList(64);
+    final ThreadTimeline commAnnotations = new ThreadTimeline();
+    final List<String> commAnnotationNames = new ArrayList<>();
+
+    final List<HostSpan> hostSpans = new ArrayList<>(); // relative times
+    private final Map<String, String> spanNames = new HashMap<>();
+
+    // thread_name metadata: (pid, tid, name) rows, filtered to host threads at the end.
+    final LongList threadPid = new LongList(64);
+    final LongList threadTid = new LongList(64);
+    final List<String> threadNames = new ArrayList<>();
+
+    boolean hostOpsPresent;
+    long emptyEvents;
+    long maxTsNs = Long.MIN_VALUE;
+
+    TraceCollector(KernelClassifier classifier, Warnings warnings) {
+        this.classifier = classifier;
+        this.warnings = warnings;
+    }
+
+    /** Takes one complete event; {@code eventNumber} is 1-based, for messages. */
+    void accept(EventHolder e, long eventNumber) {
+        if (e.fieldCount == 0) {
+            emptyEvents++; // stray "{}" (seen at the end of some traces): nothing to keep
+            return;
+        }
+        if ("M".equals(e.ph)) {
+            metadata(e);
+            return;
+        }
+        if (!"X".equals(e.ph) || e.cat == null) {
+            return; // flows, instants, counters: not needed
+        }
+        DeviceKind kind = classifier.kindOf(e.cat, e.name);
+        if (kind != null) {
+            deviceEvent(e, kind, eventNumber);
+        } else if (KernelClassifier.isRuntimeCategory(e.cat)) {
+            runtimeEvent(e, eventNumber);
+        } else if ("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) {
+            hostOp(e, eventNumber);
+        }
+    }
+
+    private void deviceEvent(EventHolder e, DeviceKind kind, long eventNumber) {
+        if (!e.hasTs || !e.hasDur) {
+            missingTime(e, eventNumber);
+            return;
+        }
+        if (!e.pidIsNumber) {
+            return; // string pid: a bookkeeping lane ("Spans", "Traces"), not a device
+        }
+        if (e.durNs < 0) {
+            warnings.add("device events with a negative duration skipped", describe(e, eventNumber));
+            return;
+        }
+        long end = addTimes(e.tsNs, e.durNs);
+        int lane;
+        if (!e.hasArgs) {
+            lane = lane(-1, -1); // no args at all: neither device nor stream is trustworthy
+        } else {
+            long stream = e.stream != NONE ? e.stream : (e.tidIsNumber ? e.tid : -1);
+            lane = lane(e.pid, stream);
+            devicePids.add(e.pid);
+        }
+        boolean isKernel = KernelClassifier.isKernelCategory(e.cat);
+        CollectiveArgs args = isKernel ? e.collectiveArgs() : null;
+        if (args != null && args.collectiveName() != null) {
+            kind = DeviceKind.COMM; // Kineto copies collective args only onto collective kernels
+        }
+        String name = e.name == null ? "(unnamed)" : e.name;
+        int i = device.add(e.tsNs, end, lane, kind, name, Time.UNKNOWN, -1);
+        devCorrelation.add(e.correlation);
+        devExternalId.add(e.externalId);
+        if (isKernel) {
+            devIsKernel.set(i);
+        }
+        if (args != null) {
+            kernelArgs.put(i, args);
+        }
+        noteTs(e.tsNs);
+    }
+
+    private void runtimeEvent(EventHolder e, long eventNumber) {
+        hostOpsPresent = true;
+        if (!e.hasTs) {
+            missingTime(e, eventNumber);
+            return;
+        }
+        if (e.correlation == NONE) {
+            return;
+        }
+        int row = rtCorrelation.size();
+        rtCorrelation.add(e.correlation);
+        rtTs.add(e.tsNs);
+        rtTid.add(hostTid(e));
+        rtExternalId.add(e.externalId);
+        if (KernelClassifier.launchesDeviceWork(e.name)) {
+            rtLaunches.set(row);
+        }
+        noteTs(e.tsNs);
+    }
+
+    private void hostOp(EventHolder e, long eventNumber) {
+        hostOpsPresent = true;
+        if (e.name == null) {
+            return;
+        }
+        if (!e.hasTs || !e.hasDur) {
+            missingTime(e, eventNumber);
+            return;
+        }
+        long start = e.tsNs;
+        long end = addTimes(start, Math.max(0, e.durNs));
+        long tid = hostTid(e);
+        String name = e.name;
+        boolean cpuOp = "cpu_op".equals(e.cat);
+        if (cpuOp && "record_param_comms".equals(name)) {
+            rpcTs.add(start);
+            rpcEnd.add(end);
+            rpcTid.add(tid);
+            rpcExternalId.add(e.externalId);
+            rpcArgs.add(e.collectiveArgs());
+        } else if (cpuOp && name.startsWith("c10d::")) {
+            c10dOps.add(tid, start, end, c10dTs.size());
+            c10dTs.add(start);
+        } else if (!cpuOp && COMM_ANNOTATION.matcher(name).matches()) {
+            commAnnotations.add(tid, start, end, commAnnotationNames.size());
+            commAnnotationNames.add(name);
+        }
+        HostSpanKind kind = spanKind(cpuOp, name);
+        if (kind != null) {
+            hostSpans.add(new HostSpan(kind, spanNames.computeIfAbsent(name, n -> n), start, end, tid));
+        }
+        noteTs(start);
+    }
+
+    /** STEP, OPTIMIZER or BACKWARD for the names metrics.md §2 names; {@code null} otherwise. */
+    static HostSpanKind spanKind(boolean cpuOp, String name) {
+        if (name.contains("ProfilerStep") && STEP.matcher(name).find()) {
+            return HostSpanKind.STEP;
+        }
+        if (name.startsWith("Optimizer.step#")) {
+            return HostSpanKind.OPTIMIZER; // not Optimizer.zero_grad#...
+        }
+        if (cpuOp && (name.startsWith("autograd::engine::evaluate_function: ") || name.contains("Backward"))) {
+            return HostSpanKind.BACKWARD;
+        }
+        return null;
+    }
+
+    private void metadata(EventHolder e) {
+        if ("thread_name".equals(e.name) && e.pidIsNumber && e.tidIsNumber && e.argName != null) {
+            threadPid.add(e.pid);
+            threadTid.add(e.tid);
+            threadNames.add(e.argName);
+        }
+    }
+
+    private int lane(long dev, long stream) {
+        List<Long> key = List.of(dev, stream);
+        Integer idx = laneIndex.get(key);
+        if (idx == null) {
+            idx = laneKeys.size();
+            laneKeys.add(new long[] {dev, stream});
+            laneIndex.put(key, idx);
+        }
+        return idx;
+    }
+
+    private static long hostTid(EventHolder e) {
+        return e.tidIsNumber ? e.tid : -1;
+    }
+
+    private void noteTs(long ts) {
+        if (ts > maxTsNs) {
+            maxTsNs = ts;
+        }
+    }
+
+    private void missingTime(EventHolder e, long eventNumber) {
+        warnings.add("events without \"ts\" or \"dur\" skipped", describe(e, eventNumber));
+    }
+
+    private static String describe(EventHolder e, long eventNumber) {
+        String n = e.name == null ? "" : e.name;
+        if (n.length() > 60) {
+            n = n.substring(0, 60) + "...";
+        }
+        return "event " + eventNumber + " (" + e.cat + " \"" + n + "\")";
+    }
+
+    private static long addTimes(long a, long b) {
+        try {
+            return Math.addExact(a, b);
+        } catch (ArithmeticException ex) {
+            throw new BadTraceException("\"ts\" + \"dur\" is out of range");
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.overlapanalyze.formats.kineto;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Collects reader warnings by kind, keeping the first example's text and a count, so that a trace
+ * with a million bad events yields one line, not a million.
+ */
+final class Warnings {
+    private static final class Entry {
+        final String first;
+        long count;
+
+        Entry(String first) {
+            this.first = first;
+        }
+    }
+
+    private final Map<String, Entry> byKind = new LinkedHashMap<>();
+
+    /** Records one occurrence of {@code kind}; {@code detail} is kept for the first one only. */
+    void add(String kind, String detail) {
+        byKind.computeIfAbsent(kind, k -> new Entry(detail)).count++;
+    }
+
+    /** One line per kind: {@code "kind: detail"} or {@code "kind: N times (first: detail)"}. */
+    List<String> lines() {
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, Entry> e : byKind.entrySet()) {
+            Entry v = e.getValue();
+            String detail = v.first == null || v.first.isEmpty() ? "" : v.first;
+            if (v.count == 1) {
+                out.add(detail.isEmpty() ? e.getKey() : e.getKey() + ": " + detail);
+            } else {
+                out.add(e.getKey() + ": " + v.count + " times" + (detail.isEmpty() ? "" : " (first: " + detail + ")"));
+            }
+        }
+        return out;
+    }
+}
