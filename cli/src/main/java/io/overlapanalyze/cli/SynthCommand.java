@@ -71,8 +71,6 @@ public final class SynthCommand implements Callable<Integer> {
                 return Scenario.parse(file);
             } catch (IllegalArgumentException e) {
                 throw new UserInputException(e.getMessage(), e);
-            } catch (IOException e) {
-                throw new UserInputException(file + ": cannot read: " + TraceLoader.oneLine(e), e);
             }
         }
         if (BuiltinScenarios.names().contains(nameOrFile)) {
@@ -94,8 +92,11 @@ public final class SynthCommand implements Callable<Integer> {
             Path dir = abs.getParent();
             Files.createDirectories(dir);
             tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
-            try (OutputStream out = Files.newOutputStream(tmp)) {
-                KinetoScenarioWriter.write(s, out, abs.getFileName().toString().endsWith(".gz"));
+            String fileName = abs.getFileName().toString();
+            boolean gzip = fileName.endsWith(".gz");
+            try (OutputStream file = Files.newOutputStream(tmp);
+                 OutputStream out = gzip ? new java.util.zip.GZIPOutputStream(file, 1 << 16) : file) {
+                KinetoScenarioWriter.write(s, out, gzip ? fileName.substring(0, fileName.length() - 3) : fileName);
             }
             Files.move(tmp, abs, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
             tmp = null;

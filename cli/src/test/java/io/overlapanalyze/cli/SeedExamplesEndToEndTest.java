@@ -43,7 +43,7 @@ class SeedExamplesEndToEndTest {
     void seedTableHoldsExactly(String scenario, int withOptimizer, int commMs) throws IOException {
         Path trace = tmp.resolve(scenario + ".pt.trace.json");
         try (OutputStream out = Files.newOutputStream(trace)) {
-            KinetoScenarioWriter.write(BuiltinScenarios.get(scenario), out, false);
+            KinetoScenarioWriter.write(BuiltinScenarios.get(scenario), out);
         }
         RankReport rank = RankAnalyzer.analyze(TraceLoader.load(trace).get(0), AnalysisOptions.defaults());
         assertEquals(1, rank.steps().size(), "one step");
