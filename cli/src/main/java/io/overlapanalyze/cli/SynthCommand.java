@@ -9,12 +9,12 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.zip.GZIPOutputStream;
 
 /**
  * {@code overlap-analyze synth SCENARIO -o FILE}: writes a realistic PyTorch-profiler trace of a
@@ -81,35 +81,16 @@ public final class SynthCommand implements Callable<Integer> {
     }
 
     private static void writeSafely(Scenario s, Path target, List<Path> inputs) {
-        Path abs = target.toAbsolutePath().normalize();
-        for (Path in : inputs) {
-            if (abs.equals(in.toAbsolutePath().normalize())) {
-                throw new UserInputException(target + ": refusing to overwrite an input file");
+        String fileName = target.getFileName().toString();
+        boolean gzip = fileName.endsWith(".gz");
+        String traceName = gzip ? fileName.substring(0, fileName.length() - 3) : fileName;
+        SafeOutput.writeBytes(target, inputs, out -> {
+            OutputStream sink = gzip ? new GZIPOutputStream(out, 1 << 16) : out;
+            KinetoScenarioWriter.write(s, sink, traceName);
+            sink.flush();
+            if (gzip) {
+                ((GZIPOutputStream) sink).finish();
             }
-        }
-        Path tmp = null;
-        try {
-            Path dir = abs.getParent();
-            Files.createDirectories(dir);
-            tmp = Files.createTempFile(dir, "." + abs.getFileName() + ".", ".tmp");
-            String fileName = abs.getFileName().toString();
-            boolean gzip = fileName.endsWith(".gz");
-            try (OutputStream file = Files.newOutputStream(tmp);
-                 OutputStream out = gzip ? new java.util.zip.GZIPOutputStream(file, 1 << 16) : file) {
-                KinetoScenarioWriter.write(s, out, gzip ? fileName.substring(0, fileName.length() - 3) : fileName);
-            }
-            Files.move(tmp, abs, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            tmp = null;
-        } catch (IOException e) {
-            throw new UserInputException(target + ": cannot write: " + TraceLoader.oneLine(e), e);
-        } finally {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException ignored) {
-                    // Best effort cleanup of our own temporary file.
-                }
-            }
-        }
+        });
     }
 }
