@@ -101,6 +101,10 @@ final class TimelineReader {
         }
         if (!processName.containsValue("Ascend Hardware") && !processName.containsValue("HCCL")
                 && !processName.containsValue("Communication") && !processName.containsValue("Overlap Analysis")) {
+            if (truncated) {
+                throw new TraceFormatException(warnings.get(0).substring("truncated: ".length())
+                        + ", before any Ascend lane metadata (process_name \"Ascend Hardware\"/\"HCCL\"): nothing to analyse");
+            }
             throw new TraceFormatException(parts.get(0) + ": not an Ascend timeline: no process named"
                     + " \"Ascend Hardware\", \"HCCL\" or \"Communication\" in the metadata events");
         }
