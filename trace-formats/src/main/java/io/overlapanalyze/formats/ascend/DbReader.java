@@ -86,6 +86,9 @@ final class DbReader {
             RankAssembler a = byDevice.computeIfAbsent(dev, d -> new RankAssembler());
             long stream = rs.getLong(7);
             String type = strings.get(rs.getLong(6));
+            if (TaskKinds.isProfilerMarker(type)) {
+                return;
+            }
             DeviceKind kind = compute.contains(taskId) ? DeviceKind.COMPUTE : nonCompute(TaskKinds.ofTaskType(type));
             long[] launch = rs.getObject(4) == null ? null : launches.get(rs.getLong(4));
             a.task(a.lane(dev, stream, "Stream " + stream), rs.getLong(1), rs.getLong(2), kind,

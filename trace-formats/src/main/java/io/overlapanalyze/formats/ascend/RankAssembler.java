@@ -239,19 +239,34 @@ final class RankAssembler {
             stepNames.add("all");
             ranges.add(new long[] {Long.MIN_VALUE, Long.MAX_VALUE});
         } else {
-            for (HostSpan s : steps) {
-                long first = Long.MAX_VALUE;
-                long last = Long.MIN_VALUE;
-                for (int i = 0; i < device.size(); i++) {
-                    long l = device.launchNs(i);
-                    if (Time.isKnown(l) && s.contains(l)) {
-                        first = Math.min(first, device.start(i));
-                        last = Math.max(last, device.end(i));
-                    }
+            // One pass over the intervals: each launch is looked up in the step spans (sorted, not
+            // overlapping) by binary search, so many steps stay O(n log s).
+            int n = steps.size();
+            long[] starts = new long[n];
+            long[] first = new long[n];
+            long[] last = new long[n];
+            for (int k = 0; k < n; k++) {
+                starts[k] = steps.get(k).startNs();
+                first[k] = Long.MAX_VALUE;
+                last[k] = Long.MIN_VALUE;
+            }
+            for (int i = 0; i < device.size(); i++) {
+                long l = device.launchNs(i);
+                if (!Time.isKnown(l)) {
+                    continue;
                 }
+                int k = java.util.Arrays.binarySearch(starts, l);
+                k = k >= 0 ? k : -k - 2;
+                if (k >= 0 && steps.get(k).contains(l)) {
+                    first[k] = Math.min(first[k], device.start(i));
+                    last[k] = Math.max(last[k], device.end(i));
+                }
+            }
+            for (int k = 0; k < n; k++) {
+                HostSpan s = steps.get(k);
                 stepNames.add(s.name());
-                ranges.add(first == Long.MAX_VALUE ? new long[] {s.startNs(), s.endNs()}
-                        : new long[] {first, Math.max(last, s.endNs())});
+                ranges.add(first[k] == Long.MAX_VALUE ? new long[] {s.startNs(), s.endNs()}
+                        : new long[] {first[k], Math.max(last[k], s.endNs())});
             }
         }
         long[][] sums = new long[ranges.size()][4];

@@ -18,6 +18,16 @@ final class TaskKinds {
     private TaskKinds() {
     }
 
+    /**
+     * {@code PROFILING_ENABLE} / {@code PROFILING_DISABLE}: placeholder tasks the profiler itself
+     * puts on stream 0 at capture start and end. They are no work of the job, and keeping them
+     * would stretch the last step's device window to the end of the capture (11 ms on the
+     * 2025-01 sample), so they are not read.
+     */
+    static boolean isProfilerMarker(String name) {
+        return name != null && name.startsWith("PROFILING_");
+    }
+
     static DeviceKind ofTaskType(String taskType) {
         if (taskType == null) {
             return DeviceKind.OTHER;

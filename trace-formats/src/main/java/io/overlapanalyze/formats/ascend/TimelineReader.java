@@ -247,6 +247,9 @@ final class TimelineReader {
                 }
             }
             case "Ascend Hardware" -> {
+                if (TaskKinds.isProfilerMarker(e.name)) {
+                    return;
+                }
                 long start = ns(e.ts, "ts");
                 long stream = longOf(e.tid, "tid");
                 String lane = threadName.getOrDefault(e.pid + "|" + e.tid, "Stream " + e.tid);
