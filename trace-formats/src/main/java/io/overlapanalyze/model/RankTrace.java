@@ -23,12 +23,14 @@ import java.util.List;
  *                          no-phase fallbacks of metrics.md §3–4
  * @param truncated         true when the file ended before the trace was complete
  * @param warnings          what the reader skipped or repaired, one line each
+ * @param streamWaits       explicit cross-lane dependencies (stream waits on recorded events), in
+ *                          no particular order; empty when the trace records none (most traces)
  */
 public record RankTrace(String source, TraceFormat format, int rank, RankSource rankSource, int worldSize,
                         List<Lane> lanes, DeviceIntervals device, List<HostSpan> hostSpans,
                         List<HostThread> threads, List<Collective> collectives, List<ProcessGroup> groups,
                         long[] unmatchedLaunchNs, boolean hostOpsPresent, boolean truncated,
-                        List<String> warnings) {
+                        List<String> warnings, List<StreamWait> streamWaits) {
     public RankTrace {
         lanes = List.copyOf(lanes);
         hostSpans = List.copyOf(hostSpans);
@@ -36,6 +38,17 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
         collectives = List.copyOf(collectives);
         groups = List.copyOf(groups);
         warnings = List.copyOf(warnings);
+        streamWaits = streamWaits == null ? List.of() : List.copyOf(streamWaits);
+    }
+
+    /** A trace without explicit dependencies (the signature before {@code streamWaits} existed). */
+    public RankTrace(String source, TraceFormat format, int rank, RankSource rankSource, int worldSize,
+                     List<Lane> lanes, DeviceIntervals device, List<HostSpan> hostSpans,
+                     List<HostThread> threads, List<Collective> collectives, List<ProcessGroup> groups,
+                     long[] unmatchedLaunchNs, boolean hostOpsPresent, boolean truncated,
+                     List<String> warnings) {
+        this(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads, collectives, groups,
+                unmatchedLaunchNs, hostOpsPresent, truncated, warnings, List.of());
     }
 
     /** True when the rank recorded no device activity at all (a CPU-only trace). */
