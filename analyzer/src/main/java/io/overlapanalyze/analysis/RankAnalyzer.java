@@ -25,6 +25,12 @@ public final class RankAnalyzer {
     public static final String NOTE_NO_HOST = "no host information: phases unknown; gradient reductions are all "
             + "reductions of the step and data-ready times are approximate (latest compute end before each collective)";
 
+    /** Step note: some data-ready time came from a cuda_sync stream wait (metrics.md §4, explicit rule). */
+    public static final String NOTE_EXPLICIT_DEPENDENCIES = "data-ready from explicit stream-wait dependencies";
+    /** Step note: the trace has stream waits, but some collective had none usable. */
+    public static final String NOTE_EXPLICIT_FALLBACK =
+            "some collectives have no usable stream-wait dependency: their data-ready uses the fallback rule";
+
     private RankAnalyzer() {
     }
 
@@ -48,8 +54,9 @@ public final class RankAnalyzer {
             if (assignment.unassigned() > 0) {
                 notes.add(assignment.unassigned() + " device intervals were launched outside every step and are not analysed");
             }
+            StreamWaitIndex waits = StreamWaitIndex.of(trace);
             for (StepAssigner.Step step : assignment.steps()) {
-                steps.add(analyzeStep(new StepContext(trace, step, phases), phases, options));
+                steps.add(analyzeStep(new StepContext(trace, step, phases), phases, waits, options));
             }
             addPartialNote(steps, options, notes);
         }
@@ -92,7 +99,8 @@ public final class RankAnalyzer {
         return analyze(trace, AnalysisOptions.defaults());
     }
 
-    static StepReport analyzeStep(StepContext step, PhaseClassifier phases, AnalysisOptions options) {
+    static StepReport analyzeStep(StepContext step, PhaseClassifier phases, StreamWaitIndex waits,
+                                  AnalysisOptions options) {
         List<String> notes = new ArrayList<>();
         GradientSet.Selection g = GradientSet.select(step, phases);
         ExposureAnalysis.Exposure exposure = ExposureAnalysis.analyze(step, g.members());
@@ -107,9 +115,15 @@ public final class RankAnalyzer {
                 notes.add("no gradient reductions in this step");
             }
         } else {
-            DataReady dataReady = new DataReady(step);
+            DataReady dataReady = new DataReady(step, waits);
             markers = MarkerAnalysis.analyze(step, g.members(), dataReady);
             attribution = TailAttribution.attribute(step, markers.gL(), markers.tailNs(), dataReady, options);
+            if (dataReady.explicitCount() > 0) {
+                notes.add(NOTE_EXPLICIT_DEPENDENCIES);
+            }
+            if (dataReady.fallbackWithWaitsCount() > 0) {
+                notes.add(NOTE_EXPLICIT_FALLBACK);
+            }
             if (markers.tailNs() == null) {
                 notes.add("no backward compute before the last reduction ended: tail not defined");
             }

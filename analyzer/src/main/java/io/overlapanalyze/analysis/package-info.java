@@ -14,10 +14,14 @@
  *   <li><b>Enqueue stand-in</b>: a collective without a host enqueue time uses the host launch of
  *       its first kernel (issued from inside the same CPU op) for its phase, data-ready, LAUNCH
  *       candidate and {@code launchLate}.</li>
- *   <li><b>Data-ready scope</b>: compute kernels of the same step; launch strictly before the
- *       enqueue. Explicit dependency edges are not in the model, so that §4 rule is not applied.
- *       Fallback (no enqueue, or no compute with launch data in the step): latest compute end at
- *       or before the collective's device start, step flagged {@code approximate}.</li>
+ *   <li><b>Data-ready</b> ({@link io.overlapanalyze.analysis.DataReady}): compute kernels of the
+ *       same step. With stream waits in the trace (Kineto {@code cuda_sync}), a collective's waits
+ *       are those submitted to its comm lane between the previous COMM launch there and its own
+ *       kernel's launch (host submission order); data-ready = latest end of compute on each
+ *       recorded lane launched strictly before the {@code cudaEventRecord} (step note). Else
+ *       launch strictly before the enqueue. Fallback (no enqueue, or no compute with launch data
+ *       in the step): latest compute end at or before the collective's device start, step
+ *       flagged {@code approximate}.</li>
  *   <li><b>Phase-unknown kernels</b> count for {@code lastComputeEnd} (BACKWARD ∪ UNKNOWN): the
  *       "no phase information" rule applied kernel by kernel. Phase-unknown reductions in a
  *       trace with phase information go through the §3 no-phase fallback, with a step note.</li>

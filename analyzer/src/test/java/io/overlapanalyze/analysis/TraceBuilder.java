@@ -10,6 +10,7 @@ import io.overlapanalyze.model.HostThread;
 import io.overlapanalyze.model.Lane;
 import io.overlapanalyze.model.RankSource;
 import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.model.StreamWait;
 import io.overlapanalyze.model.StringPool;
 import io.overlapanalyze.model.Time;
 import io.overlapanalyze.model.TraceFormat;
@@ -31,6 +32,7 @@ final class TraceBuilder {
     private final List<Collective> collectives = new ArrayList<>();
     private final List<Long> unmatched = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
+    private final List<StreamWait> streamWaits = new ArrayList<>();
     private boolean hostOps = true;
     private boolean truncated;
 
@@ -70,6 +72,12 @@ final class TraceBuilder {
         return id;
     }
 
+    /** A stream wait submitted at {@code submitNs} (also its drawn time) on an event recorded at {@code recordHostNs}. */
+    TraceBuilder streamWait(int waitingLane, long submitNs, int recordedLane, long recordHostNs) {
+        streamWaits.add(new StreamWait(waitingLane, submitNs, submitNs, recordedLane, recordHostNs));
+        return this;
+    }
+
     TraceBuilder unmatchedLaunch(long t) {
         unmatched.add(t);
         return this;
@@ -95,7 +103,7 @@ final class TraceBuilder {
         sorted.sort((a, b) -> Long.compare(a.startNs(), b.startNs()));
         long[] um = unmatched.stream().mapToLong(Long::longValue).toArray();
         return new RankTrace("test.json", TraceFormat.KINETO, 0, RankSource.TRACE, 2, lanes, device, sorted, threads,
-                collectives, List.of(), um, hostOps, truncated, warnings);
+                collectives, List.of(), um, hostOps, truncated, warnings, streamWaits, List.of());
     }
 
     // ---- the seed's worked examples (metrics.md §7) ----

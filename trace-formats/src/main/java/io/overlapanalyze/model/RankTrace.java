@@ -23,12 +23,17 @@ import java.util.List;
  *                          no-phase fallbacks of metrics.md §3–4
  * @param truncated         true when the file ended before the trace was complete
  * @param warnings          what the reader skipped or repaired, one line each
+ * @param streamWaits       explicit cross-lane dependencies (stream waits on recorded events), in
+ *                          no particular order; empty when the trace records none (most traces)
+ * @param referenceOverlap  the trace's own precomputed overlap figures per step (Ascend's
+ *                          "Overlap Analysis" lane), for the cross-check; empty for other formats
  */
 public record RankTrace(String source, TraceFormat format, int rank, RankSource rankSource, int worldSize,
                         List<Lane> lanes, DeviceIntervals device, List<HostSpan> hostSpans,
                         List<HostThread> threads, List<Collective> collectives, List<ProcessGroup> groups,
                         long[] unmatchedLaunchNs, boolean hostOpsPresent, boolean truncated,
-                        List<String> warnings, List<ReferenceOverlap> referenceOverlap) {
+                        List<String> warnings, List<StreamWait> streamWaits,
+                        List<ReferenceOverlap> referenceOverlap) {
     public RankTrace {
         lanes = List.copyOf(lanes);
         hostSpans = List.copyOf(hostSpans);
@@ -36,17 +41,18 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
         collectives = List.copyOf(collectives);
         groups = List.copyOf(groups);
         warnings = List.copyOf(warnings);
+        streamWaits = streamWaits == null ? List.of() : List.copyOf(streamWaits);
         referenceOverlap = referenceOverlap == null ? List.of() : List.copyOf(referenceOverlap);
     }
 
-    /** The constructor before {@code referenceOverlap} existed: no reference values. */
+    /** A trace without explicit dependencies or reference figures (the original signature). */
     public RankTrace(String source, TraceFormat format, int rank, RankSource rankSource, int worldSize,
                      List<Lane> lanes, DeviceIntervals device, List<HostSpan> hostSpans,
                      List<HostThread> threads, List<Collective> collectives, List<ProcessGroup> groups,
                      long[] unmatchedLaunchNs, boolean hostOpsPresent, boolean truncated,
                      List<String> warnings) {
         this(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads, collectives, groups,
-                unmatchedLaunchNs, hostOpsPresent, truncated, warnings, List.of());
+                unmatchedLaunchNs, hostOpsPresent, truncated, warnings, List.of(), List.of());
     }
 
     /** True when the rank recorded no device activity at all (a CPU-only trace). */

@@ -26,6 +26,7 @@ public final class BuiltinScenarios {
         ALL.put("seed-4ms-optimizer", () -> seed("seed-4ms-optimizer", 4000, OPTIMIZER_US));
         ALL.put("late-last-bucket", BuiltinScenarios::lateLastBucket);
         ALL.put("training-jitter", BuiltinScenarios::trainingJitter);
+        ALL.put("late-middle-bucket-sync", BuiltinScenarios::lateMiddleBucketSync);
     }
 
     private BuiltinScenarios() {
@@ -71,6 +72,25 @@ public final class BuiltinScenarios {
                 Scenario.Block.us(2000, new Scenario.Bucket(BUCKET_BYTES, Durations.us(1000), Durations.us(300))));
         return Scenario.of("late-last-bucket", "seed-1ms, last all-reduce launched 300 us late", List.of(),
                 backward, 0);
+    }
+
+    /**
+     * seed-1ms with the middle bucket issued 2 ms (one block) late, written with sync events
+     * ({@code cuda_sync} stream waits, {@link Scenario#syncEvents()}). g2's data is ready at 4 ms
+     * but it is enqueued at 6 ms, just as block 3 ends, after block 3 was launched; g3 (ready at 6)
+     * queues behind it. Tail 2 ms: g3 bound by QUEUE, g2 by LAUNCH: LAUNCH_BOUND. An analyzer
+     * using the launch-order fallback instead of the stream waits takes g2's data-ready as block
+     * 3's end (6 ms, launched before g2's enqueue), finds it binding g2 and calls the tail
+     * COMM_BOUND.
+     */
+    private static Scenario lateMiddleBucketSync() {
+        List<Scenario.Block> backward = List.of(
+                Scenario.Block.us(2000, Scenario.Bucket.of(BUCKET_BYTES, 1000)),
+                Scenario.Block.us(2000, new Scenario.Bucket(BUCKET_BYTES, Durations.us(1000), Durations.us(2000))),
+                Scenario.Block.us(2000, Scenario.Bucket.of(BUCKET_BYTES, 1000)));
+        return Scenario.of("late-middle-bucket-sync",
+                "seed-1ms, middle all-reduce launched 2 ms late, with cuda_sync stream-wait events", List.of(),
+                backward, 0).withSyncEvents(true);
     }
 
     /** A fuller step: forward, multi-kernel backward blocks, optimizer, 5 steps with 5 % jitter. */

@@ -22,7 +22,8 @@ import java.util.Objects;
  *   ],
  *   "optimizerUs": 0,                        // 0: Optimizer.step annotated on the host, no kernel
  *   "stepGapUs": 1000,                       // minimum device idle between steps
- *   "jitterPct": 0, "seed": 1                // optional deterministic jitter of durations
+ *   "jitterPct": 0, "seed": 1,               // optional deterministic jitter of durations
+ *   "syncEvents": false                      // true: explicit stream-wait dependencies (below)
  * }
  * }</pre>
  * Durations are microseconds, integers or with up to 3 decimals; they are read from the
@@ -45,9 +46,22 @@ import java.util.Objects;
  * [1−j/100, 1+j/100] ({@code SplittableRandom(seed)}), rounded to whole ns. The exact timeline
  * is {@link KinetoScenarioWriter#plan(Scenario)}.
  *
+ * <h2>Sync events</h2>
+ * With {@code syncEvents} true the trace also carries the explicit dependency of each all-reduce
+ * on its data, as a profile with {@code enable_cuda_sync_events=True} does (kineto.md §3.1): on
+ * the autograd thread, a {@code cudaEventRecord} on the compute stream right after the last
+ * kernel launch of the bucket's block (the gradient hook records "this bucket's gradients are
+ * done"), and a {@code cudaStreamWaitEvent} inside the {@code c10d::allreduce_} before the NCCL
+ * launch; on the device, a {@code cuda_sync} "Stream Wait Event" on the comm stream, 1 µs long
+ * and ending where the NCCL kernel starts, whose {@code wait_on_cuda_event_record_corr_id} names
+ * the record. The record marks exactly the block's end as the bucket's data-ready time, even for
+ * a late bucket whose enqueue comes after later blocks were launched. Device timeline and plan
+ * are the same with or without them.
+ *
  * @param optimizerNs optimizer kernel length (ns), 0 for none
  * @param stepGapNs   minimum device idle between steps (ns)
  * @param jitterPct   jitter in percent, 0 ≤ j &lt; 100
+ * @param syncEvents  also write the explicit stream-wait dependencies (cuda_sync events)
  */
 public record Scenario(
         String name,
@@ -61,7 +75,8 @@ public record Scenario(
         long optimizerNs,
         long stepGapNs,
         double jitterPct,
-        long seed) {
+        long seed,
+        boolean syncEvents) {
 
     public Scenario {
         Objects.requireNonNull(name, "name");
@@ -102,6 +117,14 @@ public record Scenario(
         }
     }
 
+    /** A scenario without sync events (the signature before {@code syncEvents} existed). */
+    public Scenario(String name, String description, int rank, int worldSize, int steps, int firstStep,
+            List<Block> forward, List<Block> backward, long optimizerNs, long stepGapNs, double jitterPct,
+            long seed) {
+        this(name, description, rank, worldSize, steps, firstStep, forward, backward, optimizerNs, stepGapNs,
+                jitterPct, seed, false);
+    }
+
     /** A scenario with the defaults of the file format (rank 0 of 2, one step #1, no jitter). */
     public static Scenario of(String name, String description, List<Block> forward, List<Block> backward,
             long optimizerNs) {
@@ -111,17 +134,22 @@ public record Scenario(
 
     public Scenario withSteps(int newSteps) {
         return new Scenario(name, description, rank, worldSize, newSteps, firstStep, forward, backward,
-                optimizerNs, stepGapNs, jitterPct, seed);
+                optimizerNs, stepGapNs, jitterPct, seed, syncEvents);
     }
 
     public Scenario withRank(int newRank, int newWorldSize) {
         return new Scenario(name, description, newRank, newWorldSize, steps, firstStep, forward, backward,
-                optimizerNs, stepGapNs, jitterPct, seed);
+                optimizerNs, stepGapNs, jitterPct, seed, syncEvents);
     }
 
     public Scenario withJitter(double newJitterPct, long newSeed) {
         return new Scenario(name, description, rank, worldSize, steps, firstStep, forward, backward,
-                optimizerNs, stepGapNs, newJitterPct, newSeed);
+                optimizerNs, stepGapNs, newJitterPct, newSeed, syncEvents);
+    }
+
+    public Scenario withSyncEvents(boolean newSyncEvents) {
+        return new Scenario(name, description, rank, worldSize, steps, firstStep, forward, backward,
+                optimizerNs, stepGapNs, jitterPct, seed, newSyncEvents);
     }
 
     /** Number of buckets (gradient all-reduces) per step. */

@@ -31,7 +31,7 @@ final class ScenarioParser {
             .build();
 
     private static final Set<String> TOP = Set.of("name", "description", "rank", "worldSize", "steps",
-            "firstStep", "forward", "backward", "optimizerUs", "stepGapUs", "jitterPct", "seed");
+            "firstStep", "forward", "backward", "optimizerUs", "stepGapUs", "jitterPct", "seed", "syncEvents");
     private static final Set<String> BLOCK = Set.of("name", "kernel", "us", "kernels", "bucket");
     private static final Set<String> BUCKET = Set.of("bytes", "commUs", "launchDelayUs");
 
@@ -84,7 +84,8 @@ final class ScenarioParser {
                     usField(root, "optimizerUs", 0, ""),
                     usField(root, "stepGapUs", Durations.ms(1), ""),
                     doubleField(root, "jitterPct", 0, ""),
-                    longField(root, "seed", 1, ""));
+                    longField(root, "seed", 1, ""),
+                    booleanField(root, "syncEvents", false));
         } catch (ScenarioException e) {
             throw e;
         } catch (IllegalArgumentException e) {
@@ -226,6 +227,17 @@ final class ScenarioParser {
             return dflt;
         }
         return number(obj, field, prefix).doubleValue();
+    }
+
+    private boolean booleanField(JsonNode obj, String field, boolean dflt) {
+        JsonNode n = obj.get(field);
+        if (n == null || n.isNull()) {
+            return dflt;
+        }
+        if (!n.isBoolean()) {
+            throw fail(field + ": must be true or false, got " + n);
+        }
+        return n.booleanValue();
     }
 
     private ScenarioException fail(String what) {

@@ -12,6 +12,7 @@ import io.overlapanalyze.synth.SyntheticTimeline.PlannedReduction;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedStep;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,14 @@ final class TraceEventBuilder {
     static final String PROCESS_NAME = "python3.10";
     /** cbid of cudaLaunchKernel_v7000 in CUPTI. */
     static final int CBID_LAUNCH_KERNEL = 211;
+    /** cbids of cudaEventRecord_v3020 and cudaStreamWaitEvent_v3020 in CUPTI. */
+    static final int CBID_EVENT_RECORD = 135;
+    static final int CBID_STREAM_WAIT_EVENT = 147;
+    /** Host offset of cudaStreamWaitEvent inside c10d::allreduce_ (before the NCCL launch at +10 µs). */
+    static final long WAIT_CALL_OFFSET = 6_000;
+    static final long SYNC_CALL_DUR = 1_000;
+    /** First CUDA event id handed out (any id would do; real ones are small integers). */
+    static final int FIRST_CUDA_EVENT_ID = 19;
 
     /** One Chrome-trace event; {@code dur < 0} means none, {@code id} is for flow events. */
     record TraceEvent(String ph, String cat, String name, Object pid, Object tid, long ts, long dur, Long id,
@@ -47,6 +56,9 @@ final class TraceEventBuilder {
     private final String ranks;
     private int nextExternalId = 1;
     private int nextCorrelation = 1000;
+    private int nextCudaEvent = FIRST_CUDA_EVENT_ID;
+    /** syncEvents: backward block index → (cudaEventRecord correlation, CUDA event id) of this step. */
+    private final Map<Integer, int[]> recordOfBlock = new HashMap<>();
 
     private final List<TraceEvent> host = new ArrayList<>();
     private final List<TraceEvent> gpu = new ArrayList<>();
@@ -114,6 +126,7 @@ final class TraceEventBuilder {
     }
 
     private void step(PlannedStep step) {
+        recordOfBlock.clear();
         hostOp("user_annotation", "ProfilerStep#" + step.number(), mainTid, step.hostStart(), step.hostEnd());
         for (Annotation a : step.annotations()) {
             hostOp("user_annotation", a.name(), mainTid, a.start(), a.end());
@@ -131,6 +144,16 @@ final class TraceEventBuilder {
             hostOp("cpu_op", op.name(), autogradTid, op.start() + NEST, op.end() - NEST, fnArgs);
             int ext = hostOp("cpu_op", "aten::mm", autogradTid, op.start() + 2 * NEST, op.end() - 2 * NEST);
             launches(op, ext, autogradTid);
+            int block = op.kernels().get(0).block();
+            if (s.syncEvents() && s.backward().get(block).bucket() != null) {
+                // The gradient hook marks the bucket ready: record an event on the compute stream
+                // right after the block's last launch (ends before aten::mm's end at +8 µs).
+                long lastLaunch = op.kernels().get(op.kernels().size() - 1).launch();
+                int event = nextCudaEvent++;
+                int corr = runtime("cudaEventRecord", CBID_EVENT_RECORD, autogradTid,
+                        lastLaunch + LAUNCH_DUR + NEST, SYNC_CALL_DUR, ext);
+                recordOfBlock.put(block, new int[] {corr, event});
+            }
         }
         for (PlannedReduction r : step.reductions()) {
             reduction(r);
@@ -161,6 +184,10 @@ final class TraceEventBuilder {
         int ext = hostOp("cpu_op", "record_param_comms", autogradTid, e + 2 * NEST, e + COLL_DUR - 2 * NEST,
                 rpcArgs);
         hostOp("user_annotation", "nccl:all_reduce", autogradTid, e + 4 * NEST, e + COLL_DUR - 6 * NEST);
+        int[] record = recordOfBlock.get(r.block());
+        if (s.syncEvents() && record != null) {
+            streamWait(r, ext, record[0], record[1]);
+        }
         // Kineto gives the launch and kernel the External id of record_param_comms (kineto.md §6).
         int corr = launch(autogradTid, r.launch(), COLL_LAUNCH_DUR, ext);
         Map<String, Object> args = kernelArgs(ext, COMM_STREAM, corr);
@@ -170,6 +197,27 @@ final class TraceEventBuilder {
         args.put("block", List.of(544, 1, 1));
         args.putAll(coll); // newer Kineto copies the collective args onto the kernel
         device(NCCL_KERNEL, COMM_STREAM, r.start(), r.end(), corr, args);
+    }
+
+    /**
+     * cudaStreamWaitEvent inside the collective, before its NCCL launch, and the device-side
+     * {@code cuda_sync} "Stream Wait Event" on the comm stream ending where the kernel starts
+     * (args as pytorch/kineto writes them, kineto.md §4).
+     */
+    private void streamWait(PlannedReduction r, int ext, int recordCorr, int cudaEvent) {
+        int corr = runtime("cudaStreamWaitEvent", CBID_STREAM_WAIT_EVENT, autogradTid,
+                r.enqueue() + WAIT_CALL_OFFSET, SYNC_CALL_DUR, ext);
+        Map<String, Object> args = new LinkedHashMap<>();
+        args.put("External id", ext);
+        args.put("cuda_sync_kind", "Stream Wait Event");
+        args.put("wait_on_stream", COMPUTE_STREAM);
+        args.put("wait_on_cuda_event_record_corr_id", recordCorr);
+        args.put("wait_on_cuda_event_id", cudaEvent);
+        args.put("stream", COMM_STREAM);
+        args.put("correlation", corr);
+        args.put("device", device);
+        gpu.add(new TraceEvent("X", "cuda_sync", "Stream Wait Event", device, COMM_STREAM,
+                r.start() - SYNC_CALL_DUR, SYNC_CALL_DUR, null, args));
     }
 
     private Map<String, Object> collectiveArgs(PlannedReduction r) {
@@ -216,13 +264,19 @@ final class TraceEventBuilder {
 
     /** cudaLaunchKernel with a fresh correlation (returned) and its ac2g flow start. */
     private int launch(int tid, long ts, long dur, int ext) {
+        int corr = runtime("cudaLaunchKernel", CBID_LAUNCH_KERNEL, tid, ts, dur, ext);
+        flows.add(new TraceEvent("s", "ac2g", "ac2g", pid, tid, ts, -1, (long) corr, null));
+        return corr;
+    }
+
+    /** A cuda_runtime call with a fresh correlation (returned). */
+    private int runtime(String name, int cbid, int tid, long ts, long dur, int ext) {
         int corr = nextCorrelation++;
         Map<String, Object> args = new LinkedHashMap<>();
         args.put("External id", ext);
-        args.put("cbid", CBID_LAUNCH_KERNEL);
+        args.put("cbid", cbid);
         args.put("correlation", corr);
-        host.add(new TraceEvent("X", "cuda_runtime", "cudaLaunchKernel", pid, tid, ts, dur, null, args));
-        flows.add(new TraceEvent("s", "ac2g", "ac2g", pid, tid, ts, -1, (long) corr, null));
+        host.add(new TraceEvent("X", "cuda_runtime", name, pid, tid, ts, dur, null, args));
         return corr;
     }
 

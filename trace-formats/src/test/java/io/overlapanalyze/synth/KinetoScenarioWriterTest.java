@@ -117,7 +117,9 @@ class KinetoScenarioWriterTest {
         Written w = write(BuiltinScenarios.get(name));
         Map<Long, Integer> runtimeByCorr = new HashMap<>();
         for (JsonNode e : w.events("X", "cuda_runtime")) {
-            runtimeByCorr.merge(e.get("args").get("correlation").asLong(), 1, Integer::sum);
+            if (e.get("name").asText().equals("cudaLaunchKernel")) { // sync calls are checked below
+                runtimeByCorr.merge(e.get("args").get("correlation").asLong(), 1, Integer::sum);
+            }
         }
         Map<Long, JsonNode> rpcByExt = new HashMap<>();
         for (JsonNode e : w.events("X", "cpu_op")) {
@@ -213,13 +215,43 @@ class KinetoScenarioWriterTest {
                 order.add("G");
             }
         }
-        StringBuilder expected = new StringBuilder();
-        for (int step = 0; step < s.steps(); step++) {
-            for (Scenario.Block b : s.backward()) {
-                expected.append(b.bucket() != null ? "BG" : "B");
+        List<Scenario.Block> blocks = s.backward();
+        boolean lateBeforeLastBlock = blocks.subList(0, blocks.size() - 1).stream()
+                .anyMatch(b -> b.bucket() != null && b.bucket().launchDelayNs() > 0);
+        if (!lateBeforeLastBlock) {
+            StringBuilder expected = new StringBuilder();
+            for (int step = 0; step < s.steps(); step++) {
+                for (Scenario.Block b : blocks) {
+                    expected.append(b.bucket() != null ? "BG" : "B");
+                }
+            }
+            assertEquals(expected.toString(), String.join("", order));
+            return;
+        }
+        // A late bucket before the last block: the engine may launch later blocks while its hook
+        // waits (TimelinePlanner), so only "each bucket after its own block, buckets in order".
+        List<Integer> bucketBlocks = new ArrayList<>();
+        for (int i = 0; i < blocks.size(); i++) {
+            if (blocks.get(i).bucket() != null) {
+                bucketBlocks.add(i);
             }
         }
-        assertEquals(expected.toString(), String.join("", order));
+        int perStep = blocks.size() + bucketBlocks.size();
+        assertEquals(s.steps() * perStep, order.size());
+        for (int step = 0; step < s.steps(); step++) {
+            List<String> stepOrder = order.subList(step * perStep, (step + 1) * perStep);
+            int blocksSeen = 0;
+            int bucket = 0;
+            for (String e : stepOrder) {
+                if (e.equals("B")) {
+                    blocksSeen++;
+                } else {
+                    assertTrue(blocksSeen > bucketBlocks.get(bucket), "bucket " + bucket + " after its block: " + order);
+                    bucket++;
+                }
+            }
+            assertEquals(bucketBlocks.size(), bucket);
+        }
     }
 
     @ParameterizedTest
@@ -256,6 +288,68 @@ class KinetoScenarioWriterTest {
         long ready = ns(lastBlock.get("ts")) + ns(lastBlock.get("dur"));
         assertEquals(ready + 300_000, ns(c10d.get(2).get("ts")));
         assertTrue(ns(c10d.get(1).get("ts")) < ready);
+    }
+
+    /**
+     * syncEvents: per bucket, a cudaEventRecord on the autograd thread between its block's last
+     * launch and the next block's first, a cudaStreamWaitEvent inside its c10d::allreduce_ before
+     * the NCCL launch, and a cuda_sync Stream Wait Event on the comm stream naming both.
+     */
+    @Test
+    void syncEventsLinkEachWaitToItsBlocksRecord() throws IOException {
+        Scenario s = BuiltinScenarios.get("late-middle-bucket-sync");
+        Written w = write(s);
+        Map<Long, JsonNode> runtime = new HashMap<>();
+        w.events("X", "cuda_runtime").forEach(e -> runtime.put(e.get("args").get("correlation").asLong(), e));
+        List<JsonNode> waits = sortedByTs(w.events("X", "cuda_sync"));
+        List<JsonNode> nccl = sortedByTs(w.events("X", "kernel").stream()
+                .filter(k -> k.get("tid").asInt() == 20).toList());
+        List<JsonNode> c10d = sortedByTs(w.events("X", "cpu_op").stream()
+                .filter(e -> e.get("name").asText().equals("c10d::allreduce_")).toList());
+        List<JsonNode> blockFns = sortedByTs(w.events("X", "cpu_op").stream()
+                .filter(e -> e.get("name").asText().startsWith("autograd::engine::evaluate_function: ")).toList());
+        List<JsonNode> launches = sortedByTs(w.events("X", "cuda_runtime").stream()
+                .filter(e -> e.get("name").asText().equals("cudaLaunchKernel")).toList());
+        assertEquals(3, waits.size());
+        for (int k = 0; k < 3; k++) {
+            JsonNode wait = waits.get(k);
+            JsonNode args = wait.get("args");
+            assertEquals("Stream Wait Event", wait.get("name").asText());
+            assertEquals("Stream Wait Event", args.get("cuda_sync_kind").asText());
+            assertEquals(20, wait.get("tid").asInt());
+            assertEquals(20, args.get("stream").asInt());
+            assertEquals(7, args.get("wait_on_stream").asInt());
+            assertEquals(ns(nccl.get(k).get("ts")), ns(wait.get("ts")) + ns(wait.get("dur")), "ends where the kernel starts");
+
+            JsonNode call = runtime.get(args.get("correlation").asLong());
+            assertEquals("cudaStreamWaitEvent", call.get("name").asText());
+            JsonNode ncclLaunch = runtime.get(nccl.get(k).get("args").get("correlation").asLong());
+            assertTrue(ns(call.get("ts")) + ns(call.get("dur")) <= ns(ncclLaunch.get("ts")), "wait before launch");
+            assertTrue(ns(call.get("ts")) > ns(c10d.get(k).get("ts")), "inside the collective");
+
+            JsonNode record = runtime.get(args.get("wait_on_cuda_event_record_corr_id").asLong());
+            assertEquals("cudaEventRecord", record.get("name").asText());
+            assertEquals(call.get("tid"), record.get("tid"));
+            // Bucket k follows block k: the record lies after that block's op starts launching and
+            // before the next block's op begins, so it captures exactly blocks 0..k.
+            long recordTs = ns(record.get("ts"));
+            JsonNode fn = blockFns.get(k);
+            assertTrue(recordTs > ns(fn.get("ts")) && recordTs + ns(record.get("dur")) < ns(fn.get("ts")) + ns(fn.get("dur")));
+            long launchedBefore = launches.stream().filter(l -> ns(l.get("ts")) < recordTs
+                    && l.get("tid").equals(record.get("tid")) && !isNcclLaunch(l, nccl)).count();
+            assertEquals(k + 1, launchedBefore, "compute launches before the record of bucket " + (k + 1));
+        }
+        // Same device timeline without them, and no sync events at all.
+        Written plain = write(s.withSyncEvents(false));
+        assertEquals(w.plan().steps(), plain.plan().steps());
+        assertTrue(plain.events("X", "cuda_sync").isEmpty());
+        assertTrue(plain.events("X", "cuda_runtime").stream()
+                .allMatch(e -> e.get("name").asText().equals("cudaLaunchKernel")));
+    }
+
+    private static boolean isNcclLaunch(JsonNode launch, List<JsonNode> nccl) {
+        long corr = launch.get("args").get("correlation").asLong();
+        return nccl.stream().anyMatch(k -> k.get("args").get("correlation").asLong() == corr);
     }
 
     @Test

@@ -50,6 +50,15 @@ class ScenarioParseTest {
         assertEquals(0, s.optimizerNs());
         assertEquals(1_000_000, s.stepGapNs());
         assertEquals(1, s.bucketCount());
+        assertFalse(s.syncEvents());
+    }
+
+    @Test
+    void syncEventsFlag() {
+        Scenario s = Scenario.parse("{\"name\": \"x\", \"syncEvents\": true, \"backward\": [{\"us\": 1}]}");
+        assertTrue(s.syncEvents());
+        assertTrue(s.withSteps(2).withRank(1, 4).withJitter(1, 2).syncEvents(), "kept by the with* copies");
+        assertFalse(s.withSyncEvents(false).syncEvents());
     }
 
     @Test
@@ -81,6 +90,7 @@ class ScenarioParseTest {
         "{\"name\": \"x\", \"name\": \"y\", \"backward\": [{\"us\": 1}]} | not valid JSON",
         "{\"name\": \"x\", \"backward\": {\"us\": 1}} | backward: must be an array",
         "{\"name\": \"x\", \"jitterPct\": 100, \"backward\": [{\"us\": 1}]} | jitterPct must be in [0, 100)",
+        "{\"name\": \"x\", \"syncEvents\": 1, \"backward\": [{\"us\": 1}]} | syncEvents: must be true or false",
     })
     void errorsAreOneClearLine(String json, String expected) {
         ScenarioException e = assertThrows(ScenarioException.class, () -> Scenario.parse(json, "bad.json"));

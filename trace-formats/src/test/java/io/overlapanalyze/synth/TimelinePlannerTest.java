@@ -68,12 +68,16 @@ class TimelinePlannerTest {
                     assertTrue(k.launch() + TimelinePlanner.LAUNCH_LATENCY <= k.start(), name + " " + k);
                     assertTrue(k.launch() > s.hostStart() && k.launch() < s.hostEnd(), name + " " + k);
                 }
+                boolean behindLate = false; // DDP issues buckets in order: one late bucket holds back the next
                 for (PlannedReduction r : s.reductions()) {
                     assertTrue(r.start() >= r.dataReady() + r.launchDelayNs(), name + " " + r);
                     if (!r.late()) {
                         assertTrue(r.launch() < r.start(), name + " " + r);
-                        assertTrue(r.enqueue() < r.dataReady(), name + ": on time means host ahead " + r);
+                        if (!behindLate) {
+                            assertTrue(r.enqueue() < r.dataReady(), name + ": on time means host ahead " + r);
+                        }
                     }
+                    behindLate |= r.late();
                     assertTrue(r.hostEnd() < s.hostEnd(), name + " " + r);
                 }
                 assertEquals(s.compute().get(0).start(), s.deviceStart(), name);

@@ -147,7 +147,7 @@ final class RankAssembler {
         List<ReferenceOverlap> reference = directReference.isEmpty() ? laneReference(overlapOrigin) : directReference;
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, spans, threads(),
                 collectives, new ArrayList<>(groups.values()), new long[0], hostOpsPresent, truncated, warnings,
-                reference);
+                List.of(), reference);
     }
 
     private List<Collective> buildCollectives() {

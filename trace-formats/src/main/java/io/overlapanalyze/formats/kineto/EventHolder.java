@@ -33,6 +33,11 @@ final class EventHolder {
     long stream;
     String argName; // args.name of metadata events (thread_name)
 
+    // cuda_sync events (kineto.md §3.1): the explicit dependency of a stream wait.
+    String syncKind;
+    long waitOnStream;
+    long waitRecordCorrelation;
+
     String collName;
     long inElems;
     long outElems;
@@ -62,6 +67,9 @@ final class EventHolder {
         externalId = NONE;
         stream = NONE;
         argName = null;
+        syncKind = null;
+        waitOnStream = NONE;
+        waitRecordCorrelation = NONE;
         collName = null;
         inElems = NONE;
         outElems = NONE;
@@ -193,6 +201,16 @@ final class EventHolder {
                     break;
                 case "name":
                     argName = JsonValues.lenientText(p);
+                    break;
+                case "cuda_sync_kind":
+                    syncKind = JsonValues.lenientText(p);
+                    break;
+                case "wait_on_stream":
+                    waitOnStream = JsonValues.lenientLong(p);
+                    break;
+                case "wait_on_cuda_event_record_corr_id":
+                    // -1 when unknown; a value beyond long (uint64 garbage) reads as NONE, not an error
+                    waitRecordCorrelation = JsonValues.lenientLong(p);
                     break;
                 case "Collective name":
                     collName = JsonValues.lenientText(p);

@@ -17,6 +17,7 @@ import io.overlapanalyze.model.HostThread;
 import io.overlapanalyze.model.Lane;
 import io.overlapanalyze.model.RankSource;
 import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.model.StreamWait;
 import io.overlapanalyze.model.TraceFormat;
 
 import java.io.EOFException;
@@ -249,6 +250,7 @@ public final class KinetoReader implements TraceReader {
             CollectiveJoiner joiner = new CollectiveJoiner(collector, dist.groups());
             long[] unmatched = joiner.linkLaunches();
             List<Collective> collectives = joiner.buildCollectives(base);
+            List<StreamWait> streamWaits = StreamWaitJoiner.join(collector, base);
 
             DeviceIntervals device = collector.device;
             if (base != 0) {
@@ -271,7 +273,8 @@ public final class KinetoReader implements TraceReader {
             RankSource source = dist.rank() == null ? RankSource.DEFAULT : RankSource.TRACE;
             int world = dist.worldSize() == null ? -1 : dist.worldSize();
             return new RankTrace(file, TraceFormat.KINETO, rank, source, world, lanes(), device, spans, threads(),
-                    collectives, dist.groups(), unmatched, collector.hostOpsPresent, truncated, warnings.lines());
+                    collectives, dist.groups(), unmatched, collector.hostOpsPresent, truncated, warnings.lines(),
+                    streamWaits, List.of());
         }
 
         /** Adding the base must not overflow any time (a corrupt base, or epoch times plus a base). */

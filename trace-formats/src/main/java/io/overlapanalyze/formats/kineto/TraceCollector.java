@@ -50,6 +50,13 @@ final class TraceCollector {
     final LongList rtExternalId = new LongList(4096);
     final BitSet rtLaunches = new BitSet();
 
+    // cuda_sync "Stream Wait Event" rows: joined to their cudaEventRecord call once all is read.
+    final LongList waitLane = new LongList(16);
+    final LongList waitTs = new LongList(16);
+    final LongList waitCorrelation = new LongList(16);
+    final LongList waitOnStream = new LongList(16);
+    final LongList waitRecordCorrelation = new LongList(16);
+
     // record_param_comms CPU ops.
     final LongList rpcTs = new LongList(64);
     final LongList rpcEnd = new LongList(64);
@@ -139,7 +146,20 @@ final class TraceCollector {
         if (args != null) {
             kernelArgs.put(i, args);
         }
+        if (kind == DeviceKind.SYNC && isStreamWait(e)) {
+            waitLane.add(lane);
+            waitTs.add(e.tsNs);
+            waitCorrelation.add(e.correlation);
+            waitOnStream.add(e.waitOnStream);
+            waitRecordCorrelation.add(e.waitRecordCorrelation);
+        }
         noteTs(e.tsNs);
+    }
+
+    /** A {@code cuda_sync} event of kind "Stream Wait Event" (by {@code cuda_sync_kind}, else by name). */
+    private static boolean isStreamWait(EventHolder e) {
+        String kind = e.syncKind != null ? e.syncKind : e.name;
+        return "Stream Wait Event".equals(kind);
     }
 
     private void runtimeEvent(EventHolder e, long eventNumber) {
@@ -227,6 +247,12 @@ final class TraceCollector {
             laneIndex.put(key, idx);
         }
         return idx;
+    }
+
+    /** The index of the lane (device pid, stream) when some device event created it, else -1. */
+    int existingLane(long dev, long stream) {
+        Integer idx = laneIndex.get(List.of(dev, stream));
+        return idx == null ? -1 : idx;
     }
 
     private static long hostTid(EventHolder e) {
