@@ -2,6 +2,7 @@ package io.overlapanalyze.cli;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.RankAnalyzer;
+import io.overlapanalyze.formats.InputLimits;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.RankReport;
@@ -71,6 +72,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--debug", description = "Print stack traces for errors.")
     boolean debug;
 
+    @Option(names = "--max-input-size", paramLabel = "SIZE", converter = ByteSizeConverter.class,
+            description = "Refuse a file that is (or decompresses to) more than SIZE, e.g. 500g (default: 1t).")
+    Long maxInputSize;
+
+    @Option(names = "--max-ratio", paramLabel = "N",
+            description = "Refuse a gzip file that decompresses more than N times its size (default: 200; "
+                    + "gzip bombs reach 1000).")
+    Integer maxRatio;
+
     @Override
     public Integer call() {
         if (paths.isEmpty()) {
@@ -78,6 +88,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     "Missing required parameter: 'PATH' (a trace file or directory)");
         }
         StepSelection selection = steps == null ? null : StepSelection.parse(steps);
+        applyInputLimits();
         List<RankTrace> traces = TraceLoader.loadAll(paths);
         AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
         List<RankReport> ranks = new ArrayList<>();
@@ -109,6 +120,16 @@ public final class AnalyzeCommand implements Callable<Integer> {
             out.flush();
         }
         return ExitCodes.OK;
+    }
+
+    private void applyInputLimits() {
+        InputLimits d = InputLimits.DEFAULT;
+        try {
+            InputLimits.setCurrent(new InputLimits(maxInputSize != null ? maxInputSize : d.maxDecompressedBytes(),
+                    maxRatio != null ? maxRatio : d.maxRatio()));
+        } catch (IllegalArgumentException e) {
+            throw new UserInputException("--max-input-size and --max-ratio must be positive");
+        }
     }
 
     private List<Path> inputsOf() {

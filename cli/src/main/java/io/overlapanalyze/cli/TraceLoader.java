@@ -1,6 +1,7 @@
 package io.overlapanalyze.cli;
 
 import io.overlapanalyze.formats.FormatDetector;
+import io.overlapanalyze.formats.InputLimitExceededException;
 import io.overlapanalyze.formats.TraceFormatException;
 import io.overlapanalyze.formats.ascend.AscendReader;
 import io.overlapanalyze.formats.kineto.KinetoReader;
@@ -81,7 +82,9 @@ public final class TraceLoader {
             if (AscendReader.isCaptureDirectory(file)) {
                 try {
                     return new AscendReader().read(file);
-                } catch (TraceFormatException e) {
+                } catch (InputLimitExceededException e) {
+            throw new UserInputException(e.getMessage(), e);
+        } catch (TraceFormatException e) {
                     throw new UserInputException(e.getMessage(), e);
                 } catch (IOException e) {
                     throw new UserInputException(file + ": cannot read: " + oneLine(e), e);

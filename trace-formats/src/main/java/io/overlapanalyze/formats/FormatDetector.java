@@ -3,12 +3,9 @@ package io.overlapanalyze.formats;
 import io.overlapanalyze.model.TraceFormat;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
-import java.util.zip.GZIPInputStream;
 
 /**
  * Tells the format of an input by its content, never by its name: users rename files, and a
@@ -67,19 +64,7 @@ public final class FormatDetector {
     }
 
     private static byte[] head(Path file) throws IOException {
-        byte[] raw;
-        try (InputStream in = Files.newInputStream(file)) {
-            raw = in.readNBytes(SNIFF_BYTES);
-        }
-        if (raw.length >= 2 && (raw[0] & 0xff) == 0x1f && (raw[1] & 0xff) == 0x8b) {
-            try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
-                return in.readNBytes(SNIFF_BYTES);
-            } catch (java.io.EOFException | java.util.zip.ZipException e) {
-                // A truncated or corrupt gzip head: let the reader produce the precise message.
-                return new byte[] {'{'};
-            }
-        }
-        return raw;
+        return InputStreams.head(file, SNIFF_BYTES);
     }
 
     private static boolean startsWith(byte[] data, byte[] prefix) {

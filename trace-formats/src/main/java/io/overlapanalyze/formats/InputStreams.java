@@ -28,10 +28,25 @@ public final class InputStreams {
      * @throws IOException  when the file cannot be opened or read
      */
     public static InputStream open(Path file) throws IOException {
+        return open(file, InputLimits.current());
+    }
+
+    /**
+     * As {@link #open(Path)}, with explicit limits on what a compressed file may decompress to
+     * (a gzip bomb is refused with {@link InputLimitExceededException} after a bounded amount of work).
+     */
+    public static InputStream open(Path file, InputLimits limits) throws IOException {
         InputStream raw = new BufferedInputStream(Files.newInputStream(file), BUFFER);
         try {
             if (isGzip(raw)) {
-                return new BufferedInputStream(new GZIPInputStream(raw, BUFFER), BUFFER);
+                CountingInputStream compressed = new CountingInputStream(raw);
+                InputStream decompressed = new LimitedInputStream(new GZIPInputStream(compressed, BUFFER),
+                        file.toString(), limits, compressed::count);
+                return new BufferedInputStream(decompressed, BUFFER);
+            }
+            if (Files.size(file) > limits.maxDecompressedBytes()) {
+                throw new InputLimitExceededException(file + ": " + Files.size(file) + " bytes, over the input size "
+                        + "limit of " + limits.maxDecompressedBytes() + " (raise it with --max-input-size)");
             }
             return raw;
         } catch (IOException | RuntimeException e) {
