@@ -33,7 +33,8 @@ import java.util.concurrent.Callable;
                 "the last reduction ended, the tail (communication left after the last gradient) and why,",
                 "and how much communication was exposed.",
                 "",
-                "PATH is a PyTorch profiler trace (.json or .json.gz) or a directory of them.",
+                "PATH is a PyTorch profiler trace (.json or .json.gz), an Nsight Systems SQLite export (.sqlite),",
+                "or a directory of them.",
                 "Metric definitions: docs/metrics in the project README."},
         footer = {"", "Exit codes: 0 ok, 2 bad usage or unreadable input, 3 internal error."},
         subcommands = {SynthCommand.class})
@@ -57,6 +58,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
             description = "Only these steps: numbers, ranges or names, e.g. 4,5 or 4-6 or ProfilerStep#5.")
     String steps;
 
+    @Option(names = "--step-pattern", paramLabel = "REGEX",
+            description = {"Nsight exports: NVTX ranges whose name contains a match are steps (default: ProfilerStep#N,",
+                    "step N, iteration N)."})
+    String stepPattern;
+
     @Option(names = "--include-partial",
             description = "Count partial steps (cut by the capture, or missing device work) in totals and medians.")
     boolean includePartial;
@@ -71,7 +77,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     "Missing required parameter: 'PATH' (a trace file or directory)");
         }
         StepSelection selection = steps == null ? null : StepSelection.parse(steps);
-        List<RankTrace> traces = TraceLoader.loadAll(paths);
+        List<RankTrace> traces = TraceLoader.loadAll(paths, compileStepPattern());
         AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
         List<RankReport> ranks = new ArrayList<>();
         for (RankTrace trace : traces) {
@@ -97,6 +103,18 @@ public final class AnalyzeCommand implements Callable<Integer> {
             out.flush();
         }
         return ExitCodes.OK;
+    }
+
+    private java.util.regex.Pattern compileStepPattern() {
+        if (stepPattern == null) {
+            return null;
+        }
+        try {
+            return java.util.regex.Pattern.compile(stepPattern);
+        } catch (java.util.regex.PatternSyntaxException e) {
+            throw new UserInputException("--step-pattern: not a valid regular expression: "
+                    + e.getDescription() + " near index " + e.getIndex(), e);
+        }
     }
 
     private List<Path> inputsOf() {

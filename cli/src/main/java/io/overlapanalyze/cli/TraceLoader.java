@@ -2,7 +2,9 @@ package io.overlapanalyze.cli;
 
 import io.overlapanalyze.formats.FormatDetector;
 import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.kineto.KernelClassifier;
 import io.overlapanalyze.formats.kineto.KinetoReader;
+import io.overlapanalyze.formats.nsys.NsysReader;
 import io.overlapanalyze.model.RankTrace;
 
 import java.io.IOException;
@@ -12,6 +14,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -36,7 +39,7 @@ public final class TraceLoader {
                     .sorted()
                     .toList();
             if (files.isEmpty()) {
-                throw new UserInputException(path + ": directory holds no trace files (*.json, *.json.gz)");
+                throw new UserInputException(path + ": directory holds no trace files (*.json, *.json.gz, *.sqlite)");
             }
             return files;
         } catch (IOException e) {
@@ -45,11 +48,19 @@ public final class TraceLoader {
     }
 
     static boolean isTraceFileName(String name) {
-        return name.endsWith(".json") || name.endsWith(".json.gz");
+        return name.endsWith(".json") || name.endsWith(".json.gz") || name.endsWith(".sqlite");
     }
 
     /** Reads one file into its rank traces. */
     public static List<RankTrace> load(Path file) {
+        return load(file, null);
+    }
+
+    /**
+     * Reads one file into its rank traces; {@code stepPattern} (NVTX step range names, Nsight only)
+     * replaces the default step patterns when not {@code null}.
+     */
+    public static List<RankTrace> load(Path file, Pattern stepPattern) {
         if (Files.isDirectory(file)) {
             throw new UserInputException(file + ": is a directory");
         }
@@ -64,8 +75,7 @@ public final class TraceLoader {
                 case KINETO_JSON:
                     return new KinetoReader().read(file);
                 case SQLITE:
-                    throw new UserInputException(file + ": SQLite databases (Nsight Systems / Ascend DB exports) "
-                            + "are not supported by this version; export a PyTorch profiler trace instead");
+                    return new NsysReader(stepPattern, new KernelClassifier()).read(file);
                 case JSON_ARRAY:
                     throw new UserInputException(file + ": a top-level JSON array is not a PyTorch profiler trace "
                             + "(expected an object with \"traceEvents\"); Ascend timelines are not supported by this version");
@@ -86,10 +96,15 @@ public final class TraceLoader {
 
     /** Expands and loads every path, in order. */
     public static List<RankTrace> loadAll(List<Path> paths) {
+        return loadAll(paths, null);
+    }
+
+    /** Expands and loads every path, in order, with an optional Nsight step pattern. */
+    public static List<RankTrace> loadAll(List<Path> paths, Pattern stepPattern) {
         List<RankTrace> traces = new ArrayList<>();
         for (Path p : paths) {
             for (Path f : expand(p)) {
-                traces.addAll(load(f));
+                traces.addAll(load(f, stepPattern));
             }
         }
         return traces;
