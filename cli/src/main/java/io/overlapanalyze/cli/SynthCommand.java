@@ -2,6 +2,7 @@ package io.overlapanalyze.cli;
 
 import io.overlapanalyze.synth.BuiltinScenarios;
 import io.overlapanalyze.synth.KinetoScenarioWriter;
+import io.overlapanalyze.synth.NsysScenarioWriter;
 import io.overlapanalyze.synth.Scenario;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -33,8 +34,13 @@ public final class SynthCommand implements Callable<Integer> {
     String scenario;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
-            description = "Trace file to write (.json, or .json.gz for gzip). Default: <scenario>.pt.trace.json")
+            description = {"Trace file to write (.json, or .json.gz for gzip; .sqlite for an Nsight Systems export).",
+                    "Default: <scenario>.pt.trace.json"})
     Path output;
+
+    @Option(names = "--format", paramLabel = "FORMAT",
+            description = "kineto or nsys (Nsight Systems SQLite export). Default: from the output name (.sqlite: nsys).")
+    String traceFormat;
 
     @Option(names = "--list", description = "List the built-in scenarios.")
     boolean list;
@@ -56,9 +62,14 @@ public final class SynthCommand implements Callable<Integer> {
                     "Missing required parameter: 'SCENARIO' (a built-in name or a scenario file; --list shows names)");
         }
         Scenario s = resolve(scenario);
-        Path target = output != null ? output : Path.of(s.name() + ".pt.trace.json");
+        boolean nsys = nsysOutput();
+        Path target = output != null ? output : Path.of(s.name() + (nsys ? ".sqlite" : ".pt.trace.json"));
         List<Path> inputs = Files.exists(Path.of(scenario)) ? List.of(Path.of(scenario)) : List.of();
-        writeSafely(s, target, inputs);
+        if (nsys) {
+            writeNsysSafely(s, target, inputs);
+        } else {
+            writeSafely(s, target, inputs);
+        }
         spec.commandLine().getErr().println("wrote " + target);
         spec.commandLine().getErr().flush();
         return ExitCodes.OK;
@@ -78,6 +89,43 @@ public final class SynthCommand implements Callable<Integer> {
         }
         throw new UserInputException(nameOrFile + ": neither a scenario file nor a built-in scenario (built-ins: "
                 + String.join(", ", BuiltinScenarios.names()) + ")");
+    }
+
+    private boolean nsysOutput() {
+        if (traceFormat == null) {
+            return output != null && output.getFileName().toString().endsWith(".sqlite");
+        }
+        switch (traceFormat.toLowerCase(java.util.Locale.ROOT)) {
+            case "nsys":
+                return true;
+            case "kineto":
+                return false;
+            default:
+                throw new UserInputException("--format: expected kineto or nsys, got '" + traceFormat + "'");
+        }
+    }
+
+    /** SQLite needs a file: write it beside the target, then copy it through SafeOutput's checks and rename. */
+    private static void writeNsysSafely(Scenario s, Path target, List<Path> inputs) {
+        Path dir = target.toAbsolutePath().getParent();
+        Path scratch;
+        try {
+            scratch = Files.createTempFile(dir, "." + target.getFileName(), ".sqlite.tmp");
+        } catch (java.io.IOException e) {
+            throw new UserInputException(target + ": cannot write: " + TraceLoader.oneLine(e), e);
+        }
+        try {
+            NsysScenarioWriter.write(s, scratch);
+            SafeOutput.writeBytes(target, inputs, out -> Files.copy(scratch, out));
+        } catch (java.io.IOException e) {
+            throw new UserInputException(target + ": cannot write: " + TraceLoader.oneLine(e), e);
+        } finally {
+            try {
+                Files.deleteIfExists(scratch);
+            } catch (java.io.IOException ignored) {
+                // a leftover hidden scratch file is harmless
+            }
+        }
     }
 
     private static void writeSafely(Scenario s, Path target, List<Path> inputs) {
