@@ -35,9 +35,9 @@ import java.util.concurrent.Callable;
                         + "and why, and how much communication was exposed.",
                 "",
                 "PATH is a trace file or a directory of them: PyTorch profiler JSON (.json or .json.gz, gzip "
-                        + "detected by content), or an Ascend capture (a torch_npu *_ascend_pt directory, an msprof "
-                        + "PROF_* tree, trace_view.json, or a DB export). Every number is defined in the README "
-                        + "(\"What the numbers mean\")."},
+                        + "detected by content), an Nsight Systems SQLite export (.sqlite), or an Ascend capture (a "
+                        + "torch_npu *_ascend_pt directory, an msprof PROF_* tree, trace_view.json, or a DB export). "
+                        + "Every number is defined in the README (\"What the numbers mean\")."},
         footer = {"", "Exit codes: 0 ok, 2 bad usage or unreadable input, 3 internal error."},
         subcommands = {SynthCommand.class})
 public final class AnalyzeCommand implements Callable<Integer> {
@@ -59,6 +59,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--steps", paramLabel = "LIST",
             description = "Only these steps: numbers, ranges or names, e.g. 4,5 or 4-6 or ProfilerStep#5.")
     String steps;
+
+    @Option(names = "--step-pattern", paramLabel = "REGEX",
+            description = {"Nsight exports: NVTX ranges whose name contains a match are steps (default: ProfilerStep#N,",
+                    "step N, iteration N)."})
+    String stepPattern;
 
     @Option(names = "--include-partial",
             description = "Count partial steps (cut by the capture, or missing device work) in totals and medians.")
@@ -89,7 +94,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         StepSelection selection = steps == null ? null : StepSelection.parse(steps);
         applyInputLimits();
-        List<RankTrace> traces = TraceLoader.loadAll(paths);
+        List<RankTrace> traces = TraceLoader.loadAll(paths, compileStepPattern());
         AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
         List<RankReport> ranks = new ArrayList<>();
         for (RankTrace trace : traces) {
@@ -129,6 +134,18 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     maxRatio != null ? maxRatio : d.maxRatio()));
         } catch (IllegalArgumentException e) {
             throw new UserInputException("--max-input-size and --max-ratio must be positive");
+        }
+    }
+
+    private java.util.regex.Pattern compileStepPattern() {
+        if (stepPattern == null) {
+            return null;
+        }
+        try {
+            return java.util.regex.Pattern.compile(stepPattern);
+        } catch (java.util.regex.PatternSyntaxException e) {
+            throw new UserInputException("--step-pattern: not a valid regular expression: "
+                    + e.getDescription() + " near index " + e.getIndex(), e);
         }
     }
 

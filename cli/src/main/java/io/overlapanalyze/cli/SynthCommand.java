@@ -3,6 +3,7 @@ package io.overlapanalyze.cli;
 import io.overlapanalyze.synth.AscendScenarioWriter;
 import io.overlapanalyze.synth.BuiltinScenarios;
 import io.overlapanalyze.synth.KinetoScenarioWriter;
+import io.overlapanalyze.synth.NsysScenarioWriter;
 import io.overlapanalyze.synth.Scenario;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -36,12 +37,14 @@ public final class SynthCommand implements Callable<Integer> {
     String scenario;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
-            description = "Trace file to write (.json, or .json.gz for gzip). Default: <scenario>.pt.trace.json")
+            description = {"Trace file to write (.json, or .json.gz for gzip; .sqlite for an Nsight Systems export).",
+                    "Default: <scenario>.pt.trace.json"})
     Path output;
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "kineto",
-            description = "kineto (a PyTorch profiler trace file) or ascend (a torch_npu <name>_ascend_pt directory"
-                    + " with ASCEND_PROFILER_OUTPUT/trace_view.json). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--format", paramLabel = "FORMAT",
+            description = "kineto (a PyTorch profiler trace file), nsys (an Nsight Systems SQLite export) or ascend "
+                    + "(a torch_npu <name>_ascend_pt directory with ASCEND_PROFILER_OUTPUT/trace_view.json). "
+                    + "Default: nsys when the output ends in .sqlite, else kineto.")
     String traceFormat;
 
     @Option(names = "--list", description = "List the built-in scenarios.")
@@ -64,15 +67,18 @@ public final class SynthCommand implements Callable<Integer> {
                     "Missing required parameter: 'SCENARIO' (a built-in name or a scenario file; --list shows names)");
         }
         Scenario s = resolve(scenario);
-        if ("ascend".equalsIgnoreCase(traceFormat)) {
+        String format = targetFormat();
+        if (format.equals("ascend")) {
             return writeAscend(s);
         }
-        if (!"kineto".equalsIgnoreCase(traceFormat)) {
-            throw new UserInputException("--format " + traceFormat + ": expected kineto or ascend");
-        }
-        Path target = output != null ? output : Path.of(s.name() + ".pt.trace.json");
+        boolean nsys = format.equals("nsys");
+        Path target = output != null ? output : Path.of(s.name() + (nsys ? ".sqlite" : ".pt.trace.json"));
         List<Path> inputs = Files.exists(Path.of(scenario)) ? List.of(Path.of(scenario)) : List.of();
-        writeSafely(s, target, inputs);
+        if (nsys) {
+            writeNsysSafely(s, target, inputs);
+        } else {
+            writeSafely(s, target, inputs);
+        }
         spec.commandLine().getErr().println("wrote " + target);
         spec.commandLine().getErr().flush();
         return ExitCodes.OK;
@@ -108,6 +114,41 @@ public final class SynthCommand implements Callable<Integer> {
         }
         throw new UserInputException(nameOrFile + ": neither a scenario file nor a built-in scenario (built-ins: "
                 + String.join(", ", BuiltinScenarios.names()) + ")");
+    }
+
+    /** kineto, nsys or ascend: the --format option, else from the output name. */
+    private String targetFormat() {
+        if (traceFormat == null) {
+            return output != null && output.getFileName().toString().endsWith(".sqlite") ? "nsys" : "kineto";
+        }
+        String f = traceFormat.toLowerCase(java.util.Locale.ROOT);
+        if (!f.equals("kineto") && !f.equals("nsys") && !f.equals("ascend")) {
+            throw new UserInputException("--format: expected kineto, nsys or ascend, got '" + traceFormat + "'");
+        }
+        return f;
+    }
+
+    /** SQLite needs a file: write it beside the target, then copy it through SafeOutput's checks and rename. */
+    private static void writeNsysSafely(Scenario s, Path target, List<Path> inputs) {
+        Path dir = target.toAbsolutePath().getParent();
+        Path scratch;
+        try {
+            scratch = Files.createTempFile(dir, "." + target.getFileName(), ".sqlite.tmp");
+        } catch (java.io.IOException e) {
+            throw new UserInputException(target + ": cannot write: " + TraceLoader.oneLine(e), e);
+        }
+        try {
+            NsysScenarioWriter.write(s, scratch);
+            SafeOutput.writeBytes(target, inputs, out -> Files.copy(scratch, out));
+        } catch (java.io.IOException e) {
+            throw new UserInputException(target + ": cannot write: " + TraceLoader.oneLine(e), e);
+        } finally {
+            try {
+                Files.deleteIfExists(scratch);
+            } catch (java.io.IOException ignored) {
+                // a leftover hidden scratch file is harmless
+            }
+        }
     }
 
     private static void writeSafely(Scenario s, Path target, List<Path> inputs) {

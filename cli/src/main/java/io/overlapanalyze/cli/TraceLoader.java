@@ -4,7 +4,9 @@ import io.overlapanalyze.formats.FormatDetector;
 import io.overlapanalyze.formats.InputLimitExceededException;
 import io.overlapanalyze.formats.TraceFormatException;
 import io.overlapanalyze.formats.ascend.AscendReader;
+import io.overlapanalyze.formats.kineto.KernelClassifier;
 import io.overlapanalyze.formats.kineto.KinetoReader;
+import io.overlapanalyze.formats.nsys.NsysReader;
 import io.overlapanalyze.model.RankTrace;
 
 import java.io.IOException;
@@ -17,6 +19,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Turns the paths a user typed into rank traces: checks them, expands directories, picks the
@@ -62,7 +65,7 @@ public final class TraceLoader {
                 }
             });
             if (found.isEmpty()) {
-                throw new UserInputException(path + ": directory holds no trace files (*.json, *.json.gz,"
+                throw new UserInputException(path + ": directory holds no trace files (*.json, *.json.gz, *.sqlite,"
                         + " Ascend *_ascend_pt or PROF_* directories)");
             }
             found.sort(null);
@@ -73,29 +76,30 @@ public final class TraceLoader {
     }
 
     static boolean isTraceFileName(String name) {
-        return name.endsWith(".json") || name.endsWith(".json.gz");
+        return name.endsWith(".json") || name.endsWith(".json.gz") || name.endsWith(".sqlite");
     }
 
     /** Reads one file into its rank traces. */
     public static List<RankTrace> load(Path file) {
-        if (Files.isDirectory(file)) {
-            if (AscendReader.isCaptureDirectory(file)) {
-                try {
-                    return new AscendReader().read(file);
-                } catch (InputLimitExceededException e) {
-            throw new UserInputException(e.getMessage(), e);
-        } catch (TraceFormatException e) {
-                    throw new UserInputException(e.getMessage(), e);
-                } catch (IOException e) {
-                    throw new UserInputException(file + ": cannot read: " + oneLine(e), e);
-                }
-            }
+        return load(file, null);
+    }
+
+    /**
+     * Reads one file into its rank traces; {@code stepPattern} (NVTX step range names, Nsight only)
+     * replaces the default step patterns when not {@code null}.
+     */
+    public static List<RankTrace> load(Path file, Pattern stepPattern) {
+        boolean captureDirectory = Files.isDirectory(file) && AscendReader.isCaptureDirectory(file);
+        if (Files.isDirectory(file) && !captureDirectory) {
             throw new UserInputException(file + ": is a directory");
         }
         if (!Files.isReadable(file)) {
             throw new UserInputException(file + (Files.exists(file) ? ": permission denied" : ": no such file"));
         }
         try {
+            if (captureDirectory) {
+                return new AscendReader().read(file);
+            }
             FormatDetector.Content content = FormatDetector.sniff(file);
             switch (content) {
                 case EMPTY:
@@ -106,8 +110,7 @@ public final class TraceLoader {
                     if (AscendReader.isAscendDatabase(file)) {
                         return new AscendReader().read(file);
                     }
-                    throw new UserInputException(file + ": SQLite databases (Nsight Systems / Ascend DB exports) "
-                            + "are not supported by this version; export a PyTorch profiler trace instead");
+                    return new NsysReader(stepPattern, new KernelClassifier()).read(file);
                 case JSON_ARRAY:
                     // Bare arrays are Ascend timelines (trace_view.json, msprof_*.json); the reader
                     // says so in one line when the array is something else.
@@ -116,7 +119,8 @@ public final class TraceLoader {
                     throw new UserInputException(file + ": not a trace this tool reads "
                             + "(expected PyTorch profiler JSON, optionally gzip-compressed)");
             }
-        } catch (TraceFormatException e) {
+        } catch (TraceFormatException | InputLimitExceededException e) {
+            // Both carry the one line for the user, naming the file.
             throw new UserInputException(e.getMessage(), e);
         } catch (NoSuchFileException e) {
             throw new UserInputException(file + ": no such file", e);
@@ -129,10 +133,15 @@ public final class TraceLoader {
 
     /** Expands and loads every path, in order. */
     public static List<RankTrace> loadAll(List<Path> paths) {
+        return loadAll(paths, null);
+    }
+
+    /** Expands and loads every path, in order, with an optional Nsight step pattern. */
+    public static List<RankTrace> loadAll(List<Path> paths, Pattern stepPattern) {
         List<RankTrace> traces = new ArrayList<>();
         for (Path p : paths) {
             for (Path f : expand(p)) {
-                traces.addAll(load(f));
+                traces.addAll(load(f, stepPattern));
             }
         }
         return traces;

@@ -9,5 +9,10 @@ public enum RankSource {
     /** Given by the user. */
     USER,
     /** Nothing said which rank this is; 0 was assumed. */
-    DEFAULT
+    DEFAULT,
+    /**
+     * Guessed from the trace's layout, not stated by it: e.g. the processes of one Nsight export
+     * numbered in CUDA device order (nsys.md §8, heuristic 6).
+     */
+    INFERRED
 }

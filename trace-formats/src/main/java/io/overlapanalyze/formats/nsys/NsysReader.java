@@ -1,0 +1,800 @@
+package io.overlapanalyze.formats.nsys;
+
+import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.TraceReader;
+import io.overlapanalyze.formats.kineto.KernelClassifier;
+import io.overlapanalyze.model.Collective;
+import io.overlapanalyze.model.DeviceIntervals;
+import io.overlapanalyze.model.DeviceKind;
+import io.overlapanalyze.model.HostSpan;
+import io.overlapanalyze.model.HostSpanKind;
+import io.overlapanalyze.model.HostThread;
+import io.overlapanalyze.model.RankSource;
+import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.model.StringPool;
+import io.overlapanalyze.model.Time;
+import io.overlapanalyze.model.TraceFormat;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Reads an Nsight Systems SQLite export ({@code nsys export --type sqlite}) into one
+ * {@link RankTrace} per (process, CUDA device) that ran kernels (nsys.md; metrics.md §1–§2).
+ *
+ * <p>How it reads (nsys.md §1, §11–§12):
+ * <ul>
+ *   <li>read-only and immutable ({@link ExportDatabase}); nothing is created in or beside the file;</li>
+ *   <li>version-aware: {@code META_DATA_EXPORT} or (2022) {@code EXPORT_META_DATA}; a schema newer than the
+ *       newest one checked gives one warning and is read by column names; a needed column that is
+ *       missing gives one error line naming table and column;</li>
+ *   <li>every table optional, columns selected by name (never {@code SELECT *}); rows sorted by time in
+ *       SQL and streamed forward-only into the columnar model: no table is loaded as a list of objects;</li>
+ *   <li>kernel/memcpy/memset → launch call: a hash join in Java on (process, correlationId), over runtime
+ *       and driver calls only ({@code eventClass} 0/1; class 67 backtrace rows duplicate ids);</li>
+ *   <li>NVTX: text or registered string ({@code textId}); domains per process; step ranges by pattern,
+ *       {@code Optimizer.step#}, autograd ranges, {@code c10d::}/{@code nccl:} ops and NCCL's own API
+ *       ranges are kept, nothing else.</li>
+ * </ul>
+ * Times are integer ns from the start of the capture plus {@code TARGET_INFO_SESSION_START_TIME.utcEpochNs}
+ * when present, so that several exports (one per rank) share the epoch clock.
+ */
+public final class NsysReader implements TraceReader {
+    private static final byte[] SQLITE_MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
+    static final String KERNEL = "CUPTI_ACTIVITY_KIND_KERNEL";
+    static final String RUNTIME = "CUPTI_ACTIVITY_KIND_RUNTIME";
+    static final String MEMCPY = "CUPTI_ACTIVITY_KIND_MEMCPY";
+    static final String MEMSET = "CUPTI_ACTIVITY_KIND_MEMSET";
+    static final String GRAPH = "CUPTI_ACTIVITY_KIND_GRAPH_TRACE";
+    static final String NVTX = "NVTX_EVENTS";
+
+    private final Pattern stepPattern;
+    private final boolean defaultStepPattern;
+    private final KernelClassifier classifier;
+
+    /** One rank of an export with where it came from: for tests and reports that need the process. */
+    public record NsysRank(long pid, int deviceId, String rankOrigin, RankTrace trace) {
+    }
+
+    /** A reader with the default step patterns and communication kernel names. */
+    public NsysReader() {
+        this(null, new KernelClassifier());
+    }
+
+    /**
+     * @param stepPattern NVTX range names that mark a step ({@code find} on the name without the
+     *                    emit_nvtx suffix), or {@code null} for the defaults of metrics.md §2
+     * @param classifier  communication kernel names
+     */
+    public NsysReader(Pattern stepPattern, KernelClassifier classifier) {
+        this.defaultStepPattern = stepPattern == null;
+        this.stepPattern = stepPattern == null ? NvtxNames.DEFAULT_STEP_PATTERN : stepPattern;
+        this.classifier = classifier;
+    }
+
+    /** True when the file starts with the SQLite header. */
+    public static boolean looksLikeSqlite(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return Arrays.equals(in.readNBytes(SQLITE_MAGIC.length), SQLITE_MAGIC);
+        }
+    }
+
+    @Override
+    public List<RankTrace> read(Path input) throws TraceFormatException, IOException {
+        List<RankTrace> out = new ArrayList<>();
+        for (NsysRank r : readRanks(input)) {
+            out.add(r.trace());
+        }
+        return out;
+    }
+
+    /** Reads every rank of the export; an export without device activity gives one empty rank. */
+    public List<NsysRank> readRanks(Path input) throws TraceFormatException, IOException {
+        String file = input.toString();
+        if (!Files.isRegularFile(input)) {
+            throw new java.nio.file.NoSuchFileException(file);
+        }
+        if (!looksLikeSqlite(input)) {
+            throw new TraceFormatException(file + ": not an SQLite database (no \"SQLite format 3\" header), "
+                    + "expected an Nsight Systems export (nsys export --type sqlite)");
+        }
+        try (ExportDatabase db = ExportDatabase.open(input); StringTable strings = new StringTable(db)) {
+            return new Session(file, db, strings).run();
+        } catch (SQLException e) {
+            throw new TraceFormatException(file + ": " + describe(e), e);
+        } catch (ArithmeticException e) {
+            throw new TraceFormatException(file + ": a time plus the session start (utcEpochNs) is out of range", e);
+        }
+    }
+
+    /** One line for an SQLite failure: corrupt, not a database, or another error. */
+    static String describe(SQLException e) {
+        String msg = firstLine(e.getMessage());
+        if (e instanceof SQLiteException se) {
+            SQLiteErrorCode code = se.getResultCode();
+            if (code == SQLiteErrorCode.SQLITE_CORRUPT || code.code == SQLiteErrorCode.SQLITE_CORRUPT.code) {
+                return "corrupt SQLite database (" + msg + ")";
+            }
+            if (code == SQLiteErrorCode.SQLITE_NOTADB) {
+                return "not an SQLite database, or a damaged one (" + msg + ")";
+            }
+        }
+        if (msg.contains("malformed") || msg.contains("SQLITE_CORRUPT")) {
+            return "corrupt SQLite database (" + msg + ")";
+        }
+        if (msg.contains("SQLITE_NOTADB")) {
+            return "not an SQLite database, or a damaged one (" + msg + ")";
+        }
+        return "cannot read the SQLite database (" + msg + ")";
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "unknown error";
+        }
+        String line = s.replaceAll("\\s+", " ").trim();
+        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
+    }
+
+    /** The state of reading one export. */
+    private final class Session {
+        private final String file;
+        private final ExportDatabase db;
+        private final StringTable strings;
+        private final Warnings warnings = new Warnings();
+        private final LaunchIndex launches = new LaunchIndex();
+        private final Map<Long, ProcessNvtx> processes = new HashMap<>();
+        /** (processKey, deviceId) → rank, in first-seen order. */
+        private final Map<Long, Map<Integer, RankBuilder>> ranks = new LinkedHashMap<>();
+        private final List<RankBuilder> rankList = new ArrayList<>();
+        private final Map<String, String> env = new LinkedHashMap<>();
+        private ExportVersion version;
+        private long epochNs;
+        private long droppedDeviceRows;
+
+        Session(String file, ExportDatabase db, StringTable strings) {
+            this.file = file;
+            this.db = db;
+            this.strings = strings;
+        }
+
+        List<NsysRank> run() throws SQLException, TraceFormatException {
+            identify();
+            sessionStart();
+            environment();
+            threadNames();
+            mpiRanks();
+            boolean kernelTable = db.hasTable(KERNEL);
+            readLaunches();
+            if (kernelTable) {
+                readDevice(KERNEL, DeviceKind.COMPUTE);
+                readDevice(MEMCPY, DeviceKind.MEMCPY);
+                readDevice(MEMSET, DeviceKind.MEMSET);
+                readDevice(GRAPH, DeviceKind.OTHER);
+            }
+            readNvtx();
+            if (droppedDeviceRows > 0) {
+                warnings.add("memcpy/memset rows of processes or devices that ran no kernel skipped",
+                        droppedDeviceRows + " rows");
+            }
+            if (rankList.isEmpty()) {
+                return List.of(noDeviceActivity(kernelTable));
+            }
+            return buildRanks();
+        }
+
+        /** Finds the export metadata; rejects SQLite files that are not Nsight exports. */
+        private void identify() throws SQLException, TraceFormatException {
+            String table = db.hasTable("META_DATA_EXPORT") ? "META_DATA_EXPORT"
+                    : db.hasTable("EXPORT_META_DATA") ? "EXPORT_META_DATA" : null;
+            Map<String, String> meta = new LinkedHashMap<>();
+            if (table != null) {
+                String name = db.column(table, "name");
+                String value = db.column(table, "value");
+                if (name != null && value != null) {
+                    try (Statement st = db.statement();
+                         ResultSet rs = st.executeQuery("SELECT " + ExportDatabase.quote(name) + ", "
+                                 + ExportDatabase.quote(value) + " FROM " + ExportDatabase.quote(db.table(table)))) {
+                        while (rs.next()) {
+                            if (rs.getString(1) != null) {
+                                meta.putIfAbsent(rs.getString(1), rs.getString(2));
+                            }
+                        }
+                    }
+                }
+            }
+            boolean nsysTables = db.hasTable(KERNEL) || db.hasTable(RUNTIME) || db.hasTable(NVTX);
+            if (table == null && !nsysTables) {
+                throw new TraceFormatException(file + ": " + notNsight());
+            }
+            version = ExportVersion.of(table, meta);
+            if (table == null) {
+                warnings.add("no META_DATA_EXPORT / EXPORT_META_DATA table: export version unknown (a trimmed export?);"
+                        + " read by column names");
+            } else if (version.newerThanKnown()) {
+                warnings.add(version.describe() + " is newer than the newest schema checked (" + ExportVersion.KNOWN
+                        + "); read by column names");
+            }
+            String normalize = meta.get("EXPORT_PARAM_TIME_NORMALIZE");
+            if ("true".equalsIgnoreCase(normalize)) {
+                warnings.add("exported with time normalization (EXPORT_PARAM_TIME_NORMALIZE=true): times are not"
+                        + " comparable with other exports");
+            }
+            for (String shiftKey : List.of("EXPORT_PARAM_TIME_SHIFT", "EXPORT_CONFIG_TIME_SHIFT")) {
+                String shift = meta.get(shiftKey);
+                if (shift != null && !shift.isBlank() && !shift.trim().equals("0")) {
+                    warnings.add("exported with a time shift (" + shiftKey + "=" + shift.trim() + ")");
+                }
+            }
+        }
+
+        private String notNsight() {
+            if (db.hasTable("StringTable") && !db.hasTable("StringIds")) {
+                return "an nvprof database, not an Nsight Systems export (re-profile with nsys, or import the"
+                        + " .nvvp into Nsight Systems and export to SQLite)";
+            }
+            if (db.hasTable("STRING_IDS") && (db.hasTable("TASK") || db.hasTable("COMMUNICATION_OP"))) {
+                return "an Ascend profiler database, not an Nsight Systems export";
+            }
+            if (db.tableCount() == 0) {
+                return "an empty SQLite database, not an Nsight Systems export";
+            }
+            return "an SQLite database but not an Nsight Systems export (no META_DATA_EXPORT or EXPORT_META_DATA"
+                    + " table, no CUPTI_ACTIVITY_KIND_* or NVTX_EVENTS table)";
+        }
+
+        /** A needed column that this export lacks: one line, naming the schema when it is newer. */
+        private TraceFormatException missingColumn(String table, String column) {
+            String newer = version.newerThanKnown()
+                    ? " (" + version.describe() + " is newer than " + ExportVersion.KNOWN + ": the column may have been renamed)"
+                    : " (" + version.describe() + ")";
+            return new TraceFormatException(file + ": table " + table + " has no column '" + column + "'" + newer);
+        }
+
+        private void sessionStart() throws SQLException {
+            String t = "TARGET_INFO_SESSION_START_TIME";
+            String col = db.hasTable(t) ? db.column(t, "utcEpochNs") : null;
+            if (col == null) {
+                return;
+            }
+            try (Statement st = db.statement();
+                 ResultSet rs = st.executeQuery("SELECT " + ExportDatabase.quote(col) + " FROM "
+                         + ExportDatabase.quote(db.table(t)) + " LIMIT 1")) {
+                if (rs.next()) {
+                    long v = rs.getLong(1);
+                    epochNs = rs.wasNull() ? 0 : v;
+                }
+            }
+        }
+
+        private long time(long t) {
+            return Math.addExact(t, epochNs);
+        }
+
+        /** Launcher environment: DeviceEnvironment, then the launched process' own variables. */
+        private void environment() throws SQLException {
+            String t = "TARGET_INFO_SYSTEM_ENV";
+            if (db.hasTable(t) && db.column(t, "name") != null && db.column(t, "value") != null) {
+                try (Statement st = db.statement();
+                     ResultSet rs = st.executeQuery("SELECT " + ExportDatabase.quote(db.column(t, "value")) + " FROM "
+                             + ExportDatabase.quote(db.table(t)) + " WHERE " + ExportDatabase.quote(db.column(t, "name"))
+                             + " = 'DeviceEnvironment'")) {
+                    while (rs.next()) {
+                        RankIds.parseEnvironment(rs.getString(1), env);
+                    }
+                }
+            }
+            t = "META_DATA_CAPTURE";
+            if (db.hasTable(t) && db.column(t, "name") != null && db.column(t, "value") != null) {
+                try (Statement st = db.statement();
+                     ResultSet rs = st.executeQuery("SELECT " + ExportDatabase.quote(db.column(t, "value")) + " FROM "
+                             + ExportDatabase.quote(db.table(t)) + " WHERE " + ExportDatabase.quote(db.column(t, "name"))
+                             + " LIKE 'PROCESS_%:ENVIRONMENT_VARIABLE'")) {
+                    while (rs.next()) {
+                        RankIds.parseEnvironment(rs.getString(1), env);
+                    }
+                }
+            }
+        }
+
+        private ProcessNvtx process(long processKey) {
+            return processes.computeIfAbsent(processKey, k -> new ProcessNvtx());
+        }
+
+        private void threadNames() throws SQLException {
+            String t = "ThreadNames";
+            String nameId = db.hasTable(t) ? db.column(t, "nameId") : null;
+            String tid = db.hasTable(t) ? db.column(t, "globalTid") : null;
+            if (nameId == null || tid == null) {
+                return;
+            }
+            try (Statement st = db.statement();
+                 ResultSet rs = st.executeQuery("SELECT " + ExportDatabase.quote(nameId) + ", " + ExportDatabase.quote(tid)
+                         + " FROM " + ExportDatabase.quote(db.table(t)))) {
+                while (rs.next()) {
+                    long id = rs.getLong(1);
+                    boolean nullId = rs.wasNull();
+                    long g = rs.getLong(2);
+                    if (nullId || rs.wasNull()) {
+                        continue;
+                    }
+                    String name = strings.get(id);
+                    if (name != null && !name.isEmpty()) {
+                        process(GlobalIds.process(g)).addThreadName(GlobalIds.tid(g), name);
+                    }
+                }
+            }
+        }
+
+        /** {@code MPI_RANKS(globalTid, rank)} (3.25.0 with --trace=mpi). */
+        private void mpiRanks() throws SQLException {
+            String t = "MPI_RANKS";
+            String tid = db.hasTable(t) ? db.column(t, "globalTid") : null;
+            String rank = db.hasTable(t) ? db.column(t, "rank") : null;
+            if (tid == null || rank == null) {
+                return;
+            }
+            try (Statement st = db.statement();
+                 ResultSet rs = st.executeQuery("SELECT " + ExportDatabase.quote(tid) + ", " + ExportDatabase.quote(rank)
+                         + " FROM " + ExportDatabase.quote(db.table(t)))) {
+                while (rs.next()) {
+                    long g = rs.getLong(1);
+                    int r = rs.getInt(2);
+                    if (!rs.wasNull() && r >= 0) {
+                        process(GlobalIds.process(g)).mpiRank = r;
+                    }
+                }
+            }
+        }
+
+        /** Runtime and driver calls that launch device work, into the (process, correlationId) index. */
+        private void readLaunches() throws SQLException, TraceFormatException {
+            if (!db.hasTable(RUNTIME)) {
+                launches.build();
+                return;
+            }
+            String start = required(RUNTIME, "start");
+            String corr = db.column(RUNTIME, "correlationId");
+            String tid = db.column(RUNTIME, "globalTid");
+            String nameId = db.column(RUNTIME, "nameId");
+            String cls = db.column(RUNTIME, "eventClass");
+            String ret = db.column(RUNTIME, "returnValue");
+            if (corr == null || nameId == null) {
+                warnings.add("runtime calls not joined to device work: " + RUNTIME + " has no "
+                        + (corr == null ? "correlationId" : "nameId") + " column");
+                launches.build();
+                return;
+            }
+            String sql = "SELECT " + ExportDatabase.quote(start) + ", " + ExportDatabase.columnOrNull(tid) + ", "
+                    + ExportDatabase.quote(corr) + ", " + ExportDatabase.quote(nameId) + ", " + ExportDatabase.columnOrNull(ret)
+                    + " FROM " + ExportDatabase.quote(db.table(RUNTIME))
+                    // Class 67 (CUDA backtrace) rows repeat the correlationId under an unversioned name.
+                    + (cls == null ? "" : " WHERE " + ExportDatabase.quote(cls) + " IN (0, 1)")
+                    + " ORDER BY 1";
+            boolean memcpyTable = db.hasTable(MEMCPY);
+            boolean graphTable = db.hasTable(GRAPH);
+            Map<Long, Integer> launchKind = new HashMap<>(); // nameId → 0 none, 1 joinable, 2 counts as launch
+            try (Statement st = db.statement(); ResultSet rs = st.executeQuery(sql)) {
+                while (rs.next()) {
+                    long c = rs.getLong(3);
+                    if (rs.wasNull()) {
+                        continue;
+                    }
+                    long id = rs.getLong(4);
+                    Integer kind = launchKind.get(id);
+                    if (kind == null) {
+                        kind = launchKind(strings.get(id), memcpyTable, graphTable);
+                        launchKind.put(id, kind);
+                    }
+                    if (kind == 0) {
+                        continue;
+                    }
+                    long g = rs.getLong(2);
+                    boolean noThread = rs.wasNull();
+                    long returned = rs.getLong(5);
+                    boolean failed = !rs.wasNull() && returned != 0; // a failed launch has no device work
+                    launches.add(noThread ? 0 : GlobalIds.process(g), c, time(rs.getLong(1)), noThread ? -1 : GlobalIds.tid(g),
+                            kind == 2 && !failed);
+                }
+            }
+            launches.build();
+        }
+
+        /**
+         * 2: a call whose missing device work means lost work (kernel launches; memcpy when the export
+         * has a memcpy table; graph launches when it has a graph table). 1: joinable but not counted
+         * (memset: complete traces routinely hold memsets without a device record, see
+         * KernelClassifier). 0: not a launch.
+         */
+        private int launchKind(String name, boolean memcpyTable, boolean graphTable) {
+            if (name == null) {
+                return 0;
+            }
+            if (name.contains("Memset")) {
+                return 1;
+            }
+            if (name.contains("GraphLaunch")) {
+                return graphTable ? 2 : 1;
+            }
+            if (name.contains("Memcpy")) {
+                return memcpyTable ? 2 : 1;
+            }
+            return KernelClassifier.launchesDeviceWork(name) ? 2 : 0;
+        }
+
+        private String required(String table, String column) throws SQLException, TraceFormatException {
+            String c = db.column(table, column);
+            if (c == null) {
+                throw missingColumn(table, column);
+            }
+            return c;
+        }
+
+        /**
+         * Streams one device table sorted by start into the ranks. Kernels create ranks; memcpy,
+         * memset and graph rows join the ranks of their (process, device).
+         */
+        private void readDevice(String table, DeviceKind baseKind) throws SQLException, TraceFormatException {
+            if (!db.hasTable(table)) {
+                return;
+            }
+            boolean kernels = table.equals(KERNEL);
+            String start = required(table, "start");
+            String end = required(table, "end");
+            String device = db.column(table, "deviceId");
+            String context = db.column(table, "contextId");
+            String stream = db.column(table, "streamId");
+            String corr = db.column(table, "correlationId");
+            String pid = db.column(table, "globalPid");
+            String name = null;
+            String extra = null;
+            if (kernels) {
+                name = db.firstColumn(table, "shortName", "demangledName", "mangledName");
+                if (name == null) {
+                    throw missingColumn(table, "shortName");
+                }
+            } else if (table.equals(MEMCPY)) {
+                extra = db.column(table, "copyKind");
+            } else if (table.equals(GRAPH)) {
+                extra = db.column(table, "graphId");
+            }
+            if (kernels) {
+                for (String[] c : new String[][] {{"deviceId", device}, {"streamId", stream}, {"globalPid", pid},
+                        {"correlationId", corr}}) {
+                    if (c[1] == null) {
+                        warnings.add(table + " has no column '" + c[0] + "'" + (version.newerThanKnown() ? " (renamed in "
+                                + version.schema() + "?)" : "") + ": " + ("correlationId".equals(c[0])
+                                ? "kernels are not linked to their launch" : "one value assumed for all rows"));
+                    }
+                }
+            }
+            String sql = "SELECT " + ExportDatabase.quote(start) + ", " + ExportDatabase.quote(end) + ", "
+                    + ExportDatabase.columnOrNull(device) + ", " + ExportDatabase.columnOrNull(context) + ", "
+                    + ExportDatabase.columnOrNull(stream) + ", " + ExportDatabase.columnOrNull(corr) + ", "
+                    + ExportDatabase.columnOrNull(pid) + ", " + ExportDatabase.columnOrNull(name) + ", "
+                    + ExportDatabase.columnOrNull(extra)
+                    + " FROM " + ExportDatabase.quote(db.table(table)) + " ORDER BY 1, 2";
+            Map<Long, Object[]> names = new HashMap<>(); // string id → {name, kind}
+            try (Statement st = db.statement(); ResultSet rs = st.executeQuery(sql)) {
+                while (rs.next()) {
+                    long s = rs.getLong(1);
+                    boolean nullStart = rs.wasNull();
+                    long e = rs.getLong(2);
+                    if (nullStart || rs.wasNull()) {
+                        warnings.add(table + " rows without start or end skipped", "");
+                        continue;
+                    }
+                    if (e < s) {
+                        warnings.add(table + " rows ending before they start skipped", "start " + s + ", end " + e);
+                        continue;
+                    }
+                    int dev = rs.getInt(3);
+                    long ctx = rs.getLong(4);
+                    long str = rs.wasNull() ? -1 : rs.getLong(5);
+                    if (stream == null) {
+                        str = -1;
+                    }
+                    long c = rs.getLong(6);
+                    boolean noCorr = rs.wasNull();
+                    long processKey = GlobalIds.process(rs.getLong(7));
+                    RankBuilder rank = rank(processKey, dev, kernels);
+                    if (rank == null) {
+                        droppedDeviceRows++;
+                        continue;
+                    }
+                    String intervalName;
+                    DeviceKind kind = baseKind;
+                    if (kernels) {
+                        long id = rs.getLong(8);
+                        Object[] info = names.get(id);
+                        if (info == null) {
+                            String n = strings.get(id);
+                            if (n == null || n.isEmpty()) {
+                                n = "(unnamed kernel)";
+                            }
+                            info = new Object[] {n, classifier.isCommKernelName(n) ? DeviceKind.COMM : DeviceKind.COMPUTE};
+                            names.put(id, info);
+                        }
+                        intervalName = (String) info[0];
+                        kind = (DeviceKind) info[1];
+                    } else if (table.equals(MEMCPY)) {
+                        long k = rs.getLong(9);
+                        intervalName = rs.wasNull() ? "Memcpy" : "Memcpy " + copyKind(k);
+                    } else if (table.equals(GRAPH)) {
+                        long g = rs.getLong(9);
+                        intervalName = rs.wasNull() ? "CUDA graph" : "CUDA graph " + g;
+                        warnings.add("CUDA graphs traced as whole graphs (--cuda-graph-trace=graph): each graph launch is"
+                                + " one OTHER interval, its kernels are not visible", "");
+                    } else {
+                        intervalName = "Memset";
+                    }
+                    long launchNs = Time.UNKNOWN;
+                    long launchTid = -1;
+                    if (!noCorr) {
+                        int row = launches.match(processKey, c);
+                        if (row >= 0) {
+                            launchNs = launches.start(row);
+                            launchTid = launches.globalTid(row);
+                        }
+                    }
+                    rank.add(time(s), time(e), ctx, str, kind, intervalName, launchNs, launchTid);
+                }
+            }
+        }
+
+        private RankBuilder rank(long processKey, int deviceId, boolean create) {
+            Map<Integer, RankBuilder> byDevice = ranks.get(processKey);
+            RankBuilder r = byDevice == null ? null : byDevice.get(deviceId);
+            if (r == null && create) {
+                r = new RankBuilder(processKey, deviceId);
+                ranks.computeIfAbsent(processKey, k -> new LinkedHashMap<>()).put(deviceId, r);
+                rankList.add(r);
+            }
+            return r;
+        }
+
+        /** NVTX ranges, sorted by start (parents first at equal starts), into per-process spans and timelines. */
+        private void readNvtx() throws SQLException, TraceFormatException {
+            if (!db.hasTable(NVTX)) {
+                return;
+            }
+            String start = required(NVTX, "start");
+            String end = db.column(NVTX, "end");
+            String type = required(NVTX, "eventType");
+            String text = db.column(NVTX, "text");
+            String textId = db.column(NVTX, "textId");
+            String domain = db.column(NVTX, "domainId");
+            String tid = db.column(NVTX, "globalTid");
+            if (text == null && textId == null) {
+                throw missingColumn(NVTX, "text");
+            }
+            String sql = "SELECT " + ExportDatabase.quote(start) + ", " + ExportDatabase.columnOrNull(end) + ", "
+                    + ExportDatabase.quote(type) + ", " + ExportDatabase.columnOrNull(text) + ", "
+                    + ExportDatabase.columnOrNull(textId) + ", " + ExportDatabase.columnOrNull(domain) + ", "
+                    + ExportDatabase.columnOrNull(tid)
+                    + " FROM " + ExportDatabase.quote(db.table(NVTX))
+                    // 39 thread name, 59/60 push-pop / start-end ranges, 70/71 their NVTXt forms, 75 domain create.
+                    + " WHERE " + ExportDatabase.quote(type) + " IN (39, 59, 60, 70, 71, 75)"
+                    + " ORDER BY 1" + (end == null ? "" : ", 2 DESC");
+            try (Statement st = db.statement(); ResultSet rs = st.executeQuery(sql)) {
+                while (rs.next()) {
+                    long s = rs.getLong(1);
+                    long e = rs.getLong(2);
+                    boolean openRange = rs.wasNull();
+                    int eventType = rs.getInt(3);
+                    String name = rs.getString(4);
+                    long id = rs.getLong(5);
+                    if (name == null && !rs.wasNull()) {
+                        name = strings.get(id);
+                    }
+                    long dom = rs.getLong(6);
+                    if (rs.wasNull()) {
+                        dom = 0;
+                    }
+                    long g = rs.getLong(7);
+                    if (rs.wasNull() || name == null) {
+                        continue;
+                    }
+                    ProcessNvtx p = process(GlobalIds.process(g));
+                    long thread = GlobalIds.tid(g);
+                    if (eventType == 75) {
+                        p.domains.put(dom, name);
+                        continue;
+                    }
+                    if (eventType == 39) {
+                        p.addThreadName(thread, name);
+                        Integer mpi = mpiRankOf(name);
+                        if (mpi != null && p.mpiRank == null) {
+                            p.mpiRank = mpi;
+                        }
+                        continue;
+                    }
+                    if (openRange || e < s) {
+                        continue; // unfinished range: no extent to hold launches
+                    }
+                    range(p, thread, time(s), time(e), dom, name);
+                }
+            }
+        }
+
+        private void range(ProcessNvtx p, long thread, long s, long e, long dom, String name) {
+            if (dom != 0 && isNcclDomain(p, dom, name)) {
+                p.ncclApi.add(thread, s, e, name);
+                return;
+            }
+            if (NvtxNames.looksLikePyTorch(name)) {
+                p.pytorchRanges = true;
+            }
+            String base = NvtxNames.baseName(name);
+            HostSpanKind kind = null;
+            if (isStep(base)) {
+                kind = HostSpanKind.STEP;
+            } else if (NvtxNames.isOptimizer(base)) {
+                kind = HostSpanKind.OPTIMIZER;
+            } else if (NvtxNames.isBackward(base)) {
+                kind = HostSpanKind.BACKWARD;
+            } else if (NvtxNames.isC10d(base)) {
+                p.c10d.add(thread, s, e, base);
+            } else if (NvtxNames.isCommAnnotation(base)) {
+                p.commAnnotations.add(thread, s, e, base);
+            }
+            if (kind == HostSpanKind.STEP && !p.spans.isEmpty()) {
+                // Step spans must not overlap (StepAssigner): a step range inside the previous one is dropped.
+                HostSpan last = lastStep(p);
+                if (last != null && s < last.endNs()) {
+                    p.stepSpansDropped++;
+                    return;
+                }
+            }
+            if (kind != null) {
+                p.spans.add(new HostSpan(kind, base, s, e, thread));
+            }
+        }
+
+        private HostSpan lastStep(ProcessNvtx p) {
+            for (int i = p.spans.size() - 1; i >= 0; i--) {
+                if (p.spans.get(i).kind() == HostSpanKind.STEP) {
+                    return p.spans.get(i);
+                }
+            }
+            return null;
+        }
+
+        private boolean isStep(String base) {
+            return defaultStepPattern ? stepPattern.matcher(base).matches() : stepPattern.matcher(base).find();
+        }
+
+        /** NCCL's domain, by its create row; trimmed exports lose that row, so fall back to the names. */
+        private boolean isNcclDomain(ProcessNvtx p, long dom, String name) {
+            String d = p.domains.get(dom);
+            if (d != null) {
+                return d.equals("NCCL");
+            }
+            return name.startsWith("nccl");
+        }
+
+        private Integer mpiRankOf(String threadName) {
+            java.util.regex.Matcher m = MPI_RANK.matcher(threadName);
+            return m.matches() ? Integer.valueOf(m.group(1)) : null;
+        }
+
+        private List<NsysRank> buildRanks() {
+            Map<RankBuilder, RankIds.Id> ids = RankIds.assign(rankList, env, processes);
+            List<NsysRank> out = new ArrayList<>();
+            for (RankBuilder r : rankList) {
+                ProcessNvtx p = processes.getOrDefault(r.processKey, new ProcessNvtx());
+                p.build();
+                List<Collective> collectives = CollectiveBuilder.build(r, p);
+                List<HostThread> threads = threads(p);
+                boolean hostOps = p.pytorchRanges || hasPhaseSpans(p) || autogradLaunched(r, threads);
+                RankIds.Id id = ids.get(r);
+                Warnings w = copyOfWarnings();
+                w.add("rank " + id.rank() + " is process " + r.pid + " on CUDA device " + r.deviceId + " (rank id: "
+                        + id.how() + ")");
+                if (p.stepSpansDropped > 0) {
+                    w.add("step ranges nested in or overlapping an earlier step range ignored", p.stepSpansDropped + " ranges");
+                }
+                List<HostSpan> spans = new ArrayList<>(p.spans);
+                spans.sort(Comparator.comparingLong(HostSpan::startNs)
+                        .thenComparing(Comparator.comparingLong(HostSpan::endNs).reversed()));
+                RankTrace trace = new RankTrace(file, TraceFormat.NSYS, id.rank(), id.source(), id.worldSize(),
+                        r.lanes(), r.device, spans, threads, collectives, List.of(),
+                        launches.unmatchedLaunches(r.processKey), hostOps, false, w.lines());
+                out.add(new NsysRank(r.pid, r.deviceId, id.how(), trace));
+            }
+            out.sort(Comparator.comparingInt((NsysRank n) -> n.trace().rank()).thenComparingLong(NsysRank::pid));
+            return out;
+        }
+
+        private boolean hasPhaseSpans(ProcessNvtx p) {
+            for (HostSpan s : p.spans) {
+                if (s.kind() != HostSpanKind.STEP) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** An autograd-engine thread launched some of this rank's work: backward is identifiable. */
+        private boolean autogradLaunched(RankBuilder r, List<HostThread> threads) {
+            long[] autograd = threads.stream().filter(HostThread::autograd).mapToLong(HostThread::threadId).sorted().toArray();
+            if (autograd.length == 0) {
+                return false;
+            }
+            DeviceIntervals d = r.device;
+            for (int i = 0; i < d.size(); i++) {
+                if (Arrays.binarySearch(autograd, d.launchThread(i)) >= 0) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private List<HostThread> threads(ProcessNvtx p) {
+            List<HostThread> out = new ArrayList<>();
+            for (Map.Entry<Long, List<String>> e : p.threadNames.entrySet()) {
+                boolean autograd = e.getValue().stream().anyMatch(n -> n.contains("pt_autograd"));
+                out.add(new HostThread(e.getKey(), e.getValue(), autograd));
+            }
+            out.sort(Comparator.comparingLong(HostThread::threadId));
+            return out;
+        }
+
+        private Warnings copyOfWarnings() {
+            Warnings w = new Warnings();
+            for (String line : warnings.lines()) {
+                w.add(line);
+            }
+            return w;
+        }
+
+        /** The export recorded no kernels: one empty rank whose warning says why. */
+        private NsysRank noDeviceActivity(boolean kernelTable) {
+            Warnings w = copyOfWarnings();
+            w.add("no device activity in this export: " + (kernelTable
+                    ? "the " + KERNEL + " table holds no kernel rows"
+                    : "there is no " + KERNEL + " table (CUDA trace off, a WSL capture, or an export limited with --tables)")
+                    + (launches.size() > 0 ? "; " + launches.size() + " CUDA launch/copy calls were recorded without device rows"
+                    : ""));
+            RankTrace trace = new RankTrace(file, TraceFormat.NSYS, 0, RankSource.DEFAULT, -1, List.of(),
+                    new DeviceIntervals(new StringPool(), 16), List.of(), List.of(), List.of(), List.of(), new long[0],
+                    false, false, w.lines());
+            return new NsysRank(-1, -1, "no device activity", trace);
+        }
+    }
+
+    private static final Pattern MPI_RANK = Pattern.compile("MPI Rank (\\d+)");
+
+    /** CUPTI memcpy kinds (nsys.md §3) as Kineto names them. */
+    static String copyKind(long k) {
+        switch ((int) k) {
+            case 1: return "HtoD";
+            case 2: return "DtoH";
+            case 3: return "HtoA";
+            case 4: return "AtoH";
+            case 5: return "AtoA";
+            case 6: return "AtoD";
+            case 7: return "DtoA";
+            case 8: return "DtoD";
+            case 9: return "HtoH";
+            case 10: return "PtoP";
+            default: return "kind " + k;
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package io.overlapanalyze.formats.nsys;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * NVTX ranges of one kind (c10d ops, NCCL API calls...) per thread, for time-containment
+ * queries at a launch. Ranges on one thread nest or follow each other; a prefix maximum of end
+ * times lets a backward scan stop once no earlier range can still contain the query time.
+ */
+final class NvtxTimeline {
+    private static final class Track {
+        final LongList start = new LongList(16);
+        final LongList end = new LongList(16);
+        final List<String> name = new ArrayList<>();
+        long[] s;
+        long[] e;
+        long[] maxEnd;
+    }
+
+    private final Map<Long, Track> tracks = new HashMap<>();
+
+    /** Adds a range; rows must come in start order per thread (the reader sorts NVTX by start in SQL). */
+    void add(long tid, long start, long end, String name) {
+        Track t = tracks.computeIfAbsent(tid, k -> new Track());
+        t.start.add(start);
+        t.end.add(end);
+        t.name.add(name);
+    }
+
+    boolean isEmpty() {
+        return tracks.isEmpty();
+    }
+
+    void build() {
+        for (Track t : tracks.values()) {
+            int n = t.start.size();
+            t.s = t.start.toArray();
+            t.e = t.end.toArray();
+            t.maxEnd = new long[n];
+            for (int k = 0; k < n; k++) {
+                t.maxEnd[k] = k == 0 ? t.e[k] : Math.max(t.maxEnd[k - 1], t.e[k]);
+            }
+        }
+    }
+
+    /** A range found by a query. */
+    record Hit(String name, long start, long end) {
+    }
+
+    /** The earliest-starting range on {@code tid} with start ≤ t ≤ end, or {@code null}. */
+    Hit outermostContaining(long tid, long t) {
+        Track tr = tracks.get(tid);
+        Hit found = null;
+        if (tr != null) {
+            for (int k = lastStartAtOrBefore(tr.s, t); k >= 0 && tr.maxEnd[k] >= t; k--) {
+                if (tr.e[k] >= t) {
+                    found = new Hit(tr.name.get(k), tr.s[k], tr.e[k]);
+                }
+            }
+        }
+        return found;
+    }
+
+    /** The latest-starting range on {@code tid} with start ≤ t ≤ end, or {@code null}. */
+    Hit innermostContaining(long tid, long t) {
+        Track tr = tracks.get(tid);
+        if (tr != null) {
+            for (int k = lastStartAtOrBefore(tr.s, t); k >= 0 && tr.maxEnd[k] >= t; k--) {
+                if (tr.e[k] >= t) {
+                    return new Hit(tr.name.get(k), tr.s[k], tr.e[k]);
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The latest range on {@code tid} named {@code name} that starts at or before {@code t}, or {@code null}. */
+    Hit latestNamedAtOrBefore(long tid, String name, long t, int maxLookBack) {
+        Track tr = tracks.get(tid);
+        if (tr != null) {
+            int stop = Math.max(-1, lastStartAtOrBefore(tr.s, t) - maxLookBack);
+            for (int k = lastStartAtOrBefore(tr.s, t); k > stop; k--) {
+                if (tr.name.get(k).equals(name)) {
+                    return new Hit(name, tr.s[k], tr.e[k]);
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Ranges on {@code tid} starting within {@code [lo, hi]}, in start order. */
+    List<Hit> startingWithin(long tid, long lo, long hi) {
+        Track tr = tracks.get(tid);
+        List<Hit> out = new ArrayList<>();
+        if (tr == null) {
+            return out;
+        }
+        int k = Arrays.binarySearch(tr.s, lo);
+        if (k < 0) {
+            k = -k - 1;
+        } else {
+            while (k > 0 && tr.s[k - 1] == lo) {
+                k--;
+            }
+        }
+        for (; k < tr.s.length && tr.s[k] <= hi; k++) {
+            out.add(new Hit(tr.name.get(k), tr.s[k], tr.e[k]));
+        }
+        return out;
+    }
+
+    private static int lastStartAtOrBefore(long[] s, long t) {
+        int lo = 0;
+        int hi = s.length - 1;
+        int ans = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (s[mid] <= t) {
+                ans = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return ans;
+    }
+}
