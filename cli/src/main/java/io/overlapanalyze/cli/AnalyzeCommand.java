@@ -36,7 +36,7 @@ import java.util.concurrent.Callable;
                 "PATH is a PyTorch profiler trace (.json or .json.gz) or a directory of them.",
                 "Metric definitions: docs/metrics in the project README."},
         footer = {"", "Exit codes: 0 ok, 2 bad usage or unreadable input, 3 internal error."},
-        subcommands = {SynthCommand.class})
+        subcommands = {SynthCommand.class, SummaryCommand.class, DiffCommand.class, GateCommand.class})
 public final class AnalyzeCommand implements Callable<Integer> {
 
     @Spec
