@@ -124,6 +124,43 @@ class DiffCommandTest {
         assertTrue(alpha.err().contains("--alpha"), alpha.err());
     }
 
+    /**
+     * Acceptance 4 on the shipped samples: the same model with 25 MiB vs 100 MiB buckets
+     * (samples/bucket-*.scenario.json). Expected from the scenarios: 4 buckets of 26 214 400 B vs
+     * 1 of 104 857 600 B; the tail is the last bucket's own reduction (LAST_BUCKET) on both sides,
+     * 1.05 ms vs 4.05 ms before jitter (3 %).
+     */
+    @Test
+    void bucketSizeSamples() throws Exception {
+        String root = System.getProperty("overlap.projectRoot", "..");
+        Path small = Path.of(root, "samples", "bucket-small.pt.trace.json.gz");
+        Path large = Path.of(root, "samples", "bucket-large.pt.trace.json.gz");
+        Path baseline = Path.of(root, "samples", "bucket-small.summary.json");
+        JsonNode d = json(expect(0, "diff", small.toString(), large.toString(), "-f", "json").out());
+        JsonNode a = d.get("structure").get("a");
+        JsonNode b = d.get("structure").get("b");
+        assertEquals(List.of(26_214_400L, 26_214_400L, 26_214_400L, 26_214_400L), longs(a.get("layout")));
+        assertEquals(List.of(104_857_600L), longs(b.get("layout")));
+        assertEquals("LAST_BUCKET", a.get("tailKind").asText());
+        assertEquals("LAST_BUCKET", b.get("tailKind").asText());
+        assertWithin(1_050_000L, a.get("lastReduceNs").asLong(), 0.03, "last reduce small");
+        assertWithin(4_050_000L, b.get("lastReduceNs").asLong(), 0.03, "last reduce large");
+        JsonNode tail = entry(d.get("metrics"), "tail");
+        assertWithin(1_050_000L, tail.get("medianA").asLong(), 0.03, "tail small");
+        assertWithin(4_050_000L, tail.get("medianB").asLong(), 0.03, "tail large");
+        assertEquals("SIGNIFICANT", tail.get("verdict").asText());
+        assertEquals(-3L, entry(d.get("metrics"), "gradCollectives").get("absChange").asLong());
+        // The committed baseline summary gates both: the large buckets regress the tail, the small run passes.
+        expect(1, "gate", "--baseline", baseline.toString(), large.toString());
+        expect(0, "gate", "--baseline", baseline.toString(), small.toString());
+    }
+
+    private static List<Long> longs(JsonNode array) {
+        List<Long> out = new ArrayList<>();
+        array.forEach(n -> out.add(n.asLong()));
+        return out;
+    }
+
     static List<TableBlock> tables(String markdown) {
         Parser parser = Parser.builder().extensions(List.of(TablesExtension.create())).build();
         Node doc = parser.parse(markdown);

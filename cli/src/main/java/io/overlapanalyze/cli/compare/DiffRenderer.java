@@ -127,7 +127,7 @@ public final class DiffRenderer {
         if (l.lastBucketIndex() == null) {
             return "-";
         }
-        return "#" + l.lastBucketIndex() + ", " + Units.bytes(l.lastBucketBytes()) + ", reduction "
+        return "#" + l.lastBucketIndex() + ", " + Fmt.size(l.lastBucketBytes()) + ", reduction "
                 + Units.ms(l.lastReduceNs()) + " ms";
     }
 
@@ -182,7 +182,7 @@ public final class DiffRenderer {
         if (d.structure().layoutChanged() && a.bucketsPerStep() != null && b.bucketsPerStep() != null) {
             out.add(String.format(Locale.ROOT, "bucket layout changed: %d → %d buckets per step; the last bucket "
                             + "%s → %s, its reduction %s → %s ms.", a.bucketsPerStep(), b.bucketsPerStep(),
-                    Units.bytes(a.lastBucketBytes()), Units.bytes(b.lastBucketBytes()), Units.ms(a.lastReduceNs()),
+                    Fmt.size(a.lastBucketBytes()), Fmt.size(b.lastBucketBytes()), Units.ms(a.lastReduceNs()),
                     Units.ms(b.lastReduceNs())));
         }
         TailKind ka = a.tailKind();

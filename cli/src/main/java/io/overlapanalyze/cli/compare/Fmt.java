@@ -86,18 +86,23 @@ final class Fmt {
         }
         boolean same = sizes.stream().distinct().count() == 1;
         if (same) {
-            return sizes.size() + " × " + Units.bytes(sizes.get(0));
+            return sizes.size() + " × " + size(sizes.get(0));
         }
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < sizes.size() && i < max; i++) {
             if (i > 0) {
                 sb.append(", ");
             }
-            sb.append(Units.bytes(sizes.get(i)));
+            sb.append(size(sizes.get(i)));
         }
         if (sizes.size() > max) {
             sb.append(", … (").append(sizes.size()).append(" buckets)");
         }
         return sb.toString();
+    }
+
+    /** Bytes, or "size unknown" when the trace does not record it. */
+    static String size(Long bytes) {
+        return bytes == null ? "size unknown" : Units.bytes(bytes);
     }
 }

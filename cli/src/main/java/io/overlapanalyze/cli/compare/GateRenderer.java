@@ -39,8 +39,8 @@ public final class GateRenderer {
     private static String headline(GateReport g) {
         long failed = g.checks().stream().filter(c -> c.status() == GateStatus.REGRESSION).count();
         return g.result() == GateStatus.REGRESSION
-                ? "REGRESSION: " + failed + " of " + g.checks().size() + " checks failed"
-                : "pass: " + g.checks().size() + " checks";
+                ? "REGRESSION (" + failed + " of " + g.checks().size() + " checks failed)"
+                : "pass (" + g.checks().size() + " checks)";
     }
 
     static String text(GateReport g) {
@@ -54,7 +54,7 @@ public final class GateRenderer {
         sb.append('\n');
         for (GateCheck c : g.checks()) {
             if (c.status() != GateStatus.PASS || c.overThreshold()) {
-                sb.append("- ").append(sentence(c)).append('\n');
+                sb.append("- ").append(Metric.byKey(c.metric()).label()).append(": ").append(why(c)).append('\n');
             }
         }
         return sb.toString();
@@ -71,7 +71,8 @@ public final class GateRenderer {
         sb.append('\n');
         for (GateCheck c : g.checks()) {
             if (c.status() != GateStatus.PASS || c.overThreshold()) {
-                sb.append("- ").append(TextTable.md(sentence(c))).append('\n');
+                sb.append("- **").append(Metric.byKey(c.metric()).label()).append("**: ").append(TextTable.md(why(c)))
+                        .append('\n');
             }
         }
         sb.append("\nMedians over complete steps × ranks. A check fails when the increase is over both thresholds "
@@ -91,6 +92,11 @@ public final class GateRenderer {
                     Fmt.verdict(c.verdict(), c.pValue(), c.samplesBaseline(), c.samplesCurrent()), c.status().name()});
         }
         return rows;
+    }
+
+    /** The check's reason with its p-value when there is one. */
+    private static String why(GateCheck c) {
+        return c.reason() + (c.pValue() == null ? "" : " (p=" + Fmt.p(c.pValue()) + ")");
     }
 
     /** "tail 1.000 → 8.000 ms (+7.000 ms, +700.0%), fails when > +10% and ≥ 0.100 ms: over thresholds and significant (p=0.0039)". */
