@@ -28,13 +28,13 @@ import java.util.concurrent.Callable;
         sortOptions = false,
         usageHelpAutoWidth = true,
         description = {
-                "Explains why a data-parallel training step is longer than it should be: per rank and step,",
-                "when the first gradient bucket was ready, when reduction started, when the last compute and",
-                "the last reduction ended, the tail (communication left after the last gradient) and why,",
-                "and how much communication was exposed.",
+                "Explains why a data-parallel training step is longer than it should be. Per rank and step: "
+                        + "when the first gradient bucket was ready, when reduction started, when the last compute "
+                        + "and the last reduction ended, the tail (communication left after the last gradient) "
+                        + "and why, and how much communication was exposed.",
                 "",
-                "PATH is a PyTorch profiler trace (.json or .json.gz) or a directory of them.",
-                "Metric definitions: docs/metrics in the project README."},
+                "PATH is a PyTorch profiler trace (.json or .json.gz, gzip detected by content) or a directory "
+                        + "of them. Every number is defined in the README (\"What the numbers mean\")."},
         footer = {"", "Exit codes: 0 ok, 2 bad usage or unreadable input, 3 internal error."},
         subcommands = {SynthCommand.class, SummaryCommand.class, DiffCommand.class, GateCommand.class})
 public final class AnalyzeCommand implements Callable<Integer> {

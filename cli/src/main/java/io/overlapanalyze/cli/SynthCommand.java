@@ -22,9 +22,11 @@ import java.util.zip.GZIPOutputStream;
  */
 @Command(name = "synth", mixinStandardHelpOptions = true, sortOptions = false,
         versionProvider = AnalyzeCommand.VersionProvider.class,
-        description = {"Write a synthetic PyTorch profiler (Kineto) trace of a scenario: compute blocks, gradient",
-                "buckets with their bytes and communication times. SCENARIO is a built-in name (see --list)",
-                "or a scenario JSON file (see samples/*.scenario.json)."})
+        description = {"Write a synthetic PyTorch profiler trace of a scenario.",
+                "",
+                "A scenario is compute blocks and gradient buckets with their bytes and communication times; the "
+                        + "trace has known ground truth. SCENARIO is a built-in name (see --list) or a scenario JSON "
+                        + "file (see samples/*.scenario.json)."})
 public final class SynthCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

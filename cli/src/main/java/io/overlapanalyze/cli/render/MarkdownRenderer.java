@@ -16,12 +16,9 @@ public final class MarkdownRenderer implements ReportRenderer {
         StringBuilder sb = new StringBuilder();
         sb.append("# overlap-analyze report\n\n").append("_").append(report.tool()).append("_\n");
         for (RankReport rank : report.ranks()) {
-            sb.append("\n## Rank ").append(rank.rank());
-            if (rank.worldSize() != null) {
-                sb.append(" of ").append(rank.worldSize());
-            }
-            sb.append("\n\nSource: `").append(rank.source()).append("` (").append(rank.format().toLowerCase(Locale.ROOT))
-                    .append(", rank from ").append(rank.rankSource().toLowerCase(Locale.ROOT)).append(")\n\n");
+            sb.append("\n## ").append(escape(TextRenderer.rankHeading(rank)))
+                    .append("\n\nSource: `").append(rank.source()).append("` (")
+                    .append(rank.format().toLowerCase(Locale.ROOT)).append(")\n\n");
             if (!rank.steps().isEmpty()) {
                 sb.append("Markers in ms after the step's first device activity.\n\n");
                 sb.append("| step | partial | time ms | first ready | reduce start | last compute end | last reduce end "
@@ -52,8 +49,8 @@ public final class MarkdownRenderer implements ReportRenderer {
             if (t != null && t.steps() > 0) {
                 Totals.Medians md = t.medians();
                 sb.append("\n**Summary** over ").append(t.steps()).append(" steps (medians): step ")
-                        .append(Units.ms(md.stepTimeNs())).append(" ms, tail ").append(Units.ms(md.tailNs()))
-                        .append(" ms, exposed comm ").append(Units.ms(md.exposedCommNs())).append(" ms, overlap ")
+                        .append(Units.msUnit(md.stepTimeNs())).append(", tail ").append(Units.msUnit(md.tailNs()))
+                        .append(", exposed comm ").append(Units.msUnit(md.exposedCommNs())).append(", overlap ")
                         .append(Units.pct(md.overlapRatio())).append(".\n");
             }
             for (String note : rank.notes()) {

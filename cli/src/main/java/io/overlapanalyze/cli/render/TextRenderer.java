@@ -42,13 +42,8 @@ public final class TextRenderer implements ReportRenderer {
     }
 
     private void renderRank(RankReport rank, StringBuilder sb) {
-        sb.append("rank ").append(rank.rank());
-        if (rank.worldSize() != null) {
-            sb.append(" of ").append(rank.worldSize());
-        }
-        sb.append("  ").append(rank.source()).append("  (").append(rank.format().toLowerCase(Locale.ROOT))
-                .append(", rank from ").append(rank.rankSource().toLowerCase(Locale.ROOT).replace('_', ' '))
-                .append(")\n");
+        sb.append(rankHeading(rank)).append("  ").append(rank.source()).append("  (")
+                .append(rank.format().toLowerCase(Locale.ROOT)).append(")\n");
         if (!rank.steps().isEmpty()) {
             sb.append("markers are ms after the step's first device activity; * = partial step\n\n");
             List<String[]> rows = new ArrayList<>();
@@ -84,6 +79,23 @@ public final class TextRenderer implements ReportRenderer {
         }
     }
 
+    /** "rank 3 of 8", or "rank 0 (assumed: the trace does not say)". */
+    static String rankHeading(RankReport rank) {
+        StringBuilder sb = new StringBuilder("rank ").append(rank.rank());
+        if (rank.worldSize() != null) {
+            sb.append(" of ").append(rank.worldSize());
+        }
+        switch (rank.rankSource()) {
+            case "DEFAULT" -> sb.append(" (assumed: the trace does not say)");
+            case "FILE_NAME" -> sb.append(" (from the file name)");
+            case "USER" -> sb.append(" (given by the user)");
+            default -> {
+                // From the trace itself: nothing to qualify.
+            }
+        }
+        return sb.toString();
+    }
+
     static String chain(StepReport s) {
         List<String> parts = new ArrayList<>();
         for (ChainLink l : s.attribution().chain()) {
@@ -100,15 +112,23 @@ public final class TextRenderer implements ReportRenderer {
         }
         Totals.Medians md = t.medians();
         sb.append('\n').append("summary over ").append(t.steps()).append(t.steps() == 1 ? " step" : " steps")
-                .append(" (medians): step ").append(Units.ms(md.stepTimeNs())).append(" ms, tail ")
-                .append(Units.ms(md.tailNs())).append(" ms, exposed comm ").append(Units.ms(md.exposedCommNs()))
-                .append(" ms (gradients ").append(Units.ms(md.exposedGradCommNs())).append(" ms), overlap ")
-                .append(Units.pct(md.overlapRatio())).append(", start delay ").append(Units.ms(md.startDelayNs()))
-                .append(" ms\n");
-        sb.append("totals: comm busy ").append(Units.ms(t.commBusyNs())).append(" ms, compute busy ")
-                .append(Units.ms(t.computeBusyNs())).append(" ms, overlapped ").append(Units.ms(t.overlappedNs()))
-                .append(" ms (").append(Units.pct(t.overlapRatio())).append(" of comm), exposed comm ")
-                .append(Units.ms(t.exposedCommNs())).append(" ms, idle ").append(Units.ms(t.idleNs())).append(" ms\n");
+                .append(" (medians): step ").append(Units.msUnit(md.stepTimeNs()))
+                .append(", tail ").append(Units.msUnit(md.tailNs()))
+                .append(", exposed comm ").append(Units.msUnit(md.exposedCommNs()))
+                .append(" (gradients ").append(Units.msUnit(md.exposedGradCommNs())).append(")")
+                .append(", overlap ").append(Units.pct(md.overlapRatio()))
+                .append(", start delay ").append(Units.msUnit(md.startDelayNs())).append('\n');
+        sb.append("totals: comm busy ").append(Units.msUnit(t.commBusyNs()))
+                .append(", compute busy ").append(Units.msUnit(t.computeBusyNs()))
+                .append(", overlapped ").append(Units.msUnit(t.overlappedNs()));
+        if (t.overlapRatio() != null) {
+            sb.append(" (").append(Units.pct(t.overlapRatio())).append(" of comm)");
+        }
+        sb.append(", exposed comm ").append(Units.msUnit(t.exposedCommNs()))
+                .append(", idle ").append(Units.msUnit(t.idleNs())).append('\n');
+        if (rank.steps().stream().noneMatch(s -> s.gradCollectives() > 0)) {
+            sb.append("no gradient reductions on the device in any step: markers and tail are not defined\n");
+        }
         Map<TailKind, Integer> kinds = new EnumMap<>(TailKind.class);
         for (StepReport s : rank.steps()) {
             if (s.tailNs() != null && s.tailNs() > 0 && (!s.partial() || t.steps() > countComplete(rank))) {

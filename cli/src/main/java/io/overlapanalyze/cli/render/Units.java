@@ -20,6 +20,11 @@ public final class Units {
         return ns == null ? "-" : ms(ns.longValue());
     }
 
+    /** "8.000 ms", or "n/a" for an undefined value. */
+    public static String msUnit(Long ns) {
+        return ns == null ? "n/a" : ms(ns.longValue()) + " ms";
+    }
+
     /** A marker relative to the step's device start: {@code "+2.000"}; "-" when undefined. */
     public static String rel(Long absoluteNs, Long originNs) {
         if (absoluteNs == null || originNs == null) {

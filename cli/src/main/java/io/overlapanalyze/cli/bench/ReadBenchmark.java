@@ -1,0 +1,100 @@
+package io.overlapanalyze.cli.bench;
+
+import io.overlapanalyze.analysis.AnalysisOptions;
+import io.overlapanalyze.analysis.RankAnalyzer;
+import io.overlapanalyze.cli.TraceLoader;
+import io.overlapanalyze.formats.InputStreams;
+import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.report.RankReport;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * End-to-end parse + analyse benchmark, run by {@code bench/kineto-throughput.sh} (not a test):
+ * reads a trace N times, analyses it, and prints wall time per run, MB/s of uncompressed JSON,
+ * events retained, and the heap in use after a full GC with the rank model still reachable
+ * (the retained size), next to the JVM's peak heap (which includes garbage the GC had not yet
+ * collected).
+ *
+ * <p>Usage: {@code java -cp overlap-analyze.jar io.overlapanalyze.cli.bench.ReadBenchmark FILE [RUNS]}
+ */
+public final class ReadBenchmark {
+    private ReadBenchmark() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length < 1) {
+            System.err.println("usage: ReadBenchmark FILE [RUNS]");
+            System.exit(2);
+        }
+        Path file = Path.of(args[0]);
+        int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+        long bytes = uncompressedBytes(file);
+        double[] seconds = new double[runs];
+        long retained = 0;
+        int intervals = 0;
+        int steps = 0;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            pool.resetPeakUsage();
+        }
+        for (int r = 0; r < runs; r++) {
+            long t0 = System.nanoTime();
+            List<RankTrace> traces = TraceLoader.load(file);
+            RankReport report = RankAnalyzer.analyze(traces.get(0), AnalysisOptions.defaults());
+            seconds[r] = (System.nanoTime() - t0) / 1e9;
+            intervals = traces.get(0).device().size();
+            steps = report.steps().size();
+            if (r == runs - 1) {
+                retained = usedAfterGc();
+                // Keep the model reachable until it has been measured.
+                if (traces.get(0).device().size() < 0) {
+                    System.out.println(report);
+                }
+            }
+        }
+        double[] sorted = seconds.clone();
+        Arrays.sort(sorted);
+        double median = sorted[runs / 2];
+        double best = sorted[0];
+        long peakHeap = 0;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP) {
+                peakHeap += pool.getPeakUsage().getUsed();
+            }
+        }
+        double mb = bytes / 1e6;
+        System.out.printf(Locale.ROOT, "file=%s uncompressedMB=%.1f deviceIntervals=%d steps=%d runs=%d%n",
+                file.getFileName(), mb, intervals, steps, runs);
+        System.out.printf(Locale.ROOT, "seconds: median=%.3f best=%.3f all=%s%n", median, best, Arrays.toString(seconds));
+        System.out.printf(Locale.ROOT, "throughput: median=%.0f MB/s best=%.0f MB/s%n", mb / median, mb / best);
+        System.out.printf(Locale.ROOT, "heap: retainedAfterGc=%.1f MB peakUsed=%.1f MB max=%.0f MB%n",
+                retained / 1e6, peakHeap / 1e6, Runtime.getRuntime().maxMemory() / 1e6);
+    }
+
+    private static long uncompressedBytes(Path file) throws IOException {
+        long n = 0;
+        byte[] buf = new byte[1 << 16];
+        try (InputStream in = InputStreams.open(file)) {
+            for (int k; (k = in.read(buf)) > 0; ) {
+                n += k;
+            }
+        }
+        return n;
+    }
+
+    private static long usedAfterGc() {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        Runtime rt = Runtime.getRuntime();
+        return rt.totalMemory() - rt.freeMemory();
+    }
+}
