@@ -19,6 +19,7 @@ import static io.overlapanalyze.cli.DiffGateFixtures.MS;
 import static io.overlapanalyze.cli.DiffGateFixtures.entry;
 import static io.overlapanalyze.cli.DiffGateFixtures.expect;
 import static io.overlapanalyze.cli.DiffGateFixtures.json;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -153,6 +154,26 @@ class DiffCommandTest {
         // The committed baseline summary gates both: the large buckets regress the tail, the small run passes.
         expect(1, "gate", "--baseline", baseline.toString(), large.toString());
         expect(0, "gate", "--baseline", baseline.toString(), small.toString());
+    }
+
+    /** The committed bucket-size samples are exactly what the generator writes from their scenarios. */
+    @Test
+    void bucketSamplesAreWhatTheGeneratorWrites() throws Exception {
+        Path samples = Path.of(System.getProperty("overlap.projectRoot", "..")).resolve("samples");
+        for (String name : new String[] {"bucket-small", "bucket-large"}) {
+            // Same file name: the trace records it as its traceName.
+            Path regenerated = tmp.resolve("regenerated").resolve(name + ".pt.trace.json.gz");
+            expect(0, "synth", samples.resolve(name + ".scenario.json").toString(), "-o", regenerated.toString());
+            assertArrayEquals(gunzip(samples.resolve(name + ".pt.trace.json.gz")), gunzip(regenerated),
+                    "samples/" + name + ".pt.trace.json.gz is stale: regenerate it (samples/README.md)");
+        }
+    }
+
+    /** Compared decompressed: gzip framing may differ between JDKs, the trace text must not. */
+    private static byte[] gunzip(Path p) throws java.io.IOException {
+        try (java.io.InputStream in = new java.util.zip.GZIPInputStream(java.nio.file.Files.newInputStream(p))) {
+            return in.readAllBytes();
+        }
     }
 
     private static List<Long> longs(JsonNode array) {
