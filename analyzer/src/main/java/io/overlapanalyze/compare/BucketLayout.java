@@ -141,5 +141,4 @@ public record BucketLayout(int steps, int stepsWithBuckets, Long bucketsPerStep,
         long[] v = values.stream().mapToLong(Long::longValue).toArray();
         return Samples.ofLongs(MetricUnit.NS, v).median().longValue();
     }
-
 }

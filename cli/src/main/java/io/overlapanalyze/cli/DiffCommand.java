@@ -22,11 +22,12 @@ import java.util.concurrent.Callable;
 /** {@code overlap-analyze diff A B}: what changed between two runs, and whether it is more than noise. */
 @Command(name = "diff", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         versionProvider = AnalyzeCommand.VersionProvider.class,
-        description = {"Compare two runs (e.g. bucket 25 MB vs 100 MB). Per metric: median A, median B, the change,",
-                "and whether it is significant (Mann-Whitney U, when both runs have at least 5 complete",
-                "steps × ranks; otherwise it says 'too few samples'). Then the gradient bucket layout of",
-                "each run and what the change did to the tail's cause.",
-                "A and B are each a trace file, a directory of traces, or a saved summary."},
+        description = {"Compare two runs: per-metric medians, change and significance; bucket structure.",
+                "",
+                "Per metric: median A, median B, the change, and whether it is significant (Mann-Whitney U, "
+                        + "when both runs have at least 5 complete steps × ranks; otherwise 'too few samples'). "
+                        + "Then the gradient bucket layout of each run and what the change did to the tail's cause. "
+                        + "A and B are each a trace file, a directory of traces, or a saved summary."},
         footer = {"", "Exit codes: 0 ok, 2 bad usage or unreadable input, 3 internal error."})
 public final class DiffCommand implements Callable<Integer> {
     @Spec

@@ -28,11 +28,13 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "gate", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         versionProvider = AnalyzeCommand.VersionProvider.class,
-        description = {"Check a run against a baseline, for CI. Each checked metric (tail, exposed comm, step time)",
-                "fails when its median grew by more than its relative threshold AND by at least its absolute",
-                "one, and, when both runs have at least 5 complete steps × ranks, the growth is significant",
-                "(Mann-Whitney U). With fewer samples the thresholds alone decide. Improvements never fail.",
-                "BASE and CURRENT are each traces, a directory of traces, or a saved summary ('summary')."},
+        description = {"Check a run against a baseline for CI: exit 1 when tail, exposed comm or step time regressed.",
+                "",
+                "A check fails when its median grew by more than its relative threshold AND by at least its "
+                        + "absolute one, and, when both runs have at least 5 complete steps × ranks, the growth is "
+                        + "significant (Mann-Whitney U). With fewer samples the thresholds alone decide. "
+                        + "Improvements never fail. BASE and CURRENT are each traces, a directory of traces, or a "
+                        + "saved summary ('summary')."},
         footer = {"", "Defaults: tail +10% and 0.1ms, exposed comm +10% and 0.1ms, step time +5% and 0.5ms.",
                 "Exit codes: 0 pass, 1 regression, 2 bad usage or unreadable input, 3 internal error."})
 public final class GateCommand implements Callable<Integer> {

@@ -23,9 +23,10 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "summary", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
         versionProvider = AnalyzeCommand.VersionProvider.class,
-        description = {"Analyse traces and save the result as a summary (JSON) that 'diff' and 'gate' accept in place",
-                "of the traces: a baseline to keep in a repository. It is the '--format json' report with",
-                "\"kind\": \"overlap-analyze summary\"; its schemaVersion tells later versions how to read it."},
+        description = {"Save the analysis as a summary that diff and gate accept in place of the traces.",
+                "",
+                "A summary is the '--format json' report with \"kind\": \"overlap-analyze summary\": small enough "
+                        + "to keep a baseline in a repository. Its schemaVersion tells later versions how to read it."},
         footer = {"", "Exit codes: 0 ok, 2 bad usage or unreadable input, 3 internal error."})
 public final class SummaryCommand implements Callable<Integer> {
     @Spec
