@@ -56,7 +56,8 @@ public final class RankAnalyzer {
         }
         Totals totals = TotalsCalculator.totals(steps, options);
         return new RankReport(trace.rank(), trace.rankSource().name(), trace.source(), trace.format().name(),
-                trace.worldSize() >= 0 ? trace.worldSize() : null, steps, totals, notes, trace.warnings());
+                trace.worldSize() >= 0 ? trace.worldSize() : null, steps, totals, notes, trace.warnings(),
+                OverlapCrossCheck.compare(trace.referenceOverlap(), steps));
     }
 
     /**
@@ -73,7 +74,8 @@ public final class RankAnalyzer {
             notes.add("no step matches the --steps selection");
         }
         return new RankReport(report.rank(), report.rankSource(), report.source(), report.format(),
-                report.worldSize(), kept, TotalsCalculator.totals(kept, options), notes, report.warnings());
+                report.worldSize(), kept, TotalsCalculator.totals(kept, options), notes, report.warnings(),
+                report.crossCheck().stream().filter(c -> selection.test(c.step())).toList());
     }
 
     private static final String PARTIAL_NOTE_SUFFIX = " partial step(s) excluded from totals";

@@ -14,12 +14,22 @@ import java.util.List;
  * @param totals      sums over the aggregated steps
  * @param notes       what the analysis could not do, or assumed ("no device activity")
  * @param warnings    what the reader skipped or repaired
+ * @param crossCheck  per step, our overlap numbers next to the profiler's own (Ascend); empty when
+ *                    the trace carries none
  */
 public record RankReport(int rank, String rankSource, String source, String format, Integer worldSize,
-                         List<StepReport> steps, Totals totals, List<String> notes, List<String> warnings) {
+                         List<StepReport> steps, Totals totals, List<String> notes, List<String> warnings,
+                         List<CrossCheckStep> crossCheck) {
     public RankReport {
         steps = List.copyOf(steps);
         notes = List.copyOf(notes);
         warnings = List.copyOf(warnings);
+        crossCheck = crossCheck == null ? List.of() : List.copyOf(crossCheck);
+    }
+
+    /** The constructor before {@code crossCheck} existed: no cross-check. */
+    public RankReport(int rank, String rankSource, String source, String format, Integer worldSize,
+                      List<StepReport> steps, Totals totals, List<String> notes, List<String> warnings) {
+        this(rank, rankSource, source, format, worldSize, steps, totals, notes, warnings, List.of());
     }
 }

@@ -33,8 +33,10 @@ import java.util.concurrent.Callable;
                         + "and the last reduction ended, the tail (communication left after the last gradient) "
                         + "and why, and how much communication was exposed.",
                 "",
-                "PATH is a PyTorch profiler trace (.json or .json.gz, gzip detected by content) or a directory "
-                        + "of them. Every number is defined in the README (\"What the numbers mean\")."},
+                "PATH is a trace file or a directory of them: PyTorch profiler JSON (.json or .json.gz, gzip "
+                        + "detected by content), or an Ascend capture (a torch_npu *_ascend_pt directory, an msprof "
+                        + "PROF_* tree, trace_view.json, or a DB export). Every number is defined in the README "
+                        + "(\"What the numbers mean\")."},
         footer = {"", "Exit codes: 0 ok, 2 bad usage or unreadable input, 3 internal error."},
         subcommands = {SynthCommand.class, SummaryCommand.class, DiffCommand.class, GateCommand.class})
 public final class AnalyzeCommand implements Callable<Integer> {
@@ -61,6 +63,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
             description = "Count partial steps (cut by the capture, or missing device work) in totals and medians.")
     boolean includePartial;
 
+    @Option(names = "--cross-check",
+            description = "Show, per step, our compute/communication/exposed/idle next to the profiler's own "
+                    + "numbers (Ascend Overlap Analysis lane, analysis.db) with the difference. Always in JSON.")
+    boolean crossCheck;
+
     @Option(names = "--debug", description = "Print stack traces for errors.")
     boolean debug;
 
@@ -84,7 +91,12 @@ public final class AnalyzeCommand implements Callable<Integer> {
         ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(RankReport::source));
         AnalysisReport report = new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks);
 
-        var renderer = format.renderer();
+        var renderer = !crossCheck ? format.renderer()
+                : switch (format) {
+                    case TEXT -> new io.overlapanalyze.cli.render.TextRenderer(true);
+                    case MARKDOWN -> new io.overlapanalyze.cli.render.MarkdownRenderer(true);
+                    case JSON -> format.renderer(); // JSON always carries crossCheck
+                };
         if (output != null) {
             SafeOutput.write(output, inputsOf(), w -> renderer.render(report, w));
         } else {

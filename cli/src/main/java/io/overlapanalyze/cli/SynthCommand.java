@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.synth.AscendScenarioWriter;
 import io.overlapanalyze.synth.BuiltinScenarios;
 import io.overlapanalyze.synth.KinetoScenarioWriter;
 import io.overlapanalyze.synth.Scenario;
@@ -38,6 +39,11 @@ public final class SynthCommand implements Callable<Integer> {
             description = "Trace file to write (.json, or .json.gz for gzip). Default: <scenario>.pt.trace.json")
     Path output;
 
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "kineto",
+            description = "kineto (a PyTorch profiler trace file) or ascend (a torch_npu <name>_ascend_pt directory"
+                    + " with ASCEND_PROFILER_OUTPUT/trace_view.json). Default: ${DEFAULT-VALUE}.")
+    String traceFormat;
+
     @Option(names = "--list", description = "List the built-in scenarios.")
     boolean list;
 
@@ -58,10 +64,32 @@ public final class SynthCommand implements Callable<Integer> {
                     "Missing required parameter: 'SCENARIO' (a built-in name or a scenario file; --list shows names)");
         }
         Scenario s = resolve(scenario);
+        if ("ascend".equalsIgnoreCase(traceFormat)) {
+            return writeAscend(s);
+        }
+        if (!"kineto".equalsIgnoreCase(traceFormat)) {
+            throw new UserInputException("--format " + traceFormat + ": expected kineto or ascend");
+        }
         Path target = output != null ? output : Path.of(s.name() + ".pt.trace.json");
         List<Path> inputs = Files.exists(Path.of(scenario)) ? List.of(Path.of(scenario)) : List.of();
         writeSafely(s, target, inputs);
         spec.commandLine().getErr().println("wrote " + target);
+        spec.commandLine().getErr().flush();
+        return ExitCodes.OK;
+    }
+
+    /** A torch_npu capture directory; never written into an existing path. */
+    private Integer writeAscend(Scenario s) {
+        Path dir = output != null ? output : Path.of(AscendScenarioWriter.directoryName(s));
+        if (Files.exists(dir)) {
+            throw new UserInputException(dir + ": already exists; choose a new directory for the Ascend capture");
+        }
+        try {
+            AscendScenarioWriter.write(s, dir);
+        } catch (java.io.IOException e) {
+            throw new UserInputException(dir + ": cannot write: " + TraceLoader.oneLine(e), e);
+        }
+        spec.commandLine().getErr().println("wrote " + dir);
         spec.commandLine().getErr().flush();
         return ExitCodes.OK;
     }

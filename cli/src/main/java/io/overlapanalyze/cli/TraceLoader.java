@@ -2,17 +2,20 @@ package io.overlapanalyze.cli;
 
 import io.overlapanalyze.formats.FormatDetector;
 import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.ascend.AscendReader;
 import io.overlapanalyze.formats.kineto.KinetoReader;
 import io.overlapanalyze.model.RankTrace;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Turns the paths a user typed into rank traces: checks them, expands directories, picks the
@@ -22,7 +25,11 @@ public final class TraceLoader {
     private TraceLoader() {
     }
 
-    /** The files a path stands for: itself, or the trace files below a directory. */
+    /**
+     * The inputs a path stands for: itself, or the trace files below a directory. An Ascend
+     * capture directory ({@code *_ascend_pt}, {@code PROF_*}) is one input, read as a whole: its
+     * loose JSON files (profiler_info, communication.json) are not traces.
+     */
     public static List<Path> expand(Path path) {
         if (!Files.exists(path)) {
             throw new UserInputException(path + ": no such file or directory");
@@ -30,15 +37,35 @@ public final class TraceLoader {
         if (!Files.isDirectory(path)) {
             return List.of(path);
         }
-        try (Stream<Path> walk = Files.walk(path)) {
-            List<Path> files = walk.filter(Files::isRegularFile)
-                    .filter(p -> isTraceFileName(p.getFileName().toString()))
-                    .sorted()
-                    .toList();
-            if (files.isEmpty()) {
-                throw new UserInputException(path + ": directory holds no trace files (*.json, *.json.gz)");
+        if (AscendReader.isCaptureDirectory(path)) {
+            return List.of(path);
+        }
+        try {
+            List<Path> found = new ArrayList<>();
+            Files.walkFileTree(path, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                    if (!dir.equals(path) && AscendReader.isCaptureDirectory(dir)) {
+                        found.add(dir);
+                        return FileVisitResult.SKIP_SUBTREE;
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                    if (attrs.isRegularFile() && isTraceFileName(file.getFileName().toString())) {
+                        found.add(file);
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+            if (found.isEmpty()) {
+                throw new UserInputException(path + ": directory holds no trace files (*.json, *.json.gz,"
+                        + " Ascend *_ascend_pt or PROF_* directories)");
             }
-            return files;
+            found.sort(null);
+            return found;
         } catch (IOException e) {
             throw new UserInputException(path + ": cannot list directory: " + e.getMessage(), e);
         }
@@ -51,6 +78,15 @@ public final class TraceLoader {
     /** Reads one file into its rank traces. */
     public static List<RankTrace> load(Path file) {
         if (Files.isDirectory(file)) {
+            if (AscendReader.isCaptureDirectory(file)) {
+                try {
+                    return new AscendReader().read(file);
+                } catch (TraceFormatException e) {
+                    throw new UserInputException(e.getMessage(), e);
+                } catch (IOException e) {
+                    throw new UserInputException(file + ": cannot read: " + oneLine(e), e);
+                }
+            }
             throw new UserInputException(file + ": is a directory");
         }
         if (!Files.isReadable(file)) {
@@ -64,11 +100,15 @@ public final class TraceLoader {
                 case KINETO_JSON:
                     return new KinetoReader().read(file);
                 case SQLITE:
+                    if (AscendReader.isAscendDatabase(file)) {
+                        return new AscendReader().read(file);
+                    }
                     throw new UserInputException(file + ": SQLite databases (Nsight Systems / Ascend DB exports) "
                             + "are not supported by this version; export a PyTorch profiler trace instead");
                 case JSON_ARRAY:
-                    throw new UserInputException(file + ": a top-level JSON array is not a PyTorch profiler trace "
-                            + "(expected an object with \"traceEvents\"); Ascend timelines are not supported by this version");
+                    // Bare arrays are Ascend timelines (trace_view.json, msprof_*.json); the reader
+                    // says so in one line when the array is something else.
+                    return new AscendReader().read(file);
                 default:
                     throw new UserInputException(file + ": not a trace this tool reads "
                             + "(expected PyTorch profiler JSON, optionally gzip-compressed)");

@@ -28,7 +28,7 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
                         List<Lane> lanes, DeviceIntervals device, List<HostSpan> hostSpans,
                         List<HostThread> threads, List<Collective> collectives, List<ProcessGroup> groups,
                         long[] unmatchedLaunchNs, boolean hostOpsPresent, boolean truncated,
-                        List<String> warnings) {
+                        List<String> warnings, List<ReferenceOverlap> referenceOverlap) {
     public RankTrace {
         lanes = List.copyOf(lanes);
         hostSpans = List.copyOf(hostSpans);
@@ -36,6 +36,17 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
         collectives = List.copyOf(collectives);
         groups = List.copyOf(groups);
         warnings = List.copyOf(warnings);
+        referenceOverlap = referenceOverlap == null ? List.of() : List.copyOf(referenceOverlap);
+    }
+
+    /** The constructor before {@code referenceOverlap} existed: no reference values. */
+    public RankTrace(String source, TraceFormat format, int rank, RankSource rankSource, int worldSize,
+                     List<Lane> lanes, DeviceIntervals device, List<HostSpan> hostSpans,
+                     List<HostThread> threads, List<Collective> collectives, List<ProcessGroup> groups,
+                     long[] unmatchedLaunchNs, boolean hostOpsPresent, boolean truncated,
+                     List<String> warnings) {
+        this(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads, collectives, groups,
+                unmatchedLaunchNs, hostOpsPresent, truncated, warnings, List.of());
     }
 
     /** True when the rank recorded no device activity at all (a CPU-only trace). */

@@ -11,6 +11,18 @@ import java.util.Locale;
 
 /** The report as GitHub-flavoured markdown, for CI job summaries and pull-request comments. */
 public final class MarkdownRenderer implements ReportRenderer {
+    private final boolean crossCheck;
+
+    /** The default report, without the cross-check section. */
+    public MarkdownRenderer() {
+        this(false);
+    }
+
+    /** @param crossCheck also show, per rank, our overlap numbers next to the profiler's own */
+    public MarkdownRenderer(boolean crossCheck) {
+        this.crossCheck = crossCheck;
+    }
+
     @Override
     public void render(AnalysisReport report, Writer out) throws IOException {
         StringBuilder sb = new StringBuilder();
@@ -52,6 +64,14 @@ public final class MarkdownRenderer implements ReportRenderer {
                         .append(Units.msUnit(md.stepTimeNs())).append(", tail ").append(Units.msUnit(md.tailNs()))
                         .append(", exposed comm ").append(Units.msUnit(md.exposedCommNs())).append(", overlap ")
                         .append(Units.pct(md.overlapRatio())).append(".\n");
+            }
+            if (crossCheck && !rank.crossCheck().isEmpty()) {
+                sb.append("\n**Cross-check** against ").append(escape(rank.crossCheck().get(0).origin())).append("\n\n");
+                sb.append("| step | quantity | ours ms | theirs ms | diff ns |\n|---|---|--:|--:|--:|\n");
+                for (String[] r : CrossCheckView.rows(rank.crossCheck())) {
+                    sb.append("| ").append(escape(r[0])).append(" | ").append(escape(r[1])).append(" | ").append(r[2])
+                            .append(" | ").append(r[3]).append(" | ").append(r[4]).append(" |\n");
+                }
             }
             for (String note : rank.notes()) {
                 sb.append("\n> note: ").append(escape(note)).append('\n');

@@ -26,6 +26,18 @@ public final class TextRenderer implements ReportRenderer {
     private static final String[] HEADER2 = {"", "ms", "first", "start", "last end", "last end", "ms", "",
             "comm ms", ""};
 
+    private final boolean crossCheck;
+
+    /** The default report, without the cross-check section. */
+    public TextRenderer() {
+        this(false);
+    }
+
+    /** @param crossCheck also print, per rank, our overlap numbers next to the profiler's own */
+    public TextRenderer(boolean crossCheck) {
+        this.crossCheck = crossCheck;
+    }
+
     @Override
     public void render(AnalysisReport report, Writer out) throws IOException {
         StringBuilder sb = new StringBuilder();
@@ -71,6 +83,18 @@ public final class TextRenderer implements ReportRenderer {
             }
         }
         summary(rank, sb);
+        if (crossCheck) {
+            if (rank.crossCheck().isEmpty()) {
+                sb.append("cross-check: the trace carries no overlap numbers of its own\n");
+            } else {
+                sb.append("\ncross-check against ").append(rank.crossCheck().get(0).origin())
+                        .append(" (docs/ascend-cross-check.md):\n");
+                List<String[]> rows = new ArrayList<>();
+                rows.add(CrossCheckView.HEADER);
+                rows.addAll(CrossCheckView.rows(rank.crossCheck()));
+                Table.render(rows, 2, sb);
+            }
+        }
         for (String note : rank.notes()) {
             sb.append("note: ").append(note).append('\n');
         }

@@ -1,0 +1,18 @@
+package io.overlapanalyze.report;
+
+/**
+ * Our overlap numbers of one step next to the profiler's own (Ascend Overlap Analysis lane /
+ * {@code analysis.db} StepTraceTime). Mapping: Computing ↔ computeBusy, Communication ↔ commBusy,
+ * Communication(Not Overlapped) ↔ exposedComm, Free ↔ idle. See docs/ascend-cross-check.md for
+ * where the definitions differ.
+ *
+ * @param step                  step name
+ * @param origin                where the profiler's values came from
+ * @param computing             computeBusy vs Computing
+ * @param communication         commBusy vs Communication
+ * @param exposedCommunication  exposedComm vs Communication(Not Overlapped)
+ * @param free                  idle vs Free
+ */
+public record CrossCheckStep(String step, String origin, CrossCheckValue computing, CrossCheckValue communication,
+                             CrossCheckValue exposedCommunication, CrossCheckValue free) {
+}

@@ -1,0 +1,241 @@
+package io.overlapanalyze.formats.ascend;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.overlapanalyze.formats.FormatDetector;
+import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.TraceReader;
+import io.overlapanalyze.model.RankSource;
+import io.overlapanalyze.model.RankTrace;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.function.IntFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Reads Ascend profiler output (ascend.md §2): a torch_npu {@code *_ascend_pt} directory, an msprof
+ * {@code PROF_*} tree, a bare {@code trace_view.json} / {@code msprof_*.json}, or a DB export
+ * ({@code ascend_pytorch_profiler_<rank>.db}, {@code msprof_*.db}), into one {@link RankTrace} per
+ * device.
+ *
+ * <p>Which file is the timeline: torch_npu's {@code ASCEND_PROFILER_OUTPUT/trace_view.json}, else
+ * its DB; msprof's newest {@code mindstudio_profiler_output/msprof_<14 digits>.json}, else the
+ * slices {@code msprof_slice_<i>_<ts>.json} of the newest timestamp (read as one timeline), else
+ * the newest {@code msprof_*.db} (the rule of msprof-analyze's {@code find_msprof_json}). The rank
+ * comes from {@code profiler_info_<rank>.json} {@code rank_id} (an int or a string), from msprof's
+ * {@code device_<n>/info.json.<n>}, or from the database's {@code RANK_DEVICE_MAP}.
+ */
+public final class AscendReader implements TraceReader {
+    private static final Pattern MSPROF_JSON = Pattern.compile("^msprof_(\\d{14})\\.json(\\.gz)?$");
+    private static final Pattern MSPROF_SLICE = Pattern.compile("^msprof_slice_(\\d+)_(\\d{14})\\.json(\\.gz)?$");
+    private static final Pattern MSPROF_DB = Pattern.compile("^msprof_(\\d+)\\.db$");
+    private static final Pattern TORCH_DB = Pattern.compile("^ascend_pytorch_profiler(_\\d+)?\\.db$");
+    private static final Pattern PROFILER_INFO = Pattern.compile("^profiler_info(?:_(\\d+))?\\.json$");
+    private static final Pattern DEVICE_DIR = Pattern.compile("^device_(\\d+)$");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * True for a directory that is one Ascend capture: a torch_npu {@code *_ascend_pt} directory
+     * (by name, by its {@code ASCEND_PROFILER_OUTPUT}, or by its {@code profiler_info*.json}) or an
+     * msprof {@code PROF_*} tree. Such a directory is read as a whole, never as loose JSON files.
+     */
+    public static boolean isCaptureDirectory(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return false;
+        }
+        String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
+        if (name.endsWith("_ascend_pt") || Files.isDirectory(dir.resolve("ASCEND_PROFILER_OUTPUT"))) {
+            return true;
+        }
+        if (name.startsWith("PROF_") && (Files.isDirectory(dir.resolve("mindstudio_profiler_output"))
+                || Files.isDirectory(dir.resolve("host")) || hasChild(dir, DEVICE_DIR))) {
+            return true;
+        }
+        return hasChild(dir, PROFILER_INFO);
+    }
+
+    /** True when an SQLite file is an Ascend export (or torch_npu's analysis.db): by its tables. */
+    public static boolean isAscendDatabase(Path file) {
+        try (Connection c = ReadOnlySqlite.open(file)) {
+            Set<String> t = ReadOnlySqlite.tables(c);
+            return (t.contains("TASK") && t.contains("STRING_IDS")) || t.contains("STEPTRACETIME");
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public List<RankTrace> read(Path input) throws TraceFormatException, IOException {
+        if (Files.isDirectory(input)) {
+            return readDirectory(input);
+        }
+        return readFile(input, input.toString());
+    }
+
+    private List<RankTrace> readFile(Path file, String source) throws TraceFormatException, IOException {
+        FormatDetector.Content content = FormatDetector.sniff(file);
+        IntFunction<RankInfo> ranks = rankInfoNear(file);
+        if (content == FormatDetector.Content.SQLITE) {
+            return new DbReader(file, source, ranks).read();
+        }
+        if (content == FormatDetector.Content.EMPTY) {
+            throw new TraceFormatException(file + ": file is empty");
+        }
+        return new TimelineReader(List.of(file), source, ranks).read();
+    }
+
+    private List<RankTrace> readDirectory(Path dir) throws TraceFormatException, IOException {
+        Path out = dir.resolve("ASCEND_PROFILER_OUTPUT");
+        if (Files.isDirectory(out)) {
+            Path trace = out.resolve("trace_view.json");
+            if (Files.isRegularFile(trace)) {
+                return new TimelineReader(List.of(trace), dir.toString(), torchNpuRank(dir)).read();
+            }
+            Path db = newest(out, TORCH_DB);
+            if (db != null) {
+                return new DbReader(db, dir.toString(), torchNpuRank(dir)).read();
+            }
+        }
+        Path prof = dir.getFileName() != null && dir.getFileName().toString().startsWith("PROF_") ? dir
+                : newest(dir, Pattern.compile("^PROF_.*"));
+        if (prof != null) {
+            List<RankTrace> fromProf = readProf(prof, dir.toString(), dir.equals(prof) ? msprofRank(prof) : torchNpuRank(dir));
+            if (fromProf != null) {
+                return fromProf;
+            }
+        }
+        throw new TraceFormatException(dir + ": no Ascend timeline: expected ASCEND_PROFILER_OUTPUT/trace_view.json,"
+                + " ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_<rank>.db, or a PROF_*/mindstudio_profiler_output/"
+                + "msprof_*.json (was the profile exported?)");
+    }
+
+    /** The msprof tree's timeline, or {@code null} when it holds none. */
+    private List<RankTrace> readProf(Path prof, String source, IntFunction<RankInfo> ranks)
+            throws TraceFormatException, IOException {
+        Path out = prof.resolve("mindstudio_profiler_output");
+        if (Files.isDirectory(out)) {
+            Path json = newest(out, MSPROF_JSON);
+            if (json != null) {
+                return new TimelineReader(List.of(json), source, ranks).read();
+            }
+            List<Path> slices = slices(out);
+            if (!slices.isEmpty()) {
+                return new TimelineReader(slices, source, ranks).read();
+            }
+        }
+        Path db = newest(prof, MSPROF_DB);
+        return db == null ? null : new DbReader(db, source, ranks).read();
+    }
+
+    /** The slices of the newest timestamp, by slice number. */
+    private static List<Path> slices(Path dir) throws IOException {
+        List<Path> all = list(dir).stream().filter(p -> MSPROF_SLICE.matcher(p.getFileName().toString()).matches()).toList();
+        String newest = all.stream().map(p -> group(MSPROF_SLICE, p, 2)).max(String::compareTo).orElse(null);
+        List<Path> out = new ArrayList<>();
+        for (Path p : all) {
+            if (group(MSPROF_SLICE, p, 2).equals(newest)) {
+                out.add(p);
+            }
+        }
+        out.sort(Comparator.comparingLong(p -> Long.parseLong(group(MSPROF_SLICE, p, 1))));
+        return out;
+    }
+
+    private static String group(Pattern pattern, Path p, int g) {
+        Matcher m = pattern.matcher(p.getFileName().toString());
+        return m.matches() ? m.group(g) : "";
+    }
+
+    /** The lexicographically last matching child (msprof names carry a sortable timestamp). */
+    private static Path newest(Path dir, Pattern pattern) throws IOException {
+        return list(dir).stream().filter(p -> pattern.matcher(p.getFileName().toString()).matches())
+                .max(Comparator.comparing(p -> p.getFileName().toString())).orElse(null);
+    }
+
+    private static List<Path> list(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.sorted().toList();
+        }
+    }
+
+    private static boolean hasChild(Path dir, Pattern pattern) {
+        try {
+            return newest(dir, pattern) != null;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Rank information for a bare file: look where torch_npu or msprof would have put it. */
+    private static IntFunction<RankInfo> rankInfoNear(Path file) {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent == null) {
+            return d -> RankInfo.UNKNOWN;
+        }
+        String name = parent.getFileName() == null ? "" : parent.getFileName().toString();
+        if ((name.equals("ASCEND_PROFILER_OUTPUT")) && parent.getParent() != null) {
+            return torchNpuRank(parent.getParent());
+        }
+        if (name.equals("mindstudio_profiler_output") && parent.getParent() != null) {
+            return msprofRank(parent.getParent());
+        }
+        return d -> RankInfo.UNKNOWN;
+    }
+
+    /** torch_npu: {@code profiler_info_<rank>.json} {@code rank_id}; the file name when it has none. */
+    static IntFunction<RankInfo> torchNpuRank(Path dir) {
+        RankInfo info = RankInfo.UNKNOWN;
+        try {
+            Path f = newest(dir, PROFILER_INFO);
+            if (f != null) {
+                Integer fromContent = rankId(f);
+                String fromName = group(PROFILER_INFO, f, 1);
+                if (fromContent != null && fromContent >= 0) {
+                    info = new RankInfo(fromContent, RankSource.TRACE);
+                } else if (fromContent == null && fromName != null && !fromName.isEmpty()) {
+                    info = new RankInfo(Integer.parseInt(fromName), RankSource.FILE_NAME);
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            info = RankInfo.UNKNOWN;
+        }
+        RankInfo fixed = info;
+        return d -> fixed;
+    }
+
+    /** msprof: {@code device_<n>/info.json.<n>} {@code rank_id} of each device. */
+    static IntFunction<RankInfo> msprofRank(Path prof) {
+        return dev -> {
+            Path info = prof.resolve("device_" + dev).resolve("info.json." + dev);
+            try {
+                Integer r = Files.isRegularFile(info) ? rankId(info) : null;
+                return r != null && r >= 0 ? new RankInfo(r, RankSource.TRACE) : RankInfo.UNKNOWN;
+            } catch (IOException | NumberFormatException e) {
+                return RankInfo.UNKNOWN;
+            }
+        };
+    }
+
+    /** {@code rank_id}, an int or (torch_npu 2.7.1) a string; {@code null} when absent. */
+    private static Integer rankId(Path f) throws IOException {
+        JsonNode root = JSON.readTree(f.toFile());
+        JsonNode r = root == null ? null : root.get("rank_id");
+        if (r == null || r.isNull()) {
+            return null;
+        }
+        return r.isNumber() ? r.asInt() : Integer.parseInt(r.asText().trim());
+    }
+}

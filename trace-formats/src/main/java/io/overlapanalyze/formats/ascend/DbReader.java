@@ -1,0 +1,287 @@
+package io.overlapanalyze.formats.ascend;
+
+import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.kineto.DecimalMicros;
+import io.overlapanalyze.model.DeviceKind;
+import io.overlapanalyze.model.HostSpan;
+import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.model.ReferenceOverlap;
+import io.overlapanalyze.model.Time;
+import io.overlapanalyze.model.TraceFormat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.IntFunction;
+
+/**
+ * Reads the DB export ({@code ascend_pytorch_profiler_<rank>.db}, msprof {@code msprof_*.db};
+ * ascend.md §7) into one {@link RankTrace} per device, and the sibling {@code analysis.db}
+ * {@code StepTraceTime} as the cross-check reference.
+ *
+ * <p>Rules, chosen to measure what {@code StepTraceTime} measures (PROVENANCE.md, "union rule"):
+ * compute = {@code TASK} rows that have a {@code COMPUTE_TASK_INFO} row; communication = one COMM
+ * interval per {@code COMMUNICATION_OP} row; the HCCL tasks of {@code COMMUNICATION_TASK_INFO} are
+ * left out (they lie inside their op). Other tasks are kept with a non-compute kind, for the device
+ * window. Launch: {@code PYTORCH_API → CONNECTION_IDS → TASK.connectionId} (the framework op),
+ * else {@code CANN_API.connectionId}. Device times are INTEGER ns; {@code PYTORCH_API} times are TEXT.
+ */
+final class DbReader {
+    private static final long API_TYPE_OP = 50001; // ENUM_API_TYPE 'op'
+
+    private final Path db;
+    private final String source;
+    private final IntFunction<RankInfo> rankFallback;
+    private Map<Long, String> strings = Map.of();
+
+    DbReader(Path db, String source, IntFunction<RankInfo> rankFallback) {
+        this.db = db;
+        this.source = source;
+        this.rankFallback = rankFallback;
+    }
+
+    List<RankTrace> read() throws TraceFormatException {
+        try (Connection c = ReadOnlySqlite.open(db)) {
+            Set<String> tables = ReadOnlySqlite.tables(c);
+            if (tables.contains("STEPTRACETIME") && !tables.contains("TASK")) {
+                throw new TraceFormatException(db + ": this is torch_npu's analysis.db (summaries only); pass the "
+                        + "ascend_pytorch_profiler_<rank>.db next to it, or the *_ascend_pt directory");
+            }
+            if (!tables.contains("TASK") || !tables.contains("STRING_IDS")) {
+                throw new TraceFormatException(db + ": not an Ascend profiler database (no TASK / STRING_IDS tables)");
+            }
+            strings = strings(c);
+            return devices(c, tables);
+        } catch (SQLException e) {
+            throw new TraceFormatException(db + ": cannot read the SQLite database: " + oneLine(e));
+        }
+    }
+
+    private List<RankTrace> devices(Connection c, Set<String> tables) throws SQLException, TraceFormatException {
+        Map<Integer, Integer> rankOfDevice = new HashMap<>();
+        if (tables.contains("RANK_DEVICE_MAP")) {
+            query(c, "SELECT rankId, deviceId FROM RANK_DEVICE_MAP", rs -> rankOfDevice.put(rs.getInt(2), rs.getInt(1)));
+        }
+        Set<Long> compute = ids(c, tables, "COMPUTE_TASK_INFO");
+        Set<Long> commTasks = ids(c, tables, "COMMUNICATION_TASK_INFO");
+        Map<Long, long[]> launches = launches(c, tables);
+        Map<Integer, RankAssembler> byDevice = new TreeMap<>();
+
+        query(c, "SELECT startNs, endNs, deviceId, connectionId, globalTaskId, taskType, streamId FROM TASK", rs -> {
+            long taskId = rs.getLong(5);
+            if (commTasks.contains(taskId)) {
+                return;
+            }
+            int dev = rs.getInt(3);
+            RankAssembler a = byDevice.computeIfAbsent(dev, d -> new RankAssembler());
+            long stream = rs.getLong(7);
+            String type = strings.get(rs.getLong(6));
+            if (TaskKinds.isProfilerMarker(type)) {
+                return;
+            }
+            DeviceKind kind = compute.contains(taskId) ? DeviceKind.COMPUTE : nonCompute(TaskKinds.ofTaskType(type));
+            long[] launch = rs.getObject(4) == null ? null : launches.get(rs.getLong(4));
+            a.task(a.lane(dev, stream, "Stream " + stream), rs.getLong(1), rs.getLong(2), kind,
+                    type == null ? "task" : type, launch == null ? Time.UNKNOWN : launch[0], launch == null ? -1 : launch[1]);
+        });
+        if (tables.contains("COMMUNICATION_OP")) {
+            Map<Long, String> dataTypes = enumTable(c, tables, "ENUM_HCCL_DATA_TYPE");
+            boolean hasDevice = ReadOnlySqlite.columns(c, "COMMUNICATION_OP").contains("DEVICEID");
+            int onlyDevice = byDevice.size() == 1 ? byDevice.keySet().iterator().next() : 0;
+            query(c, "SELECT opName, startNs, endNs, connectionId, groupName, dataType, count"
+                    + (hasDevice ? ", deviceId" : "") + " FROM COMMUNICATION_OP ORDER BY startNs", rs -> {
+                int dev = hasDevice ? rs.getInt(8) : onlyDevice;
+                RankAssembler a = byDevice.computeIfAbsent(dev, d -> new RankAssembler());
+                String group = strings.get(rs.getLong(5));
+                long[] launch = rs.getObject(4) == null ? null : launches.get(rs.getLong(4));
+                String count = rs.getString(7);
+                long n = -1;
+                try {
+                    n = count == null ? -1 : new java.math.BigDecimal(count).longValueExact();
+                } catch (NumberFormatException | ArithmeticException ignored) {
+                    n = -1;
+                }
+                String label = group == null ? "Communication" : "Group " + group + " Communication";
+                a.collective(a.lane(dev, -1, label), rs.getLong(2), rs.getLong(3), strings.get(rs.getLong(1)),
+                        group, label, dataTypes.get(rs.getLong(6)), n,
+                        launch == null ? Time.UNKNOWN : launch[0], launch == null ? -1 : launch[1]);
+            });
+        }
+        if (byDevice.isEmpty()) {
+            throw new TraceFormatException(db + ": the database holds no device tasks (TASK is empty)");
+        }
+        hostOps(c, tables, byDevice);
+        Map<String, List<ReferenceOverlap>> reference = stepTraceTime(byDevice.keySet());
+        List<RankTrace> out = new ArrayList<>();
+        for (Map.Entry<Integer, RankAssembler> e : byDevice.entrySet()) {
+            int dev = e.getKey();
+            RankAssembler a = e.getValue();
+            for (ReferenceOverlap r : reference.getOrDefault(String.valueOf(dev), reference.getOrDefault("", List.of()))) {
+                a.reference(r);
+            }
+            RankInfo info = rankOfDevice.containsKey(dev)
+                    ? new RankInfo(rankOfDevice.get(dev), io.overlapanalyze.model.RankSource.TRACE)
+                    : rankFallback.apply(dev);
+            out.add(a.build(source, TraceFormat.ASCEND, info.rank(), info.source(), -1, false, null));
+        }
+        return out;
+    }
+
+    /** The DB's compute set is COMPUTE_TASK_INFO; a task outside it is never compute. */
+    private static DeviceKind nonCompute(DeviceKind k) {
+        return k == DeviceKind.COMPUTE ? DeviceKind.OTHER : k;
+    }
+
+    /** connectionId → {launch ns, thread}: the framework op when linked, else the CANN API call. */
+    private Map<Long, long[]> launches(Connection c, Set<String> tables) throws SQLException {
+        Map<Long, long[]> out = new HashMap<>();
+        if (tables.contains("CANN_API")) {
+            query(c, "SELECT connectionId, startNs, globalTid FROM CANN_API", rs ->
+                    out.put(rs.getLong(1), new long[] {rs.getLong(2), rs.getLong(3) & 0xFFFFFFFFL}));
+        }
+        if (tables.contains("PYTORCH_API") && tables.contains("CONNECTION_IDS")) {
+            Set<Long> fromOps = new HashSet<>();
+            query(c, "SELECT ci.connectionId, p.startNs, p.globalTid, p.type FROM PYTORCH_API p "
+                    + "JOIN CONNECTION_IDS ci ON ci.id = p.connectionId", rs -> {
+                long conn = rs.getLong(1);
+                long start = textNs(rs.getString(2));
+                boolean op = rs.getLong(4) == API_TYPE_OP;
+                long[] cur = out.get(conn);
+                // Prefer the framework op over a CANN call or a queue event; among ops, the earliest.
+                if (cur == null || (op && !fromOps.contains(conn)) || (op == fromOps.contains(conn) && start < cur[0])) {
+                    out.put(conn, new long[] {start, rs.getLong(3) & 0xFFFFFFFFL});
+                    if (op) {
+                        fromOps.add(conn);
+                    }
+                }
+            });
+        }
+        return out;
+    }
+
+    private void hostOps(Connection c, Set<String> tables, Map<Integer, RankAssembler> byDevice) throws SQLException {
+        Set<String> stepNames = new HashSet<>();
+        if (tables.contains("PYTORCH_API")) {
+            query(c, "SELECT startNs, endNs, globalTid, name FROM PYTORCH_API", rs -> {
+                String name = strings.get(rs.getLong(4));
+                if (name == null) {
+                    return;
+                }
+                long tid = rs.getLong(3) & 0xFFFFFFFFL;
+                long start = textNs(rs.getString(1));
+                long end = textNs(rs.getString(2));
+                for (RankAssembler a : byDevice.values()) {
+                    a.hostOp(name, start, end, tid);
+                }
+                if (RankAssembler.STEP.matcher(name).matches()) {
+                    stepNames.add(name);
+                }
+            });
+        }
+        if (tables.contains("STEP_TIME")) {
+            query(c, "SELECT id, startNs, endNs FROM STEP_TIME", rs -> {
+                String name = "ProfilerStep#" + rs.getString(1);
+                if (!stepNames.contains(name)) {
+                    for (RankAssembler a : byDevice.values()) {
+                        a.hostSpanStep(new HostSpan(io.overlapanalyze.model.HostSpanKind.STEP, name, rs.getLong(2),
+                                rs.getLong(3), -1));
+                    }
+                }
+            });
+        }
+    }
+
+    /** analysis.db StepTraceTime beside the database, keyed by device id ("" when it has no column). */
+    private Map<String, List<ReferenceOverlap>> stepTraceTime(Set<Integer> devices) {
+        Path analysis = db.resolveSibling("analysis.db");
+        Map<String, List<ReferenceOverlap>> out = new HashMap<>();
+        if (!Files.isRegularFile(analysis)) {
+            return out;
+        }
+        try (Connection c = ReadOnlySqlite.open(analysis)) {
+            if (!ReadOnlySqlite.tables(c).contains("STEPTRACETIME")) {
+                return out;
+            }
+            boolean hasDevice = ReadOnlySqlite.columns(c, "StepTraceTime").contains("DEVICEID");
+            query(c, "SELECT * FROM StepTraceTime", rs -> {
+                String step = rs.getString("step");
+                String name = step == null || step.isBlank() ? "all" : "ProfilerStep#" + step.trim();
+                String dev = hasDevice ? rs.getString("deviceId") : "";
+                out.computeIfAbsent(dev == null ? "" : dev, k -> new ArrayList<>()).add(new ReferenceOverlap(name,
+                        us(rs.getString("computing")), us(rs.getString("communication")),
+                        us(rs.getString("communication_not_overlapped")), us(rs.getString("free")),
+                        "analysis.db StepTraceTime"));
+            });
+        } catch (SQLException | NumberFormatException e) {
+            // The reference is optional: without it there is no cross-check, the trace is still read.
+            out.clear();
+            out.put("", List.of());
+        }
+        return out;
+    }
+
+    /** A µs value as SQLite prints it ("8903.431") → exact ns. */
+    private static long us(String text) {
+        return text == null ? 0 : DecimalMicros.toNanos(text.trim());
+    }
+
+    private static long textNs(String text) {
+        if (text == null) {
+            return Time.UNKNOWN;
+        }
+        try {
+            return Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            return Time.UNKNOWN;
+        }
+    }
+
+    private Set<Long> ids(Connection c, Set<String> tables, String table) throws SQLException {
+        Set<Long> out = new HashSet<>();
+        if (tables.contains(table)) {
+            query(c, "SELECT globalTaskId FROM " + table, rs -> out.add(rs.getLong(1)));
+        }
+        return out;
+    }
+
+    private static Map<Long, String> strings(Connection c) throws SQLException {
+        Map<Long, String> out = new HashMap<>();
+        query(c, "SELECT id, value FROM STRING_IDS", rs -> out.put(rs.getLong(1), rs.getString(2)));
+        return out;
+    }
+
+    private static Map<Long, String> enumTable(Connection c, Set<String> tables, String table) throws SQLException {
+        Map<Long, String> out = new HashMap<>();
+        if (tables.contains(table)) {
+            query(c, "SELECT id, name FROM " + table, rs -> out.put(rs.getLong(1), rs.getString(2)));
+        }
+        return out;
+    }
+
+    private interface Row {
+        void accept(ResultSet rs) throws SQLException;
+    }
+
+    private static void query(Connection c, String sql, Row row) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                row.accept(rs);
+            }
+        }
+    }
+
+    private static String oneLine(Throwable e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return m.replaceAll("\\s+", " ").trim();
+    }
+}

@@ -1,0 +1,51 @@
+package io.overlapanalyze.formats.ascend;
+
+import io.overlapanalyze.model.DeviceKind;
+
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Device task types → {@link DeviceKind} (ascend.md §3.3). COMPUTE is exactly the set that
+ * reproduces Huawei's own Computing lane ({@code AI_CORE, AI_VECTOR_CORE, MIX_AIC, MIX_AIV, AI_CPU,
+ * DSA_SQE}; PROVENANCE.md "union rule"), so our computeBusy and their Computing measure the same
+ * tasks. The rest is our choice, not a Huawei definition: event/notify tasks are SYNC (never
+ * compute, metrics.md §1), DMA tasks MEMCPY, anything else OTHER.
+ */
+final class TaskKinds {
+    static final Set<String> COMPUTE = Set.of("AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV", "AI_CPU", "DSA_SQE");
+
+    private TaskKinds() {
+    }
+
+    /**
+     * {@code PROFILING_ENABLE} / {@code PROFILING_DISABLE}: placeholder tasks the profiler itself
+     * puts on stream 0 at capture start and end. They are no work of the job, and keeping them
+     * would stretch the last step's device window to the end of the capture (11 ms on the
+     * 2025-01 sample), so they are not read.
+     */
+    static boolean isProfilerMarker(String name) {
+        return name != null && name.startsWith("PROFILING_");
+    }
+
+    static DeviceKind ofTaskType(String taskType) {
+        if (taskType == null) {
+            return DeviceKind.OTHER;
+        }
+        if (COMPUTE.contains(taskType)) {
+            return DeviceKind.COMPUTE;
+        }
+        String t = taskType.toUpperCase(Locale.ROOT);
+        if (t.contains("EVENT") || t.contains("NOTIFY") || t.contains("WRITE VALUE") || t.contains("WRITE_VALUE")
+                || t.contains("BARRIER")) {
+            return DeviceKind.SYNC;
+        }
+        if (t.contains("MEMSET")) {
+            return DeviceKind.MEMSET;
+        }
+        if (t.contains("DMA") || t.contains("MEMCPY")) {
+            return DeviceKind.MEMCPY;
+        }
+        return DeviceKind.OTHER;
+    }
+}

@@ -1,0 +1,473 @@
+package io.overlapanalyze.formats.ascend;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import io.overlapanalyze.formats.InputStreams;
+import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.kineto.DecimalMicros;
+import io.overlapanalyze.model.DeviceKind;
+import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.model.Time;
+import io.overlapanalyze.model.TraceFormat;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.IntFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads an Ascend timeline ({@code trace_view.json}, {@code msprof_*.json}, or the slices of one
+ * {@code msprof_slice_*}) into one {@link RankTrace} per device (ascend.md §3).
+ *
+ * <p>The file is a bare JSON array whose metadata ({@code process_name}, {@code thread_name}) may
+ * come anywhere, and pids are encodings that differ by version, so lanes can only be resolved by
+ * name once all metadata is known. Rather than buffer every event, the reader streams the input
+ * twice: pass 1 keeps the metadata and finds where the JSON ends (truncation), pass 2 keeps only
+ * the events it needs. Memory grows with device tasks, collectives and the few host ops it keeps,
+ * not with the file.
+ */
+final class TimelineReader {
+    private static final JsonFactory FACTORY = JsonFactory.builder()
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .enable(JsonReadFeature.ALLOW_TRAILING_COMMA)
+            .enable(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS)
+            .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+            .build();
+    private static final Pattern NPU_LABEL = Pattern.compile("^NPU\\s+(\\d+)$");
+    private static final Pattern GROUP_THREAD = Pattern.compile("^Group\\s+(\\S+)\\s+Communication$");
+    private static final Pattern PLANE_THREAD = Pattern.compile("^Plane\\s+\\d+$");
+
+    private final List<Path> parts;
+    private final String source;
+    private final IntFunction<RankInfo> rankOfDevice;
+
+    // pass 1
+    private final Map<String, String> processName = new HashMap<>();
+    private final Map<String, String> processLabel = new HashMap<>();
+    private final Map<String, String> threadName = new HashMap<>();
+    private final long[] completeEvents;
+    private final List<String> warnings = new ArrayList<>();
+    private boolean truncated;
+
+    // pass 2
+    private final List<long[]> hostOps = new ArrayList<>();       // start, end, tid, nameIndex
+    private final List<String> hostOpNames = new ArrayList<>();
+    private final Map<Long, String> hostThreads = new TreeMap<>();
+    private boolean hostOpsPresent;
+    private final List<DeviceEvent> deviceEvents = new ArrayList<>();
+    private final Map<Integer, Set<Long>> commStreams = new HashMap<>();
+    private final Map<String, long[]> asyncSource = new HashMap<>();   // id -> tid, ts
+    private final Map<String, long[]> h2dSource = new HashMap<>();
+    private final Map<String, String> asyncTarget = new HashMap<>();   // pid|tid|ts -> id
+    private final Map<String, String> h2dTarget = new HashMap<>();
+    private final EventFields e = new EventFields();
+    private String file;
+    private long eventNumber;
+
+    /** What a device-side event is. */
+    private enum Role { TASK, COLLECTIVE, OVERLAP }
+
+    private record DeviceEvent(Role role, int device, String pid, String tid, String lane, long stream, long start,
+                               long end, String name, String taskType, String dtype, long count, String groupKey,
+                               int overlapType) {
+    }
+
+    TimelineReader(List<Path> parts, String source, IntFunction<RankInfo> rankOfDevice) {
+        this.parts = List.copyOf(parts);
+        this.source = source;
+        this.rankOfDevice = rankOfDevice;
+        this.completeEvents = new long[parts.size()];
+    }
+
+    List<RankTrace> read() throws TraceFormatException, IOException {
+        for (int i = 0; i < parts.size(); i++) {
+            scanMetadata(i);
+        }
+        if (!processName.containsValue("Ascend Hardware") && !processName.containsValue("HCCL")
+                && !processName.containsValue("Communication") && !processName.containsValue("Overlap Analysis")) {
+            if (truncated) {
+                throw new TraceFormatException(warnings.get(0).substring("truncated: ".length())
+                        + ", before any Ascend lane metadata (process_name \"Ascend Hardware\"/\"HCCL\"): nothing to analyse");
+            }
+            throw new TraceFormatException(parts.get(0) + ": not an Ascend timeline: no process named"
+                    + " \"Ascend Hardware\", \"HCCL\" or \"Communication\" in the metadata events");
+        }
+        for (int i = 0; i < parts.size(); i++) {
+            collect(i);
+        }
+        return build();
+    }
+
+    private JsonParser open(Path part) throws IOException, TraceFormatException {
+        try {
+            Reader r = new InputStreamReader(InputStreams.open(part), StandardCharsets.UTF_8);
+            return FACTORY.createParser(r);
+        } catch (EOFException ex) {
+            throw new TraceFormatException(part + ": the file ends inside the gzip header");
+        }
+    }
+
+    /** Pass 1: metadata, and how many events are complete (the rest of a damaged file is not read). */
+    private void scanMetadata(int partIndex) throws IOException, TraceFormatException {
+        Path part = parts.get(partIndex);
+        file = part.toString();
+        long complete = 0;
+        try (JsonParser p = open(part)) {
+            try {
+                JsonToken t = p.nextToken();
+                if (t == null) {
+                    throw new TraceFormatException(file + ": empty file (no JSON value), expected an Ascend timeline array");
+                }
+                if (t != JsonToken.START_ARRAY) {
+                    throw new TraceFormatException(file + ": not an Ascend timeline: the top-level JSON value is "
+                            + (t == JsonToken.START_OBJECT ? "an object" : "a " + t.asString()) + ", expected an array of events");
+                }
+                for (t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                    if (t == null) {
+                        throw new EOFException("end of input inside the event array");
+                    }
+                    if (t != JsonToken.START_OBJECT) {
+                        throw new TraceFormatException(file + ": event " + (complete + 1) + " is not a JSON object");
+                    }
+                    e.read(p);
+                    if ("M".equals(e.ph)) {
+                        metadata();
+                    }
+                    complete++;
+                }
+                completeEvents[partIndex] = Long.MAX_VALUE;
+            } catch (EOFException | com.fasterxml.jackson.core.io.JsonEOFException ex) {
+                endedEarly(part, complete, "the file ends early", p);
+            } catch (JsonProcessingException ex) {
+                endedEarly(part, complete, "invalid JSON (" + firstLine(ex.getOriginalMessage()) + ")", p);
+            } catch (java.util.zip.ZipException ex) {
+                endedEarly(part, complete, "the gzip data is damaged", p);
+            }
+        }
+    }
+
+    private void endedEarly(Path part, long complete, String what, JsonParser p) throws TraceFormatException {
+        long at = p.currentLocation() == null ? -1 : p.currentLocation().getCharOffset();
+        if (complete == 0) {
+            throw new TraceFormatException(part + ": " + what + " before the first complete event (character " + at + ")");
+        }
+        truncated = true;
+        warnings.add("truncated: " + part + ": " + what + " inside event " + (complete + 1) + ", at character " + at
+                + "; kept the " + complete + " complete event(s) before it");
+        completeEvents[parts.indexOf(part)] = complete;
+    }
+
+    private void metadata() {
+        if (e.pid == null || e.name == null) {
+            return;
+        }
+        String value = e.args.get("name");
+        switch (e.name) {
+            case "process_name" -> {
+                if (value != null) {
+                    processName.put(e.pid, value);
+                }
+            }
+            case "process_labels" -> {
+                String labels = e.args.get("labels");
+                if (labels != null) {
+                    processLabel.put(e.pid, labels);
+                }
+            }
+            case "thread_name" -> {
+                if (value != null && e.tid != null) {
+                    threadName.put(e.pid + "|" + e.tid, value);
+                }
+            }
+            default -> { }
+        }
+    }
+
+    /** Pass 2: the events the model needs. */
+    private void collect(int partIndex) throws IOException, TraceFormatException {
+        Path part = parts.get(partIndex);
+        file = part.toString();
+        long limit = completeEvents[partIndex];
+        eventNumber = 0;
+        try (JsonParser p = open(part)) {
+            p.nextToken();
+            for (JsonToken t = p.nextToken(); t == JsonToken.START_OBJECT && eventNumber < limit; t = p.nextToken()) {
+                eventNumber++;
+                e.read(p);
+                event();
+            }
+        }
+    }
+
+    private void event() throws TraceFormatException {
+        if (e.ph == null || e.pid == null) {
+            return;
+        }
+        switch (e.ph) {
+            case "X" -> complete();
+            case "s" -> flowStart();
+            case "f" -> flowEnd();
+            default -> { }
+        }
+    }
+
+    private void complete() throws TraceFormatException {
+        String process = processName.get(e.pid);
+        if (process == null || e.name == null) {
+            return;
+        }
+        switch (process) {
+            case "Python" -> {
+                hostOpsPresent = true;
+                long tid = longOf(e.tid, "tid");
+                String name = threadName.get(e.pid + "|" + e.tid);
+                if (name != null) {
+                    hostThreads.put(tid, name);
+                }
+                if (RankAssembler.spanKind(e.name) != null || e.name.startsWith("c10d::")) {
+                    long start = ns(e.ts, "ts");
+                    hostOps.add(new long[] {start, start + ns(e.dur, "dur"), tid, hostOpNames.size()});
+                    hostOpNames.add(e.name);
+                }
+            }
+            case "Ascend Hardware" -> {
+                if (TaskKinds.isProfilerMarker(e.name)) {
+                    return;
+                }
+                long start = ns(e.ts, "ts");
+                long stream = longOf(e.tid, "tid");
+                String lane = threadName.getOrDefault(e.pid + "|" + e.tid, "Stream " + e.tid);
+                deviceEvents.add(new DeviceEvent(Role.TASK, deviceOf(e.pid), e.pid, e.tid, lane, stream, start,
+                        start + ns(e.dur, "dur"), e.name, e.args.get("Task Type"), null, -1, null, -1));
+            }
+            case "HCCL", "Communication" -> hccl();
+            case "Overlap Analysis" -> {
+                int type = overlapType(threadName.get(e.pid + "|" + e.tid));
+                if (type >= 0) {
+                    long start = ns(e.ts, "ts");
+                    deviceEvents.add(new DeviceEvent(Role.OVERLAP, deviceOf(e.pid), e.pid, e.tid, null, -1, start,
+                            start + ns(e.dur, "dur"), e.name, null, null, -1, null, type));
+                }
+            }
+            default -> { }
+        }
+    }
+
+    private void hccl() throws TraceFormatException {
+        String thread = threadName.getOrDefault(e.pid + "|" + e.tid, "");
+        int dev = deviceOf(e.pid);
+        if (PLANE_THREAD.matcher(thread).matches()) {
+            // Plane tasks: not intervals (they lie inside their op); they say which stream is the
+            // communication stream, whose hardware tasks must not count as compute.
+            String stream = e.args.get("stream id");
+            if (stream != null) {
+                try {
+                    commStreams.computeIfAbsent(dev, d -> new HashSet<>()).add(Long.parseLong(stream));
+                } catch (NumberFormatException ignored) {
+                    // a stream id we cannot read only loses the exclusion, not the file
+                }
+            }
+            return;
+        }
+        if (!e.name.startsWith("hcom_") && !thread.endsWith("Communication")) {
+            return;
+        }
+        long start = ns(e.ts, "ts");
+        Matcher g = GROUP_THREAD.matcher(thread);
+        // "Group 0 Communication" (older) names no group; "Group <hash> Communication" does.
+        String groupKey = g.matches() && g.group(1).length() > 3 ? g.group(1) : null;
+        long count = -1;
+        String c = e.args.get("count");
+        if (c != null) {
+            try {
+                count = Long.parseLong(c);
+            } catch (NumberFormatException ignored) {
+                count = -1;
+            }
+        }
+        deviceEvents.add(new DeviceEvent(Role.COLLECTIVE, dev, e.pid, e.tid, thread.isEmpty() ? "Communication" : thread,
+                -1, start, start + ns(e.dur, "dur"), e.name, null, e.args.get("data_type"), count, groupKey, -1));
+    }
+
+    private static int overlapType(String thread) {
+        if (thread == null) {
+            return -1;
+        }
+        return switch (thread) {
+            case "Computing" -> RankAssembler.OVERLAP_COMPUTING;
+            case "Communication" -> RankAssembler.OVERLAP_COMMUNICATION;
+            case "Communication(Not Overlapped)" -> RankAssembler.OVERLAP_NOT_OVERLAPPED;
+            case "Free" -> RankAssembler.OVERLAP_FREE;
+            default -> -1;
+        };
+    }
+
+    private void flowStart() throws TraceFormatException {
+        if (e.id == null || e.ts == null || e.cat == null) {
+            return;
+        }
+        long[] src = {longOf(e.tid, "tid"), ns(e.ts, "ts")};
+        if ("async_npu".equals(e.cat)) {
+            asyncSource.put(e.id, src);
+        } else if ("HostToDevice".equals(e.cat)) {
+            h2dSource.put(e.id, src);
+        }
+    }
+
+    private void flowEnd() throws TraceFormatException {
+        if (e.id == null || e.ts == null || e.cat == null) {
+            return;
+        }
+        // The flow's end has the ts of its target event; torch_npu matches on pid-tid-ts too.
+        String key = e.pid + "|" + e.tid + "|" + ns(e.ts, "ts");
+        if ("async_npu".equals(e.cat)) {
+            asyncTarget.put(key, e.id);
+        } else if ("HostToDevice".equals(e.cat)) {
+            h2dTarget.put(key, e.id);
+        }
+    }
+
+    /** The launch of a device event: the framework op (async_npu) first, else the CANN launch. */
+    private long[] launchOf(DeviceEvent d) {
+        String key = d.pid() + "|" + d.tid() + "|" + d.start();
+        String id = asyncTarget.get(key);
+        long[] src = id == null ? null : asyncSource.get(id);
+        if (src == null) {
+            id = h2dTarget.get(key);
+            src = id == null ? null : h2dSource.get(id);
+        }
+        return src;
+    }
+
+    private int deviceOf(String pid) {
+        String label = processLabel.get(pid);
+        if (label != null) {
+            Matcher m = NPU_LABEL.matcher(label.trim());
+            if (m.matches()) {
+                return Integer.parseInt(m.group(1));
+            }
+        }
+        try {
+            return (int) (Long.parseLong(pid) & 0x1F); // (osPid << 10) | (sortIndex << 5) | deviceId
+        } catch (NumberFormatException ex) {
+            return 0;
+        }
+    }
+
+    private List<RankTrace> build() {
+        Map<Integer, RankAssembler> byDevice = new TreeMap<>();
+        for (DeviceEvent d : deviceEvents) {
+            byDevice.computeIfAbsent(d.device(), k -> new RankAssembler());
+        }
+        if (byDevice.isEmpty()) {
+            byDevice.put(0, new RankAssembler());
+        }
+        List<RankTrace> out = new ArrayList<>();
+        boolean anyTaskType = false;
+        for (Map.Entry<Integer, RankAssembler> entry : byDevice.entrySet()) {
+            int dev = entry.getKey();
+            RankAssembler a = entry.getValue();
+            a.hostOpsPresent = hostOpsPresent;
+            for (Map.Entry<Long, String> t : hostThreads.entrySet()) {
+                a.thread(t.getKey(), t.getValue());
+            }
+            for (long[] h : hostOps) {
+                a.hostOp(hostOpNames.get((int) h[3]), h[0], h[1], h[2]);
+            }
+            Set<Long> comm = commStreams.getOrDefault(dev, Set.of());
+            for (DeviceEvent d : deviceEvents) {
+                if (d.device() != dev) {
+                    continue;
+                }
+                long[] launch = d.role() == Role.OVERLAP ? null : launchOf(d);
+                long launchNs = launch == null ? Time.UNKNOWN : launch[1];
+                long launchTid = launch == null ? -1 : launch[0];
+                switch (d.role()) {
+                    case TASK -> {
+                        anyTaskType |= d.taskType() != null && !"Other".equals(d.taskType());
+                        DeviceKind kind = TaskKinds.ofTaskType(d.taskType());
+                        if (kind == DeviceKind.COMPUTE && comm.contains(d.stream())) {
+                            kind = DeviceKind.OTHER; // the communication stream's tasks are not compute
+                        }
+                        a.task(a.lane(dev, d.stream(), d.lane()), d.start(), d.end(), kind, d.name(), launchNs,
+                                launchTid);
+                    }
+                    case COLLECTIVE -> a.collective(a.lane(dev, -1, d.lane()), d.start(), d.end(), d.name(),
+                            d.groupKey(), d.lane(), d.dtype(), d.count(), launchNs, launchTid);
+                    case OVERLAP -> a.overlapEvent(d.overlapType(), d.start(), d.end());
+                }
+            }
+            a.warnings.addAll(warnings);
+            if (!anyTaskType && a.device.size() > 0) {
+                a.warnings.add("device tasks carry no known \"Task Type\": none counted as compute");
+            }
+            RankInfo info = rankOfDevice.apply(dev);
+            out.add(a.build(source, TraceFormat.ASCEND, info.rank(), info.source(), -1, truncated,
+                    parts.get(0).getFileName() + " Overlap Analysis lane"));
+        }
+        return out;
+    }
+
+    private TraceFormatException bad(String field, String value) {
+        return new TraceFormatException(file + ": event " + eventNumber + ": \"" + field + "\" is not a number of"
+                + " microseconds: " + (value == null ? "missing" : "\"" + abbreviate(value) + "\""));
+    }
+
+    private long ns(String text, String field) throws TraceFormatException {
+        if (text == null) {
+            if ("dur".equals(field)) {
+                return 0;
+            }
+            throw bad(field, null);
+        }
+        try {
+            return DecimalMicros.toNanos(text);
+        } catch (NumberFormatException ex) {
+            throw bad(field, text);
+        }
+    }
+
+    private long longOf(String text, String field) throws TraceFormatException {
+        if (text == null) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException ex) {
+            try {
+                return new java.math.BigDecimal(text).longValueExact();
+            } catch (NumberFormatException | ArithmeticException ex2) {
+                throw new TraceFormatException(file + ": event " + eventNumber + ": \"" + field + "\" is not an integer: \""
+                        + abbreviate(text) + "\"");
+            }
+        }
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 40 ? s.substring(0, 40) + "..." : s;
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "unknown error";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}
