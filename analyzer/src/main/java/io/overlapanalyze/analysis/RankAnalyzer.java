@@ -2,6 +2,7 @@ package io.overlapanalyze.analysis;
 
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.report.Attribution;
+import io.overlapanalyze.report.BucketReport;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
 import io.overlapanalyze.report.Totals;
@@ -146,6 +147,18 @@ public final class RankAnalyzer {
                 exposure.serialEstimateNs(), exposure.overlapSavingNs(), exposure.overlapRatio(),
                 g.members().size(), markers.markers(), markers.tailNs(), markers.lastBucketTailNs(),
                 markers.startDelayNs(), markers.launchLateNs(), attribution.attribution(),
-                step.intervals().length, step.comm().length, approximate, notes);
+                step.intervals().length, step.comm().length, approximate, notes,
+                gradBuckets(g.members(), markers.gL()));
+    }
+
+    /** G by device start (as GradientSet lists it), each with its size and reduction time. */
+    static List<BucketReport> gradBuckets(List<StepContext.CollectiveSpan> members, StepContext.CollectiveSpan gL) {
+        List<BucketReport> buckets = new ArrayList<>(members.size());
+        for (StepContext.CollectiveSpan c : members) {
+            long bytes = c.collective().bytes();
+            buckets.add(new BucketReport(c.id(), c.collective().type().name(), bytes >= 0 ? bytes : null,
+                    c.startNs(), c.endNs(), c.durationNs(), gL != null && c.id() == gL.id()));
+        }
+        return buckets;
     }
 }

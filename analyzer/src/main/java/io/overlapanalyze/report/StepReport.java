@@ -31,14 +31,32 @@ import java.util.List;
  * @param commKernels        number of COMM intervals in the step
  * @param approximate        true when a marker used a fallback the contract calls approximate
  * @param notes              short remarks ("looks like inference: no backward pass")
+ * @param gradBuckets        the members of G by device start, with bytes and reduction time
+ *                           (added after schemaVersion 1 was published; additive fields do not
+ *                           bump the version, and a report without it reads as an empty list)
  */
 public record StepReport(String name, boolean partial, Long deviceStartNs, Long deviceEndNs, long stepTimeNs,
                          long commBusyNs, long computeBusyNs, long overlappedNs, long exposedCommNs,
                          long exposedGradCommNs, long idleNs, long serialEstimateNs, long overlapSavingNs,
                          Double overlapRatio, int gradCollectives, Markers markers, Long tailNs,
                          Long lastBucketTailNs, Long startDelayNs, Long launchLateNs, Attribution attribution,
-                         int deviceIntervals, int commKernels, boolean approximate, List<String> notes) {
+                         int deviceIntervals, int commKernels, boolean approximate, List<String> notes,
+                         List<BucketReport> gradBuckets) {
     public StepReport {
         notes = List.copyOf(notes);
+        gradBuckets = gradBuckets == null ? List.of() : List.copyOf(gradBuckets);
+    }
+
+    /** The layout before {@code gradBuckets} existed: no bucket list. */
+    public StepReport(String name, boolean partial, Long deviceStartNs, Long deviceEndNs, long stepTimeNs,
+                      long commBusyNs, long computeBusyNs, long overlappedNs, long exposedCommNs,
+                      long exposedGradCommNs, long idleNs, long serialEstimateNs, long overlapSavingNs,
+                      Double overlapRatio, int gradCollectives, Markers markers, Long tailNs,
+                      Long lastBucketTailNs, Long startDelayNs, Long launchLateNs, Attribution attribution,
+                      int deviceIntervals, int commKernels, boolean approximate, List<String> notes) {
+        this(name, partial, deviceStartNs, deviceEndNs, stepTimeNs, commBusyNs, computeBusyNs, overlappedNs,
+                exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs, overlapRatio,
+                gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs, attribution,
+                deviceIntervals, commKernels, approximate, notes, List.of());
     }
 }

@@ -1,0 +1,68 @@
+package io.overlapanalyze.compare;
+
+import io.overlapanalyze.analysis.AnalysisOptions;
+import io.overlapanalyze.report.TailKind;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * {@code overlap-analyze diff A B}: every {@link Metric} of run A against run B, and the gradient
+ * bucket structure of both. Serialised as it is for {@code --format json}: field names are a
+ * contract, versioned by {@code schemaVersion} (additive fields do not bump it).
+ *
+ * @param kind          always {@link #KIND}, so a script can tell the JSON documents of this tool apart
+ * @param schemaVersion layout version of this document
+ * @param tool          tool name and version that wrote it
+ * @param alpha         significance level of the verdicts
+ * @param minSamples    samples needed on each side for a verdict
+ * @param a             run A
+ * @param b             run B
+ * @param metrics       one entry per metric, in {@link Metric} order
+ * @param structure     the bucket layout of each side and what changed
+ */
+public record DiffReport(String kind, int schemaVersion, String tool, double alpha, int minSamples, RunSide a,
+                         RunSide b, List<MetricChange> metrics, Structure structure) {
+    public static final String KIND = "overlap-analyze diff";
+    public static final int SCHEMA_VERSION = 1;
+
+    public DiffReport {
+        metrics = List.copyOf(metrics);
+    }
+
+    /**
+     * @param a                  layout of run A
+     * @param b                  layout of run B
+     * @param layoutChanged      the most common bucket layouts differ (count or sizes)
+     * @param attributionChanged the most frequent tail attribution differs
+     */
+    public record Structure(BucketLayout a, BucketLayout b, boolean layoutChanged, boolean attributionChanged) {
+    }
+
+    /** The metric's entry, or {@code null}. */
+    public MetricChange metric(Metric m) {
+        for (MetricChange c : metrics) {
+            if (c.metric().equals(m.key())) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** Compares run A with run B. */
+    public static DiffReport compare(Run a, Run b, AnalysisOptions options, double alpha, String tool) {
+        List<MetricChange> changes = new ArrayList<>();
+        for (Metric m : Metric.values()) {
+            changes.add(MetricChange.of(m, a.samples(m, options), b.samples(m, options), alpha));
+        }
+        BucketLayout la = BucketLayout.of(a, options);
+        BucketLayout lb = BucketLayout.of(b, options);
+        boolean layoutChanged = !Objects.equals(la.layout(), lb.layout());
+        TailKind ka = la.tailKind();
+        TailKind kb = lb.tailKind();
+        boolean attributionChanged = ka != null && kb != null && ka != kb;
+        return new DiffReport(KIND, SCHEMA_VERSION, tool, alpha, Samples.MIN_FOR_TEST, RunSide.of(a, options),
+                RunSide.of(b, options), changes, new Structure(la, lb, layoutChanged, attributionChanged));
+    }
+}

@@ -1,0 +1,46 @@
+package io.overlapanalyze.compare;
+
+import io.overlapanalyze.analysis.AnalysisOptions;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code overlap-analyze gate --baseline BASE CURRENT}: the checked metrics of the current run
+ * against the baseline. A check fails only when its change is over both thresholds and, when
+ * both runs have enough samples, significant (metrics.md §10). Serialised as it is for JSON.
+ *
+ * @param kind          always {@link #KIND}
+ * @param schemaVersion layout version of this document
+ * @param tool          tool name and version
+ * @param alpha         significance level
+ * @param minSamples    samples needed on each side for a significance verdict
+ * @param baseline      the baseline run
+ * @param current       the run under test
+ * @param result        REGRESSION when any check is, else PASS
+ * @param checks        one per checked metric, in threshold order
+ */
+public record GateReport(String kind, int schemaVersion, String tool, double alpha, int minSamples,
+                         RunSide baseline, RunSide current, GateStatus result, List<GateCheck> checks) {
+    public static final String KIND = "overlap-analyze gate";
+    public static final int SCHEMA_VERSION = 1;
+
+    public GateReport {
+        checks = List.copyOf(checks);
+    }
+
+    /** Runs the checks. */
+    public static GateReport evaluate(Run baseline, Run current, List<GateThreshold> thresholds,
+                                      AnalysisOptions options, double alpha, String tool) {
+        List<GateCheck> checks = new ArrayList<>();
+        for (GateThreshold t : thresholds) {
+            Metric m = Metric.byKey(t.metric());
+            MetricChange c = MetricChange.of(m, baseline.samples(m, options), current.samples(m, options), alpha);
+            checks.add(GateCheck.evaluate(t, c));
+        }
+        GateStatus result = checks.stream().anyMatch(c -> c.status() == GateStatus.REGRESSION)
+                ? GateStatus.REGRESSION : GateStatus.PASS;
+        return new GateReport(KIND, SCHEMA_VERSION, tool, alpha, Samples.MIN_FOR_TEST, RunSide.of(baseline, options),
+                RunSide.of(current, options), result, checks);
+    }
+}

@@ -1,0 +1,138 @@
+package io.overlapanalyze.cli;
+
+import io.overlapanalyze.analysis.AnalysisOptions;
+import io.overlapanalyze.cli.compare.DiffRenderer;
+import io.overlapanalyze.cli.compare.GateRenderer;
+import io.overlapanalyze.cli.compare.RunLoader;
+import io.overlapanalyze.cli.compare.ThresholdValues;
+import io.overlapanalyze.compare.GateReport;
+import io.overlapanalyze.compare.GateStatus;
+import io.overlapanalyze.compare.GateThreshold;
+import io.overlapanalyze.compare.Run;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code overlap-analyze gate --baseline BASE CURRENT}: fails CI (exit 1) when the tail, the
+ * exposed communication or the step time grew beyond its thresholds, significantly.
+ */
+@Command(name = "gate", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        versionProvider = AnalyzeCommand.VersionProvider.class,
+        description = {"Check a run against a baseline for CI: exit 1 when tail, exposed comm or step time regressed.",
+                "",
+                "A check fails when its median grew by more than its relative threshold AND by at least its "
+                        + "absolute one, and, when both runs have at least 5 complete steps × ranks, the growth is "
+                        + "significant (Mann-Whitney U). With fewer samples the thresholds alone decide. "
+                        + "Improvements never fail. BASE and CURRENT are each traces, a directory of traces, or a "
+                        + "saved summary ('summary')."},
+        footer = {"", "Defaults: tail +10% and 0.1ms, exposed comm +10% and 0.1ms, step time +5% and 0.5ms.",
+                "Exit codes: 0 pass, 1 regression, 2 bad usage or unreadable input, 3 internal error."})
+public final class GateCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--baseline", paramLabel = "BASE", required = true,
+            description = "The baseline: a saved summary, traces or a directory.")
+    Path baseline;
+
+    @Parameters(paramLabel = "CURRENT", arity = "1..*", description = "The run to check: traces, a directory or a summary.")
+    List<Path> current = new ArrayList<>();
+
+    @Option(names = "--max-tail-increase", paramLabel = "PCT", defaultValue = "10%",
+            description = "Relative tail threshold (default ${DEFAULT-VALUE}; 'off': absolute only).")
+    String maxTail;
+
+    @Option(names = "--min-tail-delta", paramLabel = "TIME", defaultValue = "0.1ms",
+            description = "Smallest tail increase that can fail (default ${DEFAULT-VALUE}).")
+    String minTail;
+
+    @Option(names = "--max-exposed-comm-increase", paramLabel = "PCT", defaultValue = "10%",
+            description = "Relative exposed-comm threshold (default ${DEFAULT-VALUE}).")
+    String maxExposed;
+
+    @Option(names = "--min-exposed-comm-delta", paramLabel = "TIME", defaultValue = "0.1ms",
+            description = "Smallest exposed-comm increase that can fail (default ${DEFAULT-VALUE}).")
+    String minExposed;
+
+    @Option(names = "--max-step-time-increase", paramLabel = "PCT", defaultValue = "5%",
+            description = "Relative step-time threshold (default ${DEFAULT-VALUE}).")
+    String maxStep;
+
+    @Option(names = "--min-step-time-delta", paramLabel = "TIME", defaultValue = "0.5ms",
+            description = "Smallest step-time increase that can fail (default ${DEFAULT-VALUE}).")
+    String minStep;
+
+    @Option(names = "--alpha", paramLabel = "P", defaultValue = "0.05",
+            description = "Significance level (default: ${DEFAULT-VALUE}).")
+    double alpha;
+
+    @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
+            description = "Standard output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    DiffRenderer.Format format;
+
+    @Option(names = "--markdown", paramLabel = "FILE",
+            description = "Also write a markdown table (e.g. to $GITHUB_STEP_SUMMARY).")
+    Path markdown;
+
+    @Option(names = "--junit", paramLabel = "FILE", description = "Also write JUnit XML, one test case per check.")
+    Path junit;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the result as JSON.")
+    Path json;
+
+    @Option(names = "--steps", paramLabel = "LIST", description = "Only these steps, on both sides (e.g. 4-10).")
+    String steps;
+
+    @Option(names = "--include-partial", description = "Count partial steps as samples.")
+    boolean includePartial;
+
+    @Option(names = "--debug", description = "Print stack traces for errors.")
+    boolean debug;
+
+    @Override
+    public Integer call() {
+        ThresholdValues.checkAlpha(alpha);
+        List<GateThreshold> thresholds = List.of(
+                new GateThreshold("tail", ThresholdValues.percent("--max-tail-increase", maxTail),
+                        ThresholdValues.duration("--min-tail-delta", minTail)),
+                new GateThreshold("exposedComm", ThresholdValues.percent("--max-exposed-comm-increase", maxExposed),
+                        ThresholdValues.duration("--min-exposed-comm-delta", minExposed)),
+                new GateThreshold("stepTime", ThresholdValues.percent("--max-step-time-increase", maxStep),
+                        ThresholdValues.duration("--min-step-time-delta", minStep)));
+        AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
+        StepSelection selection = steps == null ? null : StepSelection.parse(steps);
+        List<Path> inputs = new ArrayList<>();
+        Run base = RunLoader.load(baseline.toString(), List.of(baseline), options, selection, inputs);
+        String currentLabel = current.size() == 1 ? current.get(0).toString()
+                : current.get(0) + " (+" + (current.size() - 1) + " more)";
+        Run run = RunLoader.load(currentLabel, current, options, selection, inputs);
+        GateReport report = GateReport.evaluate(base, run, thresholds, options, alpha, Version.tool());
+
+        if (markdown != null) {
+            SafeOutput.write(markdown, inputs, w -> GateRenderer.render(report, DiffRenderer.Format.MARKDOWN, w));
+        }
+        if (junit != null) {
+            SafeOutput.write(junit, inputs, w -> w.write(GateRenderer.junit(report)));
+        }
+        if (json != null) {
+            SafeOutput.write(json, inputs, w -> GateRenderer.render(report, DiffRenderer.Format.JSON, w));
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        try {
+            GateRenderer.render(report, format, out);
+        } catch (IOException e) {
+            throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
+        }
+        return report.result() == GateStatus.REGRESSION ? ExitCodes.REGRESSION : ExitCodes.OK;
+    }
+}

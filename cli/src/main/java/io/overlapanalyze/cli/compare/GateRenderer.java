@@ -1,0 +1,192 @@
+package io.overlapanalyze.cli.compare;
+
+import io.overlapanalyze.cli.render.JsonRenderer;
+import io.overlapanalyze.compare.GateCheck;
+import io.overlapanalyze.compare.GateReport;
+import io.overlapanalyze.compare.GateStatus;
+import io.overlapanalyze.compare.Metric;
+
+import javax.xml.stream.XMLOutputFactory;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamWriter;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/** {@code gate} output: text, markdown (CI job summary), JSON and JUnit XML views of one {@link GateReport}. */
+public final class GateRenderer {
+    private GateRenderer() {
+    }
+
+    public static void render(GateReport g, DiffRenderer.Format format, Writer out) throws IOException {
+        switch (format) {
+            case JSON -> json(g, out);
+            case MARKDOWN -> out.write(markdown(g));
+            default -> out.write(text(g));
+        }
+        out.flush();
+    }
+
+    static void json(GateReport g, Writer out) throws IOException {
+        JsonRenderer.mapper().writerWithDefaultPrettyPrinter().writeValue(new DiffRenderer.NonClosingWriter(out), g);
+        out.write(System.lineSeparator());
+        out.flush();
+    }
+
+    private static String headline(GateReport g) {
+        long failed = g.checks().stream().filter(c -> c.status() == GateStatus.REGRESSION).count();
+        return g.result() == GateStatus.REGRESSION
+                ? "REGRESSION (" + failed + " of " + g.checks().size() + " checks failed)"
+                : "pass (" + g.checks().size() + " checks)";
+    }
+
+    static String text(GateReport g) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("overlap-analyze gate: ").append(headline(g)).append('\n');
+        sb.append("baseline: ").append(g.baseline().label()).append("  (")
+                .append(DiffRenderer.sideDetails(g.baseline())).append(")\n");
+        sb.append("current:  ").append(g.current().label()).append("  (")
+                .append(DiffRenderer.sideDetails(g.current())).append(")\n\n");
+        TextTable.render(rows(g), Set.of(0, 5, 6, 7), sb);
+        sb.append('\n');
+        for (GateCheck c : g.checks()) {
+            if (c.status() != GateStatus.PASS || c.overThreshold()) {
+                sb.append("- ").append(Metric.byKey(c.metric()).label()).append(": ").append(why(c)).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    static String markdown(GateReport g) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("### ").append(g.result() == GateStatus.REGRESSION ? "❌" : "✅").append(" overlap-analyze gate: ")
+                .append(headline(g)).append("\n\n");
+        sb.append("Baseline `").append(g.baseline().label()).append("` (").append(DiffRenderer.sideDetails(g.baseline()))
+                .append("), current `").append(g.current().label()).append("` (")
+                .append(DiffRenderer.sideDetails(g.current())).append(").\n\n");
+        TextTable.markdown(rows(g), "lrrrrlll", sb);
+        sb.append('\n');
+        for (GateCheck c : g.checks()) {
+            if (c.status() != GateStatus.PASS || c.overThreshold()) {
+                sb.append("- **").append(Metric.byKey(c.metric()).label()).append("**: ").append(TextTable.md(why(c)))
+                        .append('\n');
+            }
+        }
+        sb.append("\nMedians over complete steps × ranks. A check fails when the increase is over both thresholds "
+                + "and, with at least ").append(g.minSamples()).append(" samples a side, significant "
+                + "(Mann-Whitney U, alpha ").append(g.alpha()).append(").\n");
+        return sb.toString();
+    }
+
+    private static List<String[]> rows(GateReport g) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"check", "baseline", "current", "change", "relative", "fails when", "significance",
+                "status"});
+        for (GateCheck c : g.checks()) {
+            rows.add(new String[] {Fmt.name(Metric.byKey(c.metric())), Fmt.value(c.unit(), c.baseline()),
+                    Fmt.value(c.unit(), c.current()), Fmt.change(c.unit(), c.absChange()), Fmt.rel(c.relChange()),
+                    Fmt.threshold(c.maxIncrease(), c.minDelta()),
+                    Fmt.verdict(c.verdict(), c.pValue(), c.samplesBaseline(), c.samplesCurrent()), c.status().name()});
+        }
+        return rows;
+    }
+
+    /** The check's reason with its p-value when there is one. */
+    private static String why(GateCheck c) {
+        return c.reason() + (c.pValue() == null ? "" : " (p=" + Fmt.p(c.pValue()) + ")");
+    }
+
+    /** "tail 1.000 → 8.000 ms (+7.000 ms, +700.0%), fails when > +10% and ≥ 0.100 ms: over thresholds and significant (p=0.0039)". */
+    static String sentence(GateCheck c) {
+        Metric m = Metric.byKey(c.metric());
+        String p = c.pValue() == null ? "" : " (p=" + Fmt.p(c.pValue()) + ")";
+        return m.label() + " " + Fmt.value(c.unit(), c.baseline()) + " → " + Fmt.value(c.unit(), c.current())
+                + " ms (" + Fmt.change(c.unit(), c.absChange()) + " ms, " + Fmt.rel(c.relChange())
+                + "), fails when " + Fmt.threshold(c.maxIncrease(), c.minDelta()) + ": " + c.reason() + p;
+    }
+
+    /**
+     * JUnit XML (the Ant/Surefire schema every CI reads): one test case per checked metric, a
+     * {@code failure} with the numbers for a regression, {@code skipped} for a check that could
+     * not run.
+     */
+    public static String junit(GateReport g) {
+        StringWriter sw = new StringWriter();
+        try {
+            XMLStreamWriter x = XMLOutputFactory.newFactory().createXMLStreamWriter(sw);
+            long failures = g.checks().stream().filter(c -> c.status() == GateStatus.REGRESSION).count();
+            long skipped = g.checks().stream().filter(c -> c.status() == GateStatus.SKIPPED).count();
+            x.writeStartDocument("UTF-8", "1.0");
+            x.writeCharacters("\n");
+            x.writeStartElement("testsuites");
+            x.writeAttribute("name", "overlap-analyze gate");
+            x.writeAttribute("tests", Integer.toString(g.checks().size()));
+            x.writeAttribute("failures", Long.toString(failures));
+            x.writeCharacters("\n  ");
+            x.writeStartElement("testsuite");
+            x.writeAttribute("name", "overlap-analyze gate");
+            x.writeAttribute("tests", Integer.toString(g.checks().size()));
+            x.writeAttribute("failures", Long.toString(failures));
+            x.writeAttribute("errors", "0");
+            x.writeAttribute("skipped", Long.toString(skipped));
+            x.writeCharacters("\n    ");
+            x.writeStartElement("properties");
+            property(x, "baseline", g.baseline().label() + " (" + DiffRenderer.sideDetails(g.baseline()) + ")");
+            property(x, "current", g.current().label() + " (" + DiffRenderer.sideDetails(g.current()) + ")");
+            property(x, "tool", g.tool());
+            x.writeCharacters("\n    ");
+            x.writeEndElement();
+            for (GateCheck c : g.checks()) {
+                x.writeCharacters("\n    ");
+                x.writeStartElement("testcase");
+                x.writeAttribute("classname", "overlap-analyze.gate");
+                x.writeAttribute("name", c.metric());
+                x.writeAttribute("time", "0");
+                String sentence = sentence(c);
+                if (c.status() == GateStatus.REGRESSION) {
+                    x.writeCharacters("\n      ");
+                    x.writeStartElement("failure");
+                    x.writeAttribute("type", "regression");
+                    x.writeAttribute("message", sentence);
+                    x.writeCharacters(sentence + "\nbaseline samples " + c.samplesBaseline() + ", current samples "
+                            + c.samplesCurrent() + "; values in ns: baseline " + c.baseline() + ", current "
+                            + c.current() + ", change " + c.absChange());
+                    x.writeEndElement();
+                    x.writeCharacters("\n    ");
+                } else if (c.status() == GateStatus.SKIPPED) {
+                    x.writeCharacters("\n      ");
+                    x.writeEmptyElement("skipped");
+                    x.writeAttribute("message", c.reason());
+                    x.writeCharacters("\n    ");
+                } else {
+                    x.writeCharacters("\n      ");
+                    x.writeStartElement("system-out");
+                    x.writeCharacters(sentence);
+                    x.writeEndElement();
+                    x.writeCharacters("\n    ");
+                }
+                x.writeEndElement();
+            }
+            x.writeCharacters("\n  ");
+            x.writeEndElement();
+            x.writeCharacters("\n");
+            x.writeEndElement();
+            x.writeCharacters("\n");
+            x.writeEndDocument();
+            x.close();
+        } catch (XMLStreamException e) {
+            throw new IllegalStateException("cannot write JUnit XML", e);
+        }
+        return sw.toString();
+    }
+
+    private static void property(XMLStreamWriter x, String name, String value) throws XMLStreamException {
+        x.writeCharacters("\n      ");
+        x.writeEmptyElement("property");
+        x.writeAttribute("name", name);
+        x.writeAttribute("value", value == null ? "" : value);
+    }
+}
