@@ -36,7 +36,7 @@ import java.util.concurrent.Callable;
                 "PATH is a PyTorch profiler trace (.json or .json.gz, gzip detected by content) or a directory "
                         + "of them. Every number is defined in the README (\"What the numbers mean\")."},
         footer = {"", "Exit codes: 0 ok, 2 bad usage or unreadable input, 3 internal error."},
-        subcommands = {SynthCommand.class})
+        subcommands = {SynthCommand.class, WhatIfCommand.class})
 public final class AnalyzeCommand implements Callable<Integer> {
 
     @Spec
