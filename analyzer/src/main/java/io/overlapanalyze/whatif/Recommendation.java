@@ -57,8 +57,10 @@ final class Recommendation {
         return sb.toString().trim();
     }
 
+    /** Milliseconds, truncated to the µs like the text report's columns (exact integer arithmetic). */
     static String ms(long ns) {
-        return String.format(Locale.ROOT, "%.3f ms", ns / 1e6);
+        long abs = Math.abs(ns);
+        return String.format(Locale.ROOT, "%s%d.%03d ms", ns < 0 ? "-" : "", abs / 1_000_000, abs % 1_000_000 / 1_000);
     }
 
     static String us(double ns) {
