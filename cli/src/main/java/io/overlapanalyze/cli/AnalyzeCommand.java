@@ -39,7 +39,8 @@ import java.util.concurrent.Callable;
                         + "torch_npu *_ascend_pt directory, an msprof PROF_* tree, trace_view.json, or a DB export). "
                         + "Every number is defined in the README (\"What the numbers mean\")."},
         footer = {"", "Exit codes: 0 ok, 2 bad usage or unreadable input, 3 internal error."},
-        subcommands = {SynthCommand.class, SummaryCommand.class, DiffCommand.class, GateCommand.class})
+        subcommands = {SynthCommand.class, SummaryCommand.class, DiffCommand.class, GateCommand.class,
+                WhatIfCommand.class})
 public final class AnalyzeCommand implements Callable<Integer> {
 
     @Spec

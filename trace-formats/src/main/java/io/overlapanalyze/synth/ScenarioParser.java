@@ -69,6 +69,10 @@ final class ScenarioParser {
         if (root == null || !root.isObject()) {
             throw fail("must be a JSON object");
         }
+        if (root.has("layers")) {
+            // A model scenario (layers + interconnect + bucket cap) expands to plain blocks.
+            return ModelScenarioParser.expand(root, source);
+        }
         checkFields(root, TOP, "");
         try {
             List<Scenario.Block> forward = blocks(root.get("forward"), "forward", false);

@@ -1,0 +1,191 @@
+package io.overlapanalyze.cli;
+
+import io.overlapanalyze.analysis.AnalysisOptions;
+import io.overlapanalyze.cli.whatif.WhatIfJsonRenderer;
+import io.overlapanalyze.cli.whatif.WhatIfTextRenderer;
+import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.synth.BuiltinScenarios;
+import io.overlapanalyze.synth.ModelScenario;
+import io.overlapanalyze.synth.Scenario;
+import io.overlapanalyze.whatif.WhatIf;
+import io.overlapanalyze.whatif.WhatIfOptions;
+import io.overlapanalyze.whatif.WhatIfReport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code overlap-analyze whatif TRACE | --scenario SCENARIO}: predicts step time, tail and exposed
+ * communication for other bucket caps and a scaled interconnect, on the ideal two-engine timeline.
+ */
+@Command(name = "whatif", mixinStandardHelpOptions = true, sortOptions = false,
+        versionProvider = AnalyzeCommand.VersionProvider.class,
+        description = {"Predict the step and its tail for other bucket sizes or a faster interconnect.",
+                "",
+                "Replays each complete step on an ideal two-engine timeline (compute stays where it ran; gradient "
+                        + "reductions run in issue order as soon as their data is ready and the communication engine "
+                        + "is free), with a cost model time = alpha + bytes/beta fitted from the trace's own "
+                        + "collectives, for the measured buckets and each bucket cap, and recommends a cap.",
+                "Input: a PyTorch profiler trace (one rank), or --scenario with a scenario file or built-in name "
+                        + "(see 'synth --list')."},
+        footer = {"", "Exit codes: 0 ok, 2 bad usage or unreadable input, 3 internal error."})
+public final class WhatIfCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "TRACE", arity = "0..1", description = "A trace file (one rank is replayed).")
+    Path trace;
+
+    @Option(names = "--scenario", paramLabel = "SCENARIO",
+            description = "Replay a scenario instead of a trace: a scenario file (blocks or a model with layers) or "
+                    + "a built-in name.")
+    String scenario;
+
+    @Option(names = "--bucket-caps", paramLabel = "MB,...", split = ",", defaultValue = "1,5,10,25,50,100",
+            description = "Bucket caps to try, in MiB as DDP's bucket_cap_mb (default: ${DEFAULT-VALUE}).")
+    List<BigDecimal> caps;
+
+    @Option(names = "--bandwidth-scale", paramLabel = "X", defaultValue = "1",
+            description = "Also predict on an interconnect with X times the bandwidth (beta x X).")
+    double bandwidthScale;
+
+    @Option(names = "--latency-scale", paramLabel = "X", defaultValue = "1",
+            description = "Also predict on an interconnect with X times the per-message latency (alpha x X).")
+    double latencyScale;
+
+    @Option(names = "--extrapolation-factor", paramLabel = "F", defaultValue = "2",
+            description = "Warn when a bucket is more than F times outside the fitted sizes (default: ${DEFAULT-VALUE}).")
+    double extrapolationFactor;
+
+    @Option(names = "--rank", paramLabel = "N", description = "With a file holding several ranks: which one.")
+    Integer rank;
+
+    @Option(names = "--include-partial", description = "Replay partial steps too.")
+    boolean includePartial;
+
+    @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
+            description = "Output format: text or json (default: ${DEFAULT-VALUE}).")
+    String format;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+            description = "Write the report to FILE instead of standard output (never over an input).")
+    Path output;
+
+    @Option(names = "--debug", description = "Print stack traces for errors.")
+    boolean debug;
+
+    @Override
+    public Integer call() {
+        if ((trace == null) == (scenario == null)) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "give either a TRACE file or --scenario SCENARIO (not both)");
+        }
+        boolean json = switch (format.toLowerCase(java.util.Locale.ROOT)) {
+            case "text" -> false;
+            case "json" -> true;
+            default -> throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--format: expected text or json, got '" + format + "'");
+        };
+        WhatIfOptions options = options();
+        WhatIfReport report;
+        List<Path> inputs = new ArrayList<>();
+        try {
+            if (trace != null) {
+                inputs.add(trace);
+                report = WhatIf.fromTrace(pickRank(TraceLoader.load(trace)),
+                        AnalysisOptions.defaults().withIncludePartial(includePartial), options, Version.tool());
+            } else {
+                report = fromScenario(options, inputs);
+            }
+        } catch (UserInputException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new UserInputException(e.getMessage(), e);
+        }
+        WhatIfReport finalReport = report;
+        if (output != null) {
+            SafeOutput.write(output, inputs, w -> render(finalReport, json, w));
+        } else {
+            PrintWriter out = spec.commandLine().getOut();
+            try {
+                render(report, json, out);
+            } catch (IOException e) {
+                throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
+            }
+            out.flush();
+        }
+        return ExitCodes.OK;
+    }
+
+    private static void render(WhatIfReport r, boolean json, Writer w) throws IOException {
+        if (json) {
+            WhatIfJsonRenderer.render(r, w);
+        } else {
+            WhatIfTextRenderer.render(r, w);
+        }
+    }
+
+    private WhatIfOptions options() {
+        List<Long> bytes = new ArrayList<>();
+        for (BigDecimal mib : caps) {
+            if (mib.signum() <= 0) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                        "--bucket-caps: caps must be > 0 MiB, got " + mib.toPlainString());
+            }
+            bytes.add(mib.multiply(BigDecimal.valueOf(ModelScenario.MIB)).setScale(0, java.math.RoundingMode.HALF_UP)
+                    .longValueExact());
+        }
+        if (!(bandwidthScale > 0) || Double.isInfinite(bandwidthScale)) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--bandwidth-scale: must be > 0, got " + bandwidthScale);
+        }
+        if (!(latencyScale >= 0) || Double.isInfinite(latencyScale)) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--latency-scale: must be >= 0, got " + latencyScale);
+        }
+        if (!(extrapolationFactor >= 1) || Double.isInfinite(extrapolationFactor)) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--extrapolation-factor: must be >= 1, got " + extrapolationFactor);
+        }
+        return new WhatIfOptions(bytes.stream().distinct().sorted().toList(), bandwidthScale, latencyScale,
+                extrapolationFactor);
+    }
+
+    private RankTrace pickRank(List<RankTrace> ranks) {
+        if (rank != null) {
+            return ranks.stream().filter(t -> t.rank() == rank).findFirst()
+                    .orElseThrow(() -> new UserInputException(trace + ": no rank " + rank + " in this file"));
+        }
+        return ranks.stream().min(Comparator.comparingInt(RankTrace::rank)).orElseThrow(
+                () -> new UserInputException(trace + ": no rank in this file"));
+    }
+
+    private WhatIfReport fromScenario(WhatIfOptions options, List<Path> inputs) {
+        Path file = Path.of(scenario);
+        if (Files.isRegularFile(file)) {
+            inputs.add(file);
+            if (ModelScenario.isModelScenario(file)) {
+                return WhatIf.fromModelScenario(ModelScenario.parse(file), scenario, options, Version.tool());
+            }
+            return WhatIf.fromScenario(Scenario.parse(file), scenario, options, Version.tool());
+        }
+        if (BuiltinScenarios.names().contains(scenario)) {
+            return WhatIf.fromScenario(BuiltinScenarios.get(scenario), scenario, options, Version.tool());
+        }
+        throw new UserInputException(scenario + ": neither a scenario file nor a built-in scenario (built-ins: "
+                + String.join(", ", BuiltinScenarios.names()) + ")");
+    }
+}
