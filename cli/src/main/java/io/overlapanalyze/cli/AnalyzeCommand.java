@@ -2,6 +2,11 @@ package io.overlapanalyze.cli;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.RankAnalyzer;
+import io.overlapanalyze.cli.render.ReportRenderer;
+import io.overlapanalyze.cli.render.TextRenderer;
+import io.overlapanalyze.cli.render.html.HtmlRenderer;
+import io.overlapanalyze.cli.render.timeline.TerminalTimeline;
+import io.overlapanalyze.cli.render.timeline.TimelineIndex;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.RankReport;
@@ -16,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
@@ -36,7 +42,7 @@ import java.util.concurrent.Callable;
                 "PATH is a PyTorch profiler trace (.json or .json.gz, gzip detected by content) or a directory "
                         + "of them. Every number is defined in the README (\"What the numbers mean\")."},
         footer = {"", "Exit codes: 0 ok, 2 bad usage or unreadable input, 3 internal error."},
-        subcommands = {SynthCommand.class})
+        subcommands = {SynthCommand.class, AnnotateCommand.class})
 public final class AnalyzeCommand implements Callable<Integer> {
 
     @Spec
@@ -61,8 +67,20 @@ public final class AnalyzeCommand implements Callable<Integer> {
             description = "Count partial steps (cut by the capture, or missing device work) in totals and medians.")
     boolean includePartial;
 
+    @Option(names = "--html", paramLabel = "FILE",
+            description = "Also write a self-contained HTML report with timelines to FILE (opens offline).")
+    Path html;
+
+    @Option(names = "--timeline", negatable = true,
+            description = "Draw a character timeline per step in the text report (default: only with at most "
+                    + TIMELINE_AUTO_STEPS + " steps); --no-timeline never.")
+    Boolean timeline;
+
     @Option(names = "--debug", description = "Print stack traces for errors.")
     boolean debug;
+
+    /** With no {@code --timeline} option, the text report draws timelines up to this many steps. */
+    static final int TIMELINE_AUTO_STEPS = 10;
 
     @Override
     public Integer call() {
@@ -70,21 +88,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "Missing required parameter: 'PATH' (a trace file or directory)");
         }
-        StepSelection selection = steps == null ? null : StepSelection.parse(steps);
-        List<RankTrace> traces = TraceLoader.loadAll(paths);
-        AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
-        List<RankReport> ranks = new ArrayList<>();
-        for (RankTrace trace : traces) {
-            RankReport report = RankAnalyzer.analyze(trace, options);
-            if (selection != null) {
-                report = RankAnalyzer.selectSteps(report, selection, options);
-            }
-            ranks.add(report);
+        Analysed analysed = analyse(paths, steps, includePartial);
+        AnalysisReport report = analysed.report();
+        if (html != null) {
+            SafeOutput.write(html, inputsOf(), w -> new HtmlRenderer(analysed.timelines()).render(report, w));
         }
-        ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(RankReport::source));
-        AnalysisReport report = new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks);
 
-        var renderer = format.renderer();
+        var renderer = format == OutputFormat.TEXT ? textRenderer(analysed) : format.renderer();
         if (output != null) {
             SafeOutput.write(output, inputsOf(), w -> renderer.render(report, w));
         } else {
@@ -97,6 +107,45 @@ public final class AnalyzeCommand implements Callable<Integer> {
             out.flush();
         }
         return ExitCodes.OK;
+    }
+
+    /** The text report, with character timelines when asked for or when there are few steps. */
+    private ReportRenderer textRenderer(Analysed analysed) {
+        int steps = analysed.report().ranks().stream().mapToInt(r -> r.steps().size()).sum();
+        boolean draw = timeline != null ? timeline : steps <= TIMELINE_AUTO_STEPS;
+        if (!draw) {
+            return new TextRenderer();
+        }
+        Map<String, String> env = System.getenv();
+        // Colours only on a terminal: never in a file (-o), a pipe, or with NO_COLOR set.
+        boolean colour = TerminalTimeline.colourWanted(output == null && System.console() != null, env);
+        return new TextRenderer(new TerminalTimeline(analysed.timelines(), TerminalTimeline.columnsFrom(env), colour));
+    }
+
+    /**
+     * The traces read and analysed, the report, and the per-step device unions the pictures need
+     * (the report holds numbers only; {@link TimelineIndex} keeps the intervals next to it).
+     */
+    record Analysed(AnalysisReport report, TimelineIndex timelines) {
+    }
+
+    /** Reads, analyses and (with {@code --steps}) selects; ranks sorted by id then source. */
+    static Analysed analyse(List<Path> paths, String steps, boolean includePartial) {
+        StepSelection selection = steps == null ? null : StepSelection.parse(steps);
+        List<RankTrace> traces = TraceLoader.loadAll(paths);
+        AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
+        List<RankReport> ranks = new ArrayList<>();
+        TimelineIndex timelines = new TimelineIndex();
+        for (RankTrace trace : traces) {
+            RankReport report = RankAnalyzer.analyze(trace, options);
+            if (selection != null) {
+                report = RankAnalyzer.selectSteps(report, selection, options);
+            }
+            ranks.add(report);
+            timelines.add(trace, report);
+        }
+        ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(RankReport::source));
+        return new Analysed(new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks), timelines);
     }
 
     private List<Path> inputsOf() {

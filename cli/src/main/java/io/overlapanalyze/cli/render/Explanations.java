@@ -3,11 +3,11 @@ package io.overlapanalyze.cli.render;
 import io.overlapanalyze.report.TailKind;
 
 /** One-sentence meanings shared by the human renderers (metrics.md §6). */
-final class Explanations {
+public final class Explanations {
     private Explanations() {
     }
 
-    static String tail(TailKind kind) {
+    public static String tail(TailKind kind) {
         return switch (kind) {
             case COMM_BOUND -> "communication issued after the first bucket was ready exceeds the compute left to "
                     + "hide it; overlap cannot remove this tail, only fewer bytes or more bandwidth";

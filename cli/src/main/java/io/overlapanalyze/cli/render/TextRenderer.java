@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli.render;
 
+import io.overlapanalyze.cli.render.timeline.TerminalTimeline;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.ChainLink;
 import io.overlapanalyze.report.RankReport;
@@ -25,6 +26,19 @@ public final class TextRenderer implements ReportRenderer {
             "exposed", "overlap"};
     private static final String[] HEADER2 = {"", "ms", "first", "start", "last end", "last end", "ms", "",
             "comm ms", ""};
+
+    /** Draws a few lines per step under the table; {@code null}: no timelines. */
+    private final TerminalTimeline timeline;
+
+    /** The report without timelines. */
+    public TextRenderer() {
+        this(null);
+    }
+
+    /** The report with a terminal timeline per step ({@code null} for none). */
+    public TextRenderer(TerminalTimeline timeline) {
+        this.timeline = timeline;
+    }
 
     @Override
     public void render(AnalysisReport report, Writer out) throws IOException {
@@ -69,6 +83,14 @@ public final class TextRenderer implements ReportRenderer {
                     sb.append("  ").append(s.name()).append(" tail chain: ").append(chain(s)).append('\n');
                 }
             }
+            if (timeline != null) {
+                for (StepReport s : rank.steps()) {
+                    String lines = timeline.render(rank, s);
+                    if (!lines.isEmpty()) {
+                        sb.append('\n').append(lines);
+                    }
+                }
+            }
         }
         summary(rank, sb);
         for (String note : rank.notes()) {
@@ -80,7 +102,7 @@ public final class TextRenderer implements ReportRenderer {
     }
 
     /** "rank 3 of 8", or "rank 0 (assumed: the trace does not say)". */
-    static String rankHeading(RankReport rank) {
+    public static String rankHeading(RankReport rank) {
         StringBuilder sb = new StringBuilder("rank ").append(rank.rank());
         if (rank.worldSize() != null) {
             sb.append(" of ").append(rank.worldSize());
@@ -96,7 +118,7 @@ public final class TextRenderer implements ReportRenderer {
         return sb.toString();
     }
 
-    static String chain(StepReport s) {
+    public static String chain(StepReport s) {
         List<String> parts = new ArrayList<>();
         for (ChainLink l : s.attribution().chain()) {
             parts.add(l.type() + " " + Units.bytes(l.bytes()) + " [" + Units.rel(l.startNs(), s.deviceStartNs())
