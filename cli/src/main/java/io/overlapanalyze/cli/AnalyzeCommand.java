@@ -3,6 +3,11 @@ package io.overlapanalyze.cli;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.RankAnalyzer;
 import io.overlapanalyze.formats.InputLimits;
+import io.overlapanalyze.cli.render.ReportRenderer;
+import io.overlapanalyze.cli.render.TextRenderer;
+import io.overlapanalyze.cli.render.html.HtmlRenderer;
+import io.overlapanalyze.cli.render.timeline.TerminalTimeline;
+import io.overlapanalyze.cli.render.timeline.TimelineIndex;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.RankReport;
@@ -17,7 +22,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
 
 /**
  * {@code overlap-analyze [options] PATH...}: the main job. Reads the traces, analyses each rank
@@ -40,7 +47,7 @@ import java.util.concurrent.Callable;
                         + "Every number is defined in the README (\"What the numbers mean\")."},
         footer = {"", "Exit codes: 0 ok, 2 bad usage or unreadable input, 3 internal error."},
         subcommands = {SynthCommand.class, SummaryCommand.class, DiffCommand.class, GateCommand.class,
-                WhatIfCommand.class})
+                WhatIfCommand.class, AnnotateCommand.class})
 public final class AnalyzeCommand implements Callable<Integer> {
 
     @Spec
@@ -75,6 +82,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     + "numbers (Ascend Overlap Analysis lane, analysis.db) with the difference. Always in JSON.")
     boolean crossCheck;
 
+    @Option(names = "--html", paramLabel = "FILE",
+            description = "Also write a self-contained HTML report with timelines to FILE (opens offline).")
+    Path html;
+
+    @Option(names = "--timeline", negatable = true,
+            description = "Draw a character timeline per step in the text report (default: only with at most "
+                    + TIMELINE_AUTO_STEPS + " steps); --no-timeline never.")
+    Boolean timeline;
+
     @Option(names = "--debug", description = "Print stack traces for errors.")
     boolean debug;
 
@@ -87,33 +103,27 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     + "gzip bombs reach 1000).")
     Integer maxRatio;
 
+    /** With no {@code --timeline} option, the text report draws timelines up to this many steps. */
+    static final int TIMELINE_AUTO_STEPS = 10;
+
     @Override
     public Integer call() {
         if (paths.isEmpty()) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "Missing required parameter: 'PATH' (a trace file or directory)");
         }
-        StepSelection selection = steps == null ? null : StepSelection.parse(steps);
         applyInputLimits();
-        List<RankTrace> traces = TraceLoader.loadAll(paths, compileStepPattern());
-        AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
-        List<RankReport> ranks = new ArrayList<>();
-        for (RankTrace trace : traces) {
-            RankReport report = RankAnalyzer.analyze(trace, options);
-            if (selection != null) {
-                report = RankAnalyzer.selectSteps(report, selection, options);
-            }
-            ranks.add(report);
+        Analysed analysed = analyse(paths, steps, includePartial, compileStepPattern());
+        AnalysisReport report = analysed.report();
+        if (html != null) {
+            SafeOutput.write(html, inputsOf(), w -> new HtmlRenderer(analysed.timelines()).render(report, w));
         }
-        ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(RankReport::source));
-        AnalysisReport report = new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks);
 
-        var renderer = !crossCheck ? format.renderer()
-                : switch (format) {
-                    case TEXT -> new io.overlapanalyze.cli.render.TextRenderer(true);
-                    case MARKDOWN -> new io.overlapanalyze.cli.render.MarkdownRenderer(true);
-                    case JSON -> format.renderer(); // JSON always carries crossCheck
-                };
+        var renderer = switch (format) {
+            case TEXT -> textRenderer(analysed);
+            case MARKDOWN -> new io.overlapanalyze.cli.render.MarkdownRenderer(crossCheck);
+            case JSON -> format.renderer(); // JSON always carries crossCheck
+        };
         if (output != null) {
             SafeOutput.write(output, inputsOf(), w -> renderer.render(report, w));
         } else {
@@ -138,16 +148,61 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
     }
 
-    private java.util.regex.Pattern compileStepPattern() {
+    private Pattern compileStepPattern() {
         if (stepPattern == null) {
             return null;
         }
         try {
-            return java.util.regex.Pattern.compile(stepPattern);
+            return Pattern.compile(stepPattern);
         } catch (java.util.regex.PatternSyntaxException e) {
             throw new UserInputException("--step-pattern: not a valid regular expression: "
                     + e.getDescription() + " near index " + e.getIndex(), e);
         }
+    }
+
+    /** The text report, with character timelines when asked for or when there are few steps. */
+    private ReportRenderer textRenderer(Analysed analysed) {
+        int steps = analysed.report().ranks().stream().mapToInt(r -> r.steps().size()).sum();
+        boolean draw = timeline != null ? timeline : steps <= TIMELINE_AUTO_STEPS;
+        if (!draw) {
+            return new TextRenderer(crossCheck, null);
+        }
+        Map<String, String> env = System.getenv();
+        // Colours only on a terminal: never in a file (-o), a pipe, or with NO_COLOR set.
+        boolean colour = TerminalTimeline.colourWanted(output == null && System.console() != null, env);
+        return new TextRenderer(crossCheck,
+                new TerminalTimeline(analysed.timelines(), TerminalTimeline.columnsFrom(env), colour));
+    }
+
+    /**
+     * The traces read and analysed, the report, and the per-step device unions the pictures need
+     * (the report holds numbers only; {@link TimelineIndex} keeps the intervals next to it).
+     */
+    record Analysed(AnalysisReport report, TimelineIndex timelines) {
+    }
+
+    /** {@link #analyse(List, String, boolean, Pattern)} with the default step patterns. */
+    static Analysed analyse(List<Path> paths, String steps, boolean includePartial) {
+        return analyse(paths, steps, includePartial, null);
+    }
+
+    /** Reads, analyses and (with {@code --steps}) selects; ranks sorted by id then source. */
+    static Analysed analyse(List<Path> paths, String steps, boolean includePartial, Pattern stepPattern) {
+        StepSelection selection = steps == null ? null : StepSelection.parse(steps);
+        List<RankTrace> traces = TraceLoader.loadAll(paths, stepPattern);
+        AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
+        List<RankReport> ranks = new ArrayList<>();
+        TimelineIndex timelines = new TimelineIndex();
+        for (RankTrace trace : traces) {
+            RankReport report = RankAnalyzer.analyze(trace, options);
+            if (selection != null) {
+                report = RankAnalyzer.selectSteps(report, selection, options);
+            }
+            ranks.add(report);
+            timelines.add(trace, report);
+        }
+        ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(RankReport::source));
+        return new Analysed(new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks), timelines);
     }
 
     private List<Path> inputsOf() {

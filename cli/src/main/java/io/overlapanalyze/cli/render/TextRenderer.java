@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli.render;
 
+import io.overlapanalyze.cli.render.timeline.TerminalTimeline;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.ChainLink;
 import io.overlapanalyze.report.RankReport;
@@ -27,15 +28,31 @@ public final class TextRenderer implements ReportRenderer {
             "comm ms", ""};
 
     private final boolean crossCheck;
+    /** Draws a few lines per step under the table; {@code null}: no timelines. */
+    private final TerminalTimeline timeline;
 
-    /** The default report, without the cross-check section. */
+    /** The default report: no cross-check section, no timelines. */
     public TextRenderer() {
-        this(false);
+        this(false, null);
     }
 
     /** @param crossCheck also print, per rank, our overlap numbers next to the profiler's own */
     public TextRenderer(boolean crossCheck) {
+        this(crossCheck, null);
+    }
+
+    /** The report with a terminal timeline per step ({@code null} for none). */
+    public TextRenderer(TerminalTimeline timeline) {
+        this(false, timeline);
+    }
+
+    /**
+     * @param crossCheck also print, per rank, our overlap numbers next to the profiler's own
+     * @param timeline   draws a few lines per step under the table; {@code null} for none
+     */
+    public TextRenderer(boolean crossCheck, TerminalTimeline timeline) {
         this.crossCheck = crossCheck;
+        this.timeline = timeline;
     }
 
     @Override
@@ -81,6 +98,14 @@ public final class TextRenderer implements ReportRenderer {
                     sb.append("  ").append(s.name()).append(" tail chain: ").append(chain(s)).append('\n');
                 }
             }
+            if (timeline != null) {
+                for (StepReport s : rank.steps()) {
+                    String lines = timeline.render(rank, s);
+                    if (!lines.isEmpty()) {
+                        sb.append('\n').append(lines);
+                    }
+                }
+            }
         }
         summary(rank, sb);
         if (crossCheck) {
@@ -104,7 +129,7 @@ public final class TextRenderer implements ReportRenderer {
     }
 
     /** "rank 3 of 8", or "rank 0 (assumed: the trace does not say)". */
-    static String rankHeading(RankReport rank) {
+    public static String rankHeading(RankReport rank) {
         StringBuilder sb = new StringBuilder("rank ").append(rank.rank());
         if (rank.worldSize() != null) {
             sb.append(" of ").append(rank.worldSize());
@@ -120,7 +145,7 @@ public final class TextRenderer implements ReportRenderer {
         return sb.toString();
     }
 
-    static String chain(StepReport s) {
+    public static String chain(StepReport s) {
         List<String> parts = new ArrayList<>();
         for (ChainLink l : s.attribution().chain()) {
             parts.add(l.type() + " " + Units.bytes(l.bytes()) + " [" + Units.rel(l.startNs(), s.deviceStartNs())

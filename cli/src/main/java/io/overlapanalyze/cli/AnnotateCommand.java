@@ -1,0 +1,57 @@
+package io.overlapanalyze.cli;
+
+import io.overlapanalyze.cli.annotate.AnnotatedTrace;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code overlap-analyze annotate PATH... -o FILE}: the device timeline with the analysis laid
+ * over it (markers, tail, exposed communication, attribution chain), as a Chrome-trace JSON for
+ * Perfetto or chrome://tracing.
+ */
+@Command(name = "annotate", mixinStandardHelpOptions = true, sortOptions = false,
+        versionProvider = AnalyzeCommand.VersionProvider.class,
+        description = {"Write the trace's device lanes with the analysis laid over them, for Perfetto "
+                + "(Open trace file) or chrome://tracing.",
+                "",
+                "Per rank: an \"overlap-analyze\" process with tracks steps, markers (instants at the exact marker "
+                        + "times), tail, exposed comm and attribution chain, then the rank's device lanes."})
+public final class AnnotateCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "PATH", arity = "1..*", description = "Trace files or directories.")
+    List<Path> paths = new ArrayList<>();
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", required = true,
+            description = "Chrome-trace JSON to write (never over an input).")
+    Path output;
+
+    @Option(names = "--steps", paramLabel = "LIST",
+            description = "Only annotate these steps (the device lanes stay complete): 4,5 or 4-6 or ProfilerStep#5.")
+    String steps;
+
+    @Option(names = "--debug", description = "Print stack traces for errors.")
+    boolean debug;
+
+    @Override
+    public Integer call() {
+        AnalyzeCommand.Analysed analysed = AnalyzeCommand.analyse(paths, steps, false);
+        List<Path> inputs = new ArrayList<>();
+        for (Path p : paths) {
+            inputs.addAll(TraceLoader.expand(p));
+        }
+        SafeOutput.writeBytes(output, inputs, out -> AnnotatedTrace.write(analysed.report(), analysed.timelines(), out));
+        spec.commandLine().getErr().println("wrote " + output + " (open it in Perfetto or chrome://tracing)");
+        spec.commandLine().getErr().flush();
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,60 @@
+package io.overlapanalyze.cli.render.html;
+
+import io.overlapanalyze.cli.render.Explanations;
+import io.overlapanalyze.report.TailKind;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The metric definitions (metrics.md, in the README's words) at the end of the page. */
+final class Glossary {
+    private Glossary() {
+    }
+
+    /** Term and definition, in reading order. */
+    static List<String[]> entries() {
+        List<String[]> e = new ArrayList<>(List.of(
+                new String[] {"step", "a ProfilerStep#N host annotation; device work belongs to the step in which the "
+                        + "host launched it. No step annotations: the whole trace is one step \"all\"."},
+                new String[] {"step time", "from the step's first device start to its last device end; the timelines "
+                        + "span this window and mark times in ms after its start."},
+                new String[] {"compute / comm lanes", "the union over all streams of compute kernels and of "
+                        + "communication (NCCL/RCCL/HCCL) kernels; memcpy and memset form their own lane, "
+                        + "synchronisation is never drawn as work."},
+                new String[] {"comm busy, compute busy", "the length of those unions."},
+                new String[] {"overlapped", "communication time with compute running at the same time."},
+                new String[] {"exposed comm", "communication time with no compute running (red in the timelines): "
+                        + "the part of communication that makes the step longer."},
+                new String[] {"overlap %", "overlapped / comm busy."},
+                new String[] {"exposed gradient comm", "exposed time of the gradient reductions alone."},
+                new String[] {"idle", "step time with neither compute, communication nor memory copies."},
+                new String[] {"serial estimate", "compute busy + comm busy: the step with no overlap at all."},
+                new String[] {"first bucket ready", "when the first gradient reduction's input was complete: the "
+                        + "latest end of compute launched before it was issued."},
+                new String[] {"reduce start", "device start of the first gradient reduction."},
+                new String[] {"last compute end", "end of the backward compute that started before the last "
+                        + "reduction ended."},
+                new String[] {"last reduce end", "device end of the gradient reduction that ends last."},
+                new String[] {"tail", "max(0, last reduce end − last compute end): communication still running after "
+                        + "the last gradient; the optimizer waits for it (shaded yellow in the timelines)."},
+                new String[] {"start delay, launch late", "reduce start − first bucket ready, and the part of it "
+                        + "caused by the host issuing the collective after its data was ready."},
+                new String[] {"chain", "walking back from the last reduction, what each collective waited for: DATA "
+                        + "(its input), LAUNCH (the host issuing it), QUEUE (the previous collective on its stream; the "
+                        + "chain continues with that one), UNEXPLAINED (nothing traced explains its start)."},
+                new String[] {"partial", "the step is cut by the end of the capture or misses device work; excluded "
+                        + "from totals unless --include-partial."}));
+        for (TailKind k : TailKind.values()) {
+            e.add(new String[] {"cause " + k.name(), Explanations.tail(k) + "."});
+        }
+        return e;
+    }
+
+    static void write(StringBuilder sb) {
+        sb.append("<dl class=\"glossary\">");
+        for (String[] entry : entries()) {
+            sb.append("<dt>").append(Html.esc(entry[0])).append("</dt><dd>").append(Html.esc(entry[1])).append("</dd>");
+        }
+        sb.append("</dl>");
+    }
+}

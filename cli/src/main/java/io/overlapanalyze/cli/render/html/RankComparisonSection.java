@@ -1,0 +1,75 @@
+package io.overlapanalyze.cli.render.html;
+
+import io.overlapanalyze.cli.render.Units;
+import io.overlapanalyze.report.AnalysisReport;
+import io.overlapanalyze.report.RankReport;
+import io.overlapanalyze.report.StepReport;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the page can say across ranks from the per-rank results alone: rank × step heatmaps of
+ * the tail and of exposed communication, and the ranks with the longest median tail. Clock
+ * offsets, mismatches and waits need the cross-rank analysis; the section says so.
+ */
+public final class RankComparisonSection implements CrossRankSection {
+    private static final int TOP_RANKS = 10;
+
+    @Override
+    public void write(AnalysisReport report, StringBuilder html) {
+        List<RankReport> ranks = report.ranks();
+        Map<String, Integer> stepColumn = new LinkedHashMap<>();
+        for (RankReport r : ranks) {
+            for (StepReport s : r.steps()) {
+                stepColumn.putIfAbsent(s.name(), stepColumn.size());
+            }
+        }
+        html.append("<p class=\"muted\">Clock offsets, collective mismatches and per-collective waits need the "
+                + "cross-rank analysis, which this version does not include; below, the ranks' own results side by "
+                + "side.</p>");
+        if (!stepColumn.isEmpty()) {
+            List<String> rows = new ArrayList<>();
+            long[][] tail = new long[ranks.size()][stepColumn.size()];
+            long[][] exposed = new long[ranks.size()][stepColumn.size()];
+            for (int i = 0; i < ranks.size(); i++) {
+                RankReport r = ranks.get(i);
+                rows.add("rank " + r.rank());
+                java.util.Arrays.fill(tail[i], -1);
+                java.util.Arrays.fill(exposed[i], -1);
+                for (StepReport s : r.steps()) {
+                    int c = stepColumn.get(s.name());
+                    tail[i][c] = s.tailNs() == null ? -1 : s.tailNs();
+                    exposed[i][c] = s.deviceStartNs() == null ? -1 : s.exposedCommNs();
+                }
+            }
+            List<String> cols = new ArrayList<>(stepColumn.keySet());
+            html.append("<h3>Tail per rank and step</h3>").append(Heatmap.render(rows, cols, tail, "tail"));
+            html.append("<h3>Exposed communication per rank and step</h3>")
+                    .append(Heatmap.render(rows, cols, exposed, "exposed comm"));
+        }
+        List<RankReport> byTail = new ArrayList<>(ranks);
+        byTail.sort(Comparator.comparingLong(RankComparisonSection::medianTail).reversed());
+        html.append("<h3>Longest median tail</h3><table><tr><th class=\"l\">rank</th><th>median tail ms</th>"
+                + "<th>median exposed comm ms</th><th>median step ms</th><th class=\"l\">cause</th></tr>");
+        for (RankReport r : byTail.subList(0, Math.min(TOP_RANKS, byTail.size()))) {
+            var md = r.totals() == null ? null : r.totals().medians();
+            html.append("<tr><td class=\"l\"><a href=\"#rank-").append(r.rank()).append("\">rank ").append(r.rank())
+                    .append("</a></td><td>").append(md == null ? "-" : Units.ms(md.tailNs())).append("</td><td>")
+                    .append(md == null ? "-" : Units.ms(md.exposedCommNs())).append("</td><td>")
+                    .append(md == null ? "-" : Units.ms(md.stepTimeNs())).append("</td><td class=\"l\">")
+                    .append(RankStats.dominantCause(r) == null ? "-" : RankStats.dominantCause(r)).append("</td></tr>");
+        }
+        html.append("</table>");
+    }
+
+    private static long medianTail(RankReport r) {
+        if (r.totals() == null || r.totals().medians() == null || r.totals().medians().tailNs() == null) {
+            return -1;
+        }
+        return r.totals().medians().tailNs();
+    }
+}

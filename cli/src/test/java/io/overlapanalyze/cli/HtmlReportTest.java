@@ -1,0 +1,269 @@
+package io.overlapanalyze.cli;
+
+import io.overlapanalyze.report.ChainLink;
+import io.overlapanalyze.report.StepReport;
+import io.overlapanalyze.synth.BuiltinScenarios;
+import io.overlapanalyze.synth.KinetoScenarioWriter;
+import io.overlapanalyze.synth.Scenario;
+import org.jsoup.Jsoup;
+import org.jsoup.nodes.Document;
+import org.jsoup.nodes.Element;
+import org.jsoup.select.Elements;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * {@code --html}: the page is self-contained, carries the markers, lanes, tail, exposed
+ * communication and chain of the seed samples at their exact values (checked with jsoup on the
+ * data attributes), stays small for a 64-rank × 50-step job, and renders in headless Chromium
+ * without console errors (skipped with a message where Chromium is absent; {@code .ci/run}
+ * installs it).
+ */
+class HtmlReportTest {
+    private static final long MS = 1_000_000L;
+
+    @TempDir
+    Path tmp;
+
+    private Path html(String... pathsAndOptions) {
+        Path out = tmp.resolve("report-" + System.nanoTime() + ".html");
+        List<String> args = new ArrayList<>(List.of(pathsAndOptions));
+        args.addAll(List.of("--html", out.toString(), "-f", "json"));
+        CliRun run = CliRun.of(args.toArray(String[]::new));
+        assertEquals(0, run.exitCode(), run.err());
+        return out;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"seed-1ms, 7, LAST_BUCKET", "seed-4ms, 14, COMM_BOUND"})
+    void seedReportHasEveryPartAtTheExactValues(String sample, long lastReduceEndMs, String cause) throws IOException {
+        Path file = html(TimelineTest.sample(sample).toString());
+        String text = Files.readString(file);
+        assertSelfContained(text);
+        Document doc = Jsoup.parse(text);
+        StepReport step = TimelineTest.analyse(sample).report().ranks().get(0).steps().get(0);
+        long t0 = step.deviceStartNs();
+
+        assertEquals(1, doc.select("#summary .verdict").size());
+        assertTrue(doc.select("#summary .verdict").text().contains(cause), doc.select("#summary").text());
+        assertEquals(1, doc.select("#steps svg.stepchart").size(), "per-step chart");
+        assertEquals("single rank: nothing to compare across ranks.", doc.select("#cross-rank p.single-rank").text());
+        assertTrue(doc.select("#glossary dl.glossary dt").size() >= 15, "glossary");
+
+        Elements timelines = doc.select("#ranks details.step svg.timeline");
+        assertEquals(1, timelines.size());
+        Element svg = timelines.first();
+        assertEquals(Map.of("firstBucketReady", 2 * MS, "reduceStart", 2 * MS, "lastComputeEnd", 6 * MS,
+                "lastReduceEnd", lastReduceEndMs * MS), markers(svg, t0));
+        assertEquals(String.valueOf(step.computeBusyNs()), svg.select("path[data-lane=compute]").attr("data-ns"));
+        assertEquals(String.valueOf(step.commBusyNs()), svg.select("path[data-lane=comm]").attr("data-ns"));
+        assertEquals(String.valueOf(step.exposedCommNs()), svg.select("path[data-lane=exposed]").attr("data-ns"));
+        assertEquals("1", svg.select("path[data-lane=exposed]").attr("data-runs"), "one exposed run [6, end]");
+        Element tail = svg.select("g.tailg").first();
+        assertEquals(6 * MS, Long.parseLong(tail.attr("data-start-ns")) - t0);
+        assertEquals(lastReduceEndMs * MS, Long.parseLong(tail.attr("data-end-ns")) - t0);
+        Elements links = svg.select("g.link");
+        assertEquals(step.attribution().chain().size(), links.size());
+        for (int i = 0; i < links.size(); i++) {
+            ChainLink l = step.attribution().chain().get(i);
+            assertEquals(l.boundBy().name(), links.get(i).attr("data-bound-by"));
+            assertEquals(String.valueOf(l.startNs()), links.get(i).attr("data-start-ns"));
+        }
+        if (lastReduceEndMs == 14) {
+            assertEquals(List.of("QUEUE", "QUEUE", "DATA"), links.eachAttr("data-bound-by"));
+            assertEquals(3, svg.select("path.arrow").size(), "two QUEUE hooks and one data arrow");
+        }
+    }
+
+    private static Map<String, Long> markers(Element svg, long t0) {
+        Map<String, Long> m = new java.util.HashMap<>();
+        for (Element g : svg.select("g.mk")) {
+            m.put(g.attr("data-marker"), Long.parseLong(g.attr("data-ns")) - t0);
+        }
+        return m;
+    }
+
+    /** No network address, no external script, style sheet, image or font. */
+    static void assertSelfContained(String html) {
+        assertFalse(html.contains("http://"), "no http:// reference");
+        assertFalse(html.contains("https://"), "no https:// reference");
+        Document doc = Jsoup.parse(html);
+        assertTrue(doc.select("script[src], link[href], img[src], iframe, object, embed").isEmpty(),
+                "nothing loaded from elsewhere");
+        assertFalse(html.contains("url(") && html.replace("url(#ah)", "").contains("url("),
+                "no url() but the page's own arrow marker");
+        assertFalse(html.contains("@import"));
+    }
+
+    /** Acceptance 3: a 64-rank, 50-step job (written by the scenario generator) gives well under 5 MB. */
+    @Test
+    void bigJobStaysSmallAndSummarises() throws IOException {
+        Path job = bigJob(tmp.resolve("job"), 64, 50);
+        Path file = html(job.toString());
+        long size = Files.size(file);
+        assertTrue(size < 5_000_000, "HTML of 64 ranks x 50 steps: " + size + " bytes");
+        String text = Files.readString(file);
+        assertSelfContained(text);
+        Document doc = Jsoup.parse(text);
+        assertEquals(64, doc.select("#ranks details.rank").size());
+        assertEquals(64 * 50, doc.select("#ranks table.steps tr").size() - 64, "every step has its row");
+        int drawn = doc.select("svg.timeline").size();
+        assertTrue(drawn >= 128 && drawn <= 300, "longest-tail and median step of every rank, within the limit: "
+                + drawn);
+        assertTrue(doc.select("p.omitted").text().contains(drawn + " of 3200"), doc.select("p.omitted").text());
+        assertEquals(2, doc.select("#cross-rank svg.heatmap").size(), "rank x step tail and exposed comm");
+        assertEquals("64", doc.select("#cross-rank svg.heatmap").first().attr("data-rows"));
+        assertEquals("50", doc.select("#cross-rank svg.heatmap").first().attr("data-cols"));
+        assertEquals("50", doc.select("#steps svg.stepchart").attr("data-steps"));
+    }
+
+    /** Ranks of the seed-4ms scenario with 5 % jitter (a different seed per rank), one file each. */
+    static Path bigJob(Path dir, int ranks, int steps) throws IOException {
+        Files.createDirectories(dir);
+        Scenario base = BuiltinScenarios.get("seed-4ms").withSteps(steps);
+        for (int r = 0; r < ranks; r++) {
+            try (OutputStream out = Files.newOutputStream(dir.resolve("rank" + r + ".pt.trace.json"))) {
+                KinetoScenarioWriter.write(base.withRank(r, ranks).withJitter(5, 1000 + r), out);
+            }
+        }
+        return dir;
+    }
+
+    // --- headless Chromium ----------------------------------------------------------------------
+
+    @Test
+    void rendersInHeadlessChromiumWithoutConsoleErrors() throws Exception {
+        String chromium = chromium();
+        assumeTrue(chromium != null, "chromium is not installed: skipping the browser check "
+                + "(.ci/run installs the Debian package 'chromium')");
+        Path file = html(TimelineTest.sample("seed-4ms").toString());
+
+        Browser dom = run(chromium, "--dump-dom", file, "1400,900");
+        assertEquals(0, dom.exitCode, dom.stderr);
+        assertNoConsoleErrors(dom.stderr);
+        Document rendered = Jsoup.parse(dom.stdout);
+        Element svg = rendered.select("details.step[open] svg.timeline").first();
+        assertTrue(svg != null, "an opened step timeline in the rendered DOM");
+        assertEquals(4, svg.select("g.mk line").size(), "the four markers");
+        assertEquals(List.of("compute", "comm", "exposed"), svg.select("path[data-lane]").eachAttr("data-lane"));
+
+        Path png = tmp.resolve("seed-4ms.png");
+        Browser shot = run(chromium, "--screenshot=" + png, file, "1400,900");
+        assertEquals(0, shot.exitCode, shot.stderr);
+        assertNoConsoleErrors(shot.stderr);
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertEquals(1400, image.getWidth());
+        // The page painted: the compute lane's blue and exposed comm's red are on screen.
+        Path tall = tmp.resolve("tall.png");
+        Browser tallShot = run(chromium, "--screenshot=" + tall, file, "1400,2200");
+        assertEquals(0, tallShot.exitCode, tallShot.stderr);
+        BufferedImage full = ImageIO.read(tall.toFile());
+        assertTrue(hasColour(full, 0x4e79a7), "compute lane painted");
+        assertTrue(hasColour(full, 0xe15759), "exposed comm painted");
+    }
+
+    @Test
+    void consoleErrorDetectionWorks() throws Exception {
+        String chromium = chromium();
+        assumeTrue(chromium != null, "chromium is not installed: skipping the browser check");
+        Path bad = tmp.resolve("bad.html");
+        Files.writeString(bad, "<html><body><script>throw new Error('on purpose')</script></body></html>");
+        Browser b = run(chromium, "--dump-dom", bad, "800,600");
+        assertThrowsAssertion(() -> assertNoConsoleErrors(b.stderr));
+    }
+
+    private static void assertThrowsAssertion(Runnable r) {
+        try {
+            r.run();
+        } catch (AssertionError expected) {
+            return;
+        }
+        throw new AssertionError("a page that throws must fail the console check");
+    }
+
+    static void assertNoConsoleErrors(String stderr) {
+        List<String> bad = stderr.lines()
+                .filter(l -> l.contains(":CONSOLE") || l.contains("Uncaught") || l.contains("Failed to load resource"))
+                .toList();
+        assertTrue(bad.isEmpty(), "console messages: " + bad);
+    }
+
+    private static boolean hasColour(BufferedImage img, int rgb) {
+        for (int y = 0; y < img.getHeight(); y += 2) {
+            for (int x = 0; x < img.getWidth(); x += 2) {
+                if ((img.getRGB(x, y) & 0xffffff) == rgb) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    record Browser(int exitCode, String stdout, String stderr) {
+    }
+
+    static String chromium() {
+        for (String name : List.of("chromium", "chromium-browser")) {
+            for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
+                Path p = Path.of(dir, name);
+                if (Files.isExecutable(p)) {
+                    return p.toString();
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Headless Chromium with the flags that work in containers, a fresh profile, console logging on stderr. */
+    static Browser run(String chromium, String action, Path page, String windowSize) throws Exception {
+        Path profile = Files.createTempDirectory("chromium-profile");
+        List<String> cmd = new ArrayList<>(List.of(chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0",
+                "--window-size=" + windowSize, "--hide-scrollbars"));
+        cmd.add(action);
+        cmd.add(page.toUri().toString());
+        Path out = Files.createTempFile("chromium", ".out");
+        Path err = Files.createTempFile("chromium", ".err");
+        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!p.waitFor(90, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("chromium did not finish in 90 s: " + cmd);
+        }
+        try {
+            return new Browser(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+            deleteTree(profile);
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (var walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}
