@@ -42,7 +42,6 @@ public final class KinetoScenarioWriter {
             throws IOException {
         SyntheticTimeline timeline = plan(scenario);
         TraceEventBuilder builder = new TraceEventBuilder(scenario);
-        List<TraceEvent> events = builder.build(timeline);
         try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
             g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             g.useDefaultPrettyPrinter();
@@ -53,9 +52,8 @@ public final class KinetoScenarioWriter {
             writeDistributedInfo(g, scenario);
             g.writeFieldName("traceEvents");
             g.writeStartArray();
-            for (TraceEvent e : events) {
-                writeEvent(g, e);
-            }
+            // Streamed step by step: memory stays at a few steps' events whatever the trace size.
+            builder.stream(timeline, e -> writeEvent(g, e));
             g.writeEndArray();
             g.writeStringField("traceName", traceName);
             g.writeStringField("displayTimeUnit", "ms");

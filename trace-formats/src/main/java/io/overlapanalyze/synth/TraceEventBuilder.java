@@ -10,6 +10,7 @@ import io.overlapanalyze.synth.SyntheticTimeline.KernelOp;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedKernel;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedReduction;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedStep;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -78,26 +79,111 @@ final class TraceEventBuilder {
         return device;
     }
 
+    /** Receives events in file order (may throw, e.g. from a JSON generator). */
+    interface Sink {
+        void accept(TraceEvent e) throws IOException;
+    }
+
+    /** Host and device events are each sorted by start; parents first on equal starts (longer first). */
+    private static final Comparator<TraceEvent> BY_START = Comparator.comparingLong(TraceEvent::ts)
+            .thenComparing(Comparator.comparingLong(TraceEvent::dur).reversed());
+
+    /** Which of the three per-step event lists a pass emits. */
+    private enum Part { HOST, GPU, FLOWS }
+
     /** All events: metadata, host events by start, device events by start, flows, the window end. */
     List<TraceEvent> build(SyntheticTimeline timeline) {
-        for (PlannedStep step : timeline.steps()) {
-            step(step);
+        List<TraceEvent> all = new ArrayList<>();
+        try {
+            stream(timeline, all::add);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e); // a list does not throw
         }
-        // Parents first on equal starts (longer first), so the list reads like a real trace.
-        Comparator<TraceEvent> byStart = Comparator.comparingLong(TraceEvent::ts)
-                .thenComparing(Comparator.comparingLong(TraceEvent::dur).reversed());
-        host.sort(byStart);
-        gpu.sort(byStart);
-        long origin = timeline.steps().get(0).hostStart();
-        long last = timeline.steps().stream().mapToLong(p -> Math.max(p.hostEnd(), p.deviceEnd())).max()
-                .orElse(origin);
-        List<TraceEvent> all = new ArrayList<>(metadata(origin));
-        all.addAll(host);
-        all.addAll(gpu);
-        all.addAll(flows);
-        // Kineto ends the array with this global instant (string pid/tid, as written by Kineto).
-        all.add(new TraceEvent("i", null, "Record Window End", "", "", last + 10_000, -1, null, null));
         return all;
+    }
+
+    /**
+     * The same events as {@link #build}, in the same order, handed to {@code out} without holding
+     * the whole trace: a 1 GB trace is millions of events, each with an args map. The file lists
+     * all host events (sorted), then all device events (sorted), then all flows, so the steps are
+     * generated once per part (ids are assigned in generation order, so every pass regenerates the
+     * same events). A sorted part is merged step by step: events are held only until no later step
+     * can have an earlier start (the minimum start of every later step is known from a first,
+     * counting pass), which keeps the global stable sort's order exactly.
+     */
+    void stream(SyntheticTimeline timeline, Sink out) throws IOException {
+        List<PlannedStep> steps = timeline.steps();
+        long origin = steps.get(0).hostStart();
+        long last = steps.stream().mapToLong(p -> Math.max(p.hostEnd(), p.deviceEnd())).max().orElse(origin);
+        // Suffix minima of each step's earliest host / device start: the flush bounds of the merge.
+        long[] hostBound = new long[steps.size() + 1];
+        long[] gpuBound = new long[steps.size() + 1];
+        hostBound[steps.size()] = Long.MAX_VALUE;
+        gpuBound[steps.size()] = Long.MAX_VALUE;
+        reset();
+        long[] hostMin = new long[steps.size()];
+        long[] gpuMin = new long[steps.size()];
+        for (int i = 0; i < steps.size(); i++) {
+            step(steps.get(i));
+            hostMin[i] = host.stream().mapToLong(TraceEvent::ts).min().orElse(Long.MAX_VALUE);
+            gpuMin[i] = gpu.stream().mapToLong(TraceEvent::ts).min().orElse(Long.MAX_VALUE);
+            clearStep();
+        }
+        for (int i = steps.size() - 1; i >= 0; i--) {
+            hostBound[i] = Math.min(hostMin[i], hostBound[i + 1]);
+            gpuBound[i] = Math.min(gpuMin[i], gpuBound[i + 1]);
+        }
+        for (TraceEvent m : metadata(origin)) {
+            out.accept(m);
+        }
+        emit(steps, Part.HOST, hostBound, out);
+        emit(steps, Part.GPU, gpuBound, out);
+        emit(steps, Part.FLOWS, null, out);
+        // Kineto ends the array with this global instant (string pid/tid, as written by Kineto).
+        out.accept(new TraceEvent("i", null, "Record Window End", "", "", last + 10_000, -1, null, null));
+    }
+
+    /** One pass over all steps, emitting one part; sorted (merged) when {@code bound} is given. */
+    private void emit(List<PlannedStep> steps, Part part, long[] bound, Sink out) throws IOException {
+        reset();
+        List<TraceEvent> pending = new ArrayList<>();
+        for (int i = 0; i < steps.size(); i++) {
+            step(steps.get(i));
+            List<TraceEvent> mine = part == Part.HOST ? host : part == Part.GPU ? gpu : flows;
+            if (bound == null) {
+                for (TraceEvent e : mine) {
+                    out.accept(e);
+                }
+                clearStep();
+                continue;
+            }
+            pending.addAll(mine);
+            clearStep();
+            pending.sort(BY_START); // stable: equal keys keep generation order, as in one global sort
+            long limit = bound[i + 1];
+            int n = 0;
+            while (n < pending.size() && pending.get(n).ts() < limit) {
+                out.accept(pending.get(n++));
+            }
+            pending.subList(0, n).clear();
+        }
+        for (TraceEvent e : pending) {
+            out.accept(e);
+        }
+    }
+
+    /** Restarts id assignment, so that a pass regenerates exactly the events of the first. */
+    private void reset() {
+        nextExternalId = 1;
+        nextCorrelation = 1000;
+        nextCudaEvent = FIRST_CUDA_EVENT_ID;
+        clearStep();
+    }
+
+    private void clearStep() {
+        host.clear();
+        gpu.clear();
+        flows.clear();
     }
 
     private List<TraceEvent> metadata(long ts) {
