@@ -81,25 +81,38 @@ final class EventHolder {
         seq = NONE;
     }
 
-    /** Reads the event object whose START_OBJECT is the current token, up to its END_OBJECT. */
+    /** Names, categories and phases interned from the parser's buffer (no String per event). */
+    private final NameTable names = new NameTable();
+
+    /**
+     * Reads the event object whose START_OBJECT is the current token, up to its END_OBJECT.
+     * {@code nextFieldName()} returns the parser's canonical (interned) name without a token
+     * round trip; the switch then hits on the cached hash.
+     */
     void read(JsonParser p) throws IOException {
         reset();
-        for (JsonToken t = p.nextToken(); t != JsonToken.END_OBJECT; t = p.nextToken()) {
-            if (t == null) {
-                throw new EOFException("end of input inside an event");
+        for (String field = p.nextFieldName(); ; field = p.nextFieldName()) {
+            if (field == null) {
+                JsonToken t = p.currentToken();
+                if (t == JsonToken.END_OBJECT) {
+                    return;
+                }
+                if (t == null) {
+                    throw new EOFException("end of input inside an event");
+                }
+                throw new IllegalStateException("unexpected token " + t + " in an object"); // Jackson never does this
             }
-            String field = p.currentName();
             p.nextToken();
             fieldCount++;
             switch (field) {
                 case "ph":
-                    ph = JsonValues.scalarText(p, "ph");
+                    ph = internedText(p, "ph");
                     break;
                 case "cat":
-                    cat = JsonValues.scalarText(p, "cat");
+                    cat = internedText(p, "cat");
                     break;
                 case "name":
-                    name = JsonValues.scalarText(p, "name");
+                    name = internedText(p, "name");
                     break;
                 case "pid":
                     readPid(p);
@@ -116,12 +129,63 @@ final class EventHolder {
                     durNs = lastTime;
                     break;
                 case "args":
-                    readArgs(p);
+                    if (argsNeeded()) {
+                        readArgs(p);
+                    } else {
+                        skipArgs(p);
+                    }
                     break;
                 default:
                     p.skipChildren();
             }
         }
+    }
+
+    /** A string value interned; other scalars as {@link JsonValues#scalarText} gives them. */
+    private String internedText(JsonParser p, String field) throws IOException {
+        if (p.currentToken() == JsonToken.VALUE_STRING) {
+            return names.intern(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+        }
+        return JsonValues.scalarText(p, field);
+    }
+
+    /**
+     * Whether the collector can use anything in this event's {@code args}, judged from the fields
+     * read so far (Kineto writes ph, cat and name before args). Most events of a big trace are
+     * flows, python_function, user annotations and CPU ops whose args are never used: their args
+     * are skipped without decoding a value. When ph or cat is not known yet, args are read.
+     */
+    private boolean argsNeeded() {
+        if (ph == null) {
+            return true;
+        }
+        if ("M".equals(ph)) {
+            return true; // thread_name
+        }
+        if (!"X".equals(ph)) {
+            return false; // flows, instants, counters are not kept
+        }
+        if (cat == null) {
+            return true;
+        }
+        if (KernelClassifier.isDeviceCategory(cat) || KernelClassifier.isRuntimeCategory(cat)) {
+            return true;
+        }
+        // record_param_comms carries the collective args; other CPU ops use none.
+        return "cpu_op".equals(cat) && (name == null || "record_param_comms".equals(name));
+    }
+
+    /** Skips an args value, with the same type check as {@link #readArgs}. */
+    private void skipArgs(JsonParser p) throws IOException {
+        JsonToken t = p.currentToken();
+        if (t == JsonToken.VALUE_NULL) {
+            return;
+        }
+        if (t != JsonToken.START_OBJECT) {
+            throw new BadTraceException("\"args\" is " + JsonValues.describe(t) + ", expected an object");
+        }
+        hasArgs = true;
+        p.skipChildren();
     }
 
     private long lastTime;
@@ -254,6 +318,10 @@ final class EventHolder {
 
     /** The collective metadata in this event's args, or {@code null} when it has none. */
     CollectiveArgs collectiveArgs() {
+        if (collName == null && inElems == NONE && outElems == NONE && dtype == null && pgName == null
+                && pgRanks == null) {
+            return null; // the common case (every compute kernel): no allocation
+        }
         CollectiveArgs a = new CollectiveArgs(collName, inElems, outElems, dtype, groupSize, pgName, pgDesc, pgRanks, seq);
         return a.any() ? a : null;
     }

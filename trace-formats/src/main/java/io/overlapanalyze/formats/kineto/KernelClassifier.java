@@ -22,6 +22,7 @@ public final class KernelClassifier {
 
     private final String[] commPatterns;
 
+
     /** A classifier with the built-in patterns only. */
     public KernelClassifier() {
         this(List.of());
@@ -62,6 +63,26 @@ public final class KernelClassifier {
                 return DeviceKind.OTHER;
             default:
                 return null;
+        }
+    }
+
+    /** True for the device categories {@link #kindOf} keeps (whatever the name). */
+    public static boolean isDeviceCategory(String cat) {
+        if (cat == null) {
+            return false;
+        }
+        switch (cat) {
+            case "kernel":
+            case "Kernel":
+            case "gpu_memcpy":
+            case "Memcpy":
+            case "gpu_memset":
+            case "Memset":
+            case "cuda_sync":
+            case "cuda_event":
+                return true;
+            default:
+                return false;
         }
     }
 

@@ -20,6 +20,7 @@ import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.model.StreamWait;
 import io.overlapanalyze.model.TraceFormat;
 
+import java.io.CharConversionException;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -101,6 +102,22 @@ public final class KinetoReader implements TraceReader {
 
     @Override
     public List<RankTrace> read(Path input) throws TraceFormatException, IOException {
+        try {
+            return List.of(read(input, false));
+        } catch (InvalidUtf8 e) {
+            return List.of(read(input, true));
+        }
+    }
+
+    /**
+     * One pass over the file. The fast path hands Jackson the UTF-8 bytes (its byte-based parser
+     * decodes only the strings the reader looks at and skips the rest undecoded), which is about
+     * twice as fast as decoding the whole text through a {@code Reader} first. That parser refuses
+     * invalid UTF-8, which real traces contain (kernel names with raw bytes), while the rule is that
+     * invalid bytes must not fail the file; so on that one error the file is read again from the
+     * start through a {@code Reader}, which replaces invalid UTF-8 with U+FFFD.
+     */
+    private RankTrace read(Path input, boolean viaReader) throws TraceFormatException, IOException {
         String file = input.toString();
         InputStream in;
         try {
@@ -108,17 +125,35 @@ public final class KinetoReader implements TraceReader {
         } catch (EOFException e) {
             throw new TraceFormatException(file + ": the file ends inside the gzip header (byte 10 or earlier)");
         }
-        // Decoding through a Reader replaces invalid UTF-8 with U+FFFD instead of failing the file.
-        try (Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8);
-             JsonParser p = FACTORY.createParser(reader)) {
-            return List.of(new Session(file, p).run());
+        if (viaReader) {
+            try (Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8);
+                 JsonParser p = FACTORY.createParser(reader)) {
+                return new Session(file, p, false).run();
+            }
         }
+        try (InputStream bytes = in; JsonParser p = FACTORY.createParser(bytes)) {
+            return new Session(file, p, true).run();
+        }
+    }
+
+    /** Raised on the byte path when the text is not valid UTF-8: read again through a Reader. */
+    private static final class InvalidUtf8 extends RuntimeException {
+        InvalidUtf8() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** Jackson's byte parser reports bad UTF-8 as "Invalid UTF-8 start/middle byte 0x..". */
+    private static boolean isInvalidUtf8(JsonProcessingException e) {
+        String m = e.getOriginalMessage();
+        return m != null && m.startsWith("Invalid UTF-8");
     }
 
     /** The state of reading one file. */
     private final class Session {
         private final String file;
         private final JsonParser p;
+        private final boolean bytePath;
         private final Warnings warnings = new Warnings();
         private final TraceCollector collector;
         private final EventHolder event = new EventHolder();
@@ -130,9 +165,10 @@ public final class KinetoReader implements TraceReader {
         private long completeEvents;
         private boolean truncated;
 
-        Session(String file, JsonParser p) {
+        Session(String file, JsonParser p, boolean bytePath) {
             this.file = file;
             this.p = p;
+            this.bytePath = bytePath;
             this.collector = new TraceCollector(classifier, warnings);
         }
 
@@ -145,7 +181,15 @@ public final class KinetoReader implements TraceReader {
                 endedEarly("the file ends early");
             } catch (ZipException e) {
                 endedEarly("the gzip data is damaged (" + firstLine(e.getMessage()) + ")");
+            } catch (CharConversionException e) {
+                if (bytePath) {
+                    throw new InvalidUtf8();
+                }
+                throw e;
             } catch (JsonProcessingException e) {
+                if (bytePath && isInvalidUtf8(e)) {
+                    throw new InvalidUtf8();
+                }
                 if (eventNumber == 0 && !sawEvents) {
                     throw error("not JSON: " + jacksonMessage(e));
                 }
@@ -235,8 +279,8 @@ public final class KinetoReader implements TraceReader {
             }
             truncated = true;
             String where = eventsComplete
-                    ? "after the event array, at character " + charOffset()
-                    : "inside trace event " + eventNumber + ", at character " + charOffset() + " of the decompressed JSON";
+                    ? "after the event array, at " + position()
+                    : "inside trace event " + eventNumber + ", at " + position() + " of the decompressed JSON";
             warnings.add("truncated", file + ": " + what + " " + where + "; kept the " + completeEvents
                     + " complete event(s) before it, the rest was not read");
             if (baseNs == null && collector.maxTsNs != Long.MIN_VALUE && collector.maxTsNs < RELATIVE_TS_LIMIT_NS) {
@@ -342,13 +386,17 @@ public final class KinetoReader implements TraceReader {
             return out;
         }
 
-        private long charOffset() {
+        /** "byte N" on the byte path, "character N" through a Reader. */
+        private String position() {
             JsonLocation loc = p.currentLocation();
-            return loc == null ? -1 : loc.getCharOffset();
+            if (loc == null) {
+                return "character -1";
+            }
+            return loc.getCharOffset() >= 0 ? "character " + loc.getCharOffset() : "byte " + loc.getByteOffset();
         }
 
         private String where() {
-            String at = "character " + charOffset();
+            String at = position();
             return eventNumber > 0 && !eventsComplete ? "trace event " + eventNumber + ", " + at : at;
         }
 

@@ -29,6 +29,7 @@ final class TraceCollector {
 
     final KernelClassifier classifier;
     final Warnings warnings;
+    private final Map<String, DeviceKind> kernelKinds = new HashMap<>();
     final StringPool names = new StringPool();
     final DeviceIntervals device = new DeviceIntervals(names, 4096);
 
@@ -100,7 +101,7 @@ final class TraceCollector {
         if (!"X".equals(e.ph) || e.cat == null) {
             return; // flows, instants, counters: not needed
         }
-        DeviceKind kind = classifier.kindOf(e.cat, e.name);
+        DeviceKind kind = KernelClassifier.isDeviceCategory(e.cat) ? kindOf(e.cat, e.name) : null;
         if (kind != null) {
             deviceEvent(e, kind, eventNumber);
         } else if (KernelClassifier.isRuntimeCategory(e.cat)) {
@@ -108,6 +109,25 @@ final class TraceCollector {
         } else if ("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) {
             hostOp(e, eventNumber);
         }
+    }
+
+    /**
+     * The classifier's kind, decided once per (category, name): kernel names repeat millions of
+     * times and the comm-pattern test lower-cases the name. Per reader session, so that a
+     * classifier shared between threads holds no mutable state.
+     */
+    private DeviceKind kindOf(String cat, String name) {
+        if (name == null || !KernelClassifier.isKernelCategory(cat)) {
+            return classifier.kindOf(cat, name);
+        }
+        DeviceKind k = kernelKinds.get(name);
+        if (k == null) {
+            k = classifier.kindOf(cat, name);
+            if (kernelKinds.size() < 65_536) {
+                kernelKinds.put(name, k);
+            }
+        }
+        return k;
     }
 
     private void deviceEvent(EventHolder e, DeviceKind kind, long eventNumber) {
@@ -238,7 +258,22 @@ final class TraceCollector {
         }
     }
 
+    private long lastLaneDev = Long.MIN_VALUE;
+    private long lastLaneStream = Long.MIN_VALUE;
+    private int lastLane = -1;
+
     private int lane(long dev, long stream) {
+        // Consecutive device events are mostly on the same stream: skip the boxed-key lookup.
+        if (lastLane >= 0 && dev == lastLaneDev && stream == lastLaneStream) {
+            return lastLane;
+        }
+        lastLane = laneSlow(dev, stream);
+        lastLaneDev = dev;
+        lastLaneStream = stream;
+        return lastLane;
+    }
+
+    private int laneSlow(long dev, long stream) {
         List<Long> key = List.of(dev, stream);
         Integer idx = laneIndex.get(key);
         if (idx == null) {
