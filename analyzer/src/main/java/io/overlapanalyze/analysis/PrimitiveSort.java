@@ -20,14 +20,31 @@ final class PrimitiveSort {
         for (int i = 0; i < n; i++) {
             idx[i] = i;
         }
-        sort(idx, (a, b) -> Long.compare(key[a], key[b]));
+        // Traces list device work almost in time order: an ordered input costs one pass.
+        boolean sorted = true;
+        for (int i = 1; i < n && sorted; i++) {
+            sorted = key[i - 1] <= key[i];
+        }
+        if (!sorted) {
+            sort(idx, (a, b) -> Long.compare(key[a], key[b]));
+        }
         return idx;
+    }
+
+    /** True when {@code idx} is already in {@code cmp} order (then a stable sort would not move anything). */
+    static boolean isSorted(int[] idx, IndexComparator cmp) {
+        for (int i = 1; i < idx.length; i++) {
+            if (cmp.compare(idx[i - 1], idx[i]) > 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Stable merge sort of {@code idx} in place. */
     static void sort(int[] idx, IndexComparator cmp) {
         int n = idx.length;
-        if (n < 2) {
+        if (n < 2 || isSorted(idx, cmp)) {
             return;
         }
         int[] buf = new int[n];
@@ -54,6 +71,11 @@ final class PrimitiveSort {
                 int i = lo;
                 int j = mid;
                 int k = lo;
+                if (mid < hi && cmp.compare(src[mid], src[mid - 1]) >= 0) {
+                    // The two runs are already in order (common: traces are nearly sorted).
+                    System.arraycopy(src, lo, dst, lo, hi - lo);
+                    continue;
+                }
                 while (i < mid && j < hi) {
                     dst[k++] = cmp.compare(src[j], src[i]) < 0 ? src[j++] : src[i++];
                 }
