@@ -70,6 +70,25 @@ public final class DeviceIntervals {
         collective = Arrays.copyOf(collective, cap);
     }
 
+    /**
+     * Drops the doubling slack (up to half of each column) once a reader is done adding: what a
+     * rank keeps for the analysis is then exactly 45 bytes per interval.
+     */
+    public void trimToSize() {
+        if (size == start.length) {
+            return;
+        }
+        int cap = Math.max(size, 1);
+        start = Arrays.copyOf(start, cap);
+        end = Arrays.copyOf(end, cap);
+        lane = Arrays.copyOf(lane, cap);
+        kind = Arrays.copyOf(kind, cap);
+        name = Arrays.copyOf(name, cap);
+        launchNs = Arrays.copyOf(launchNs, cap);
+        launchThread = Arrays.copyOf(launchThread, cap);
+        collective = Arrays.copyOf(collective, cap);
+    }
+
     public int size() {
         return size;
     }

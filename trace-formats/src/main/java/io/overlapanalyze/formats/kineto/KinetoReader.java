@@ -297,6 +297,7 @@ public final class KinetoReader implements TraceReader {
             List<StreamWait> streamWaits = StreamWaitJoiner.join(collector, base);
 
             DeviceIntervals device = collector.device;
+            device.trimToSize();
             if (base != 0) {
                 checkShift(base);
                 device.shiftAll(base);
