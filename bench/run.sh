@@ -95,6 +95,12 @@ measure kineto-1g "$big" 1g
 kineto_best="$BEST_WALL"
 
 say ""
+say "## Same file, warm JVM (ReadBenchmark: 3 runs in one JVM; retained heap after GC with the model reachable)"
+java -Xmx1g -XX:+UseParallelGC -cp "$root/cli/target/overlap-analyze.jar" io.overlapanalyze.cli.bench.ReadBenchmark \
+  "$big" 3 2>&1 | tee -a "$report"
+say "load $(cut -d' ' -f1 /proc/loadavg)"
+
+say ""
 say "## Reference: Python json.load of the same file (no analysis)"
 if [[ "${SKIP_PYTHON:-0}" == "1" ]]; then
   say "skipped (SKIP_PYTHON=1)"
