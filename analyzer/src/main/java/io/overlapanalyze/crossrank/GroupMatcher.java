@@ -265,8 +265,8 @@ final class GroupMatcher {
             }
         }
         if (following > 0) {
-            sb.append("; ").append(following).append(" later position").append(following == 1 ? "" : "s")
-                    .append(" also differ");
+            sb.append("; ").append(following).append(following == 1 ? " later position also differs"
+                    : " later positions also differ");
         }
         return sb.toString();
     }

@@ -86,7 +86,8 @@ final class JobAssembler {
         }
         if (!missing.isEmpty()) {
             notes.add(present.size() + " of " + (world != null ? world + " ranks" : "at least " + upTo + " ranks")
-                    + " given; missing " + ranges(missing) + ": cross-rank results cover the given ranks only");
+                    + " usable; no trace for rank" + (missing.size() == 1 ? " " : "s ") + ranges(missing)
+                    + ": cross-rank results cover the usable ranks only");
         }
         for (RankInput in : ranks) {
             if (in.trace().truncated()) {

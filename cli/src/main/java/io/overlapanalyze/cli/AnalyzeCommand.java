@@ -2,8 +2,10 @@ package io.overlapanalyze.cli;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.RankAnalyzer;
-import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.crossrank.CrossRankAnalyzer;
+import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.report.AnalysisReport;
+import io.overlapanalyze.report.CrossRankReport;
 import io.overlapanalyze.report.RankReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -12,7 +14,9 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
+import java.nio.file.FileSystems;
 import java.nio.file.Path;
+import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -33,7 +37,9 @@ import java.util.concurrent.Callable;
                 "the last reduction ended, the tail (communication left after the last gradient) and why,",
                 "and how much communication was exposed.",
                 "",
-                "PATH is a PyTorch profiler trace (.json or .json.gz) or a directory of them.",
+                "PATH is a PyTorch profiler trace (.json or .json.gz), a directory of them (searched recursively),",
+                "or a quoted glob ('traces/rank-*.json.gz'). Several ranks of one job are also analysed across ranks:",
+                "collective order/size mismatches, clock offsets, stragglers, bandwidth.",
                 "Metric definitions: docs/metrics in the project README."},
         footer = {"", "Exit codes: 0 ok, 2 bad usage or unreadable input, 3 internal error."},
         subcommands = {SynthCommand.class})
@@ -61,6 +67,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
             description = "Count partial steps (cut by the capture, or missing device work) in totals and medians.")
     boolean includePartial;
 
+    @Option(names = "--rank-regex", paramLabel = "REGEX",
+            description = "Rank from the file path when the trace does not say: the first capture group, "
+                    + "e.g. 'worker(\\d+)'. Replaces the built-in names (rank-3, rank3_, ..._3.pt.trace.json).")
+    String rankRegex;
+
+    @Option(names = "--include", paramLabel = "GLOB",
+            description = "In directories, only files whose name matches GLOB (default: *.json and *.json.gz).")
+    String include;
+
     @Option(names = "--debug", description = "Print stack traces for errors.")
     boolean debug;
 
@@ -71,18 +86,26 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     "Missing required parameter: 'PATH' (a trace file or directory)");
         }
         StepSelection selection = steps == null ? null : StepSelection.parse(steps);
-        List<RankTrace> traces = TraceLoader.loadAll(paths);
         AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
+        RankNaming naming = new RankNaming(rankRegex);
+        // Files are read and analysed in parallel; a bad file in a multi-file run is reported, not fatal.
+        List<Path> files = JobLoader.expand(paths, nameFilter());
+        JobLoader.Loaded loaded = JobLoader.load(files, naming, options,
+                r -> selection == null ? r : RankAnalyzer.selectSteps(r, selection, options),
+                spec.commandLine().getErr());
+        for (var problem : loaded.problems()) {
+            spec.commandLine().getErr().println("overlap-analyze: warning: " + problem.message()
+                    + " (skipped; the other inputs are analysed)");
+        }
+        spec.commandLine().getErr().flush();
         List<RankReport> ranks = new ArrayList<>();
-        for (RankTrace trace : traces) {
-            RankReport report = RankAnalyzer.analyze(trace, options);
-            if (selection != null) {
-                report = RankAnalyzer.selectSteps(report, selection, options);
-            }
-            ranks.add(report);
+        for (RankInput in : loaded.inputs()) {
+            ranks.add(in.report());
         }
         ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(RankReport::source));
-        AnalysisReport report = new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks);
+        CrossRankReport crossRank = files.size() > 1 || loaded.inputs().size() > 1
+                ? CrossRankAnalyzer.analyze(loaded.inputs(), loaded.problems()) : null;
+        AnalysisReport report = new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks, crossRank);
 
         var renderer = format.renderer();
         if (output != null) {
@@ -102,9 +125,20 @@ public final class AnalyzeCommand implements Callable<Integer> {
     private List<Path> inputsOf() {
         List<Path> all = new ArrayList<>();
         for (Path p : paths) {
-            all.addAll(TraceLoader.expand(p));
+            all.addAll(TraceLoader.expand(p, nameFilter()));
         }
         return all;
+    }
+
+    private PathMatcher nameFilter() {
+        if (include == null) {
+            return null;
+        }
+        try {
+            return FileSystems.getDefault().getPathMatcher("glob:" + include);
+        } catch (IllegalArgumentException e) {
+            throw new UserInputException("--include: not a valid glob: " + include);
+        }
     }
 
     /** Supplies {@code --version}. */

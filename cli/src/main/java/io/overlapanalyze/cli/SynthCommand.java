@@ -1,6 +1,8 @@
 package io.overlapanalyze.cli;
 
 import io.overlapanalyze.synth.BuiltinScenarios;
+import io.overlapanalyze.synth.Job;
+import io.overlapanalyze.synth.JobWriter;
 import io.overlapanalyze.synth.KinetoScenarioWriter;
 import io.overlapanalyze.synth.Scenario;
 import picocli.CommandLine.Command;
@@ -24,7 +26,9 @@ import java.util.zip.GZIPOutputStream;
         versionProvider = AnalyzeCommand.VersionProvider.class,
         description = {"Write a synthetic PyTorch profiler (Kineto) trace of a scenario: compute blocks, gradient",
                 "buckets with their bytes and communication times. SCENARIO is a built-in name (see --list)",
-                "or a scenario JSON file (see samples/*.scenario.json)."})
+                "or a scenario JSON file (see samples/*.scenario.json). A job file (with \"ranks\", see",
+                "samples/job-*.job.json) or --ranks N writes one trace per rank into a directory:",
+                "rank-<r>.pt.trace.json, with clock offsets, a slow rank or mismatches as the job says."})
 public final class SynthCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -35,6 +39,13 @@ public final class SynthCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
             description = "Trace file to write (.json, or .json.gz for gzip). Default: <scenario>.pt.trace.json")
     Path output;
+
+    @Option(names = "--ranks", paramLabel = "N",
+            description = "Write a healthy job of N ranks running SCENARIO into the directory -o (default: <scenario>/).")
+    Integer ranks;
+
+    @Option(names = "--gzip", description = "For jobs: write rank-<r>.pt.trace.json.gz.")
+    boolean gzip;
 
     @Option(names = "--list", description = "List the built-in scenarios.")
     boolean list;
@@ -55,11 +66,46 @@ public final class SynthCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "Missing required parameter: 'SCENARIO' (a built-in name or a scenario file; --list shows names)");
         }
+        Path asFile = Path.of(scenario);
+        if (ranks != null || (Files.isRegularFile(asFile) && Job.isJobFile(asFile))) {
+            return writeJob(asFile);
+        }
         Scenario s = resolve(scenario);
         Path target = output != null ? output : Path.of(s.name() + ".pt.trace.json");
         List<Path> inputs = Files.exists(Path.of(scenario)) ? List.of(Path.of(scenario)) : List.of();
         writeSafely(s, target, inputs);
         spec.commandLine().getErr().println("wrote " + target);
+        spec.commandLine().getErr().flush();
+        return ExitCodes.OK;
+    }
+
+    private Integer writeJob(Path asFile) {
+        Job job;
+        try {
+            if (ranks != null) {
+                if (Files.isRegularFile(asFile) && Job.isJobFile(asFile)) {
+                    throw new UserInputException("--ranks: " + scenario + " is already a job file (it says its ranks)");
+                }
+                Scenario s = resolve(scenario);
+                job = Job.healthy(s.name() + "-" + ranks + "rank", ranks, s);
+            } else {
+                job = Job.parse(asFile);
+            }
+        } catch (UserInputException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new UserInputException(e.getMessage(), e);
+        }
+        Path dir = output != null ? output : Path.of(job.name());
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new UserInputException(dir + ": exists and is not a directory (a job is written as one file per rank)");
+        }
+        try {
+            List<Path> files = JobWriter.write(job, dir, gzip);
+            spec.commandLine().getErr().println("wrote " + files.size() + " rank traces to " + dir);
+        } catch (java.io.IOException e) {
+            throw new UserInputException(dir + ": cannot write: " + e.getMessage(), e);
+        }
         spec.commandLine().getErr().flush();
         return ExitCodes.OK;
     }

@@ -126,6 +126,15 @@ public record Job(String name, String description, int ranks, Scenario scenario,
         return s.jitterPct() > 0 ? s.withJitter(s.jitterPct(), s.seed() + r) : s;
     }
 
+    /** True when the file is a job description (has "ranks"), not a single-rank scenario. */
+    public static boolean isJobFile(Path file) {
+        try {
+            return JobParser.looksLikeJob(java.nio.file.Files.readString(file));
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
     /** Reads a job file; errors are one-line {@link ScenarioException}s naming the file and field. */
     public static Job parse(Path file) {
         return JobParser.parse(file);
