@@ -147,6 +147,10 @@ final class JobLoader {
 
     /** Workers: min(files, cores, how many largest-file models fit in 70 % of the heap), at least 1. */
     static int workers(List<Path> files) {
+        Integer forced = Integer.getInteger("overlap.readers"); // -Doverlap.readers=1: the serial baseline (bench)
+        if (forced != null && forced > 0) {
+            return Math.min(forced, Math.max(1, files.size()));
+        }
         int cores = Runtime.getRuntime().availableProcessors();
         long largest = 1;
         for (Path f : files) {

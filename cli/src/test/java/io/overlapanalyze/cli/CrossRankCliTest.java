@@ -185,6 +185,30 @@ class CrossRankCliTest {
         assertTrue(run.out().contains("### Stragglers"), run.out());
     }
 
+    private static Path samples() {
+        String root = System.getProperty("overlap.projectRoot");
+        return root != null ? Path.of(root, "samples") : Path.of("..", "samples");
+    }
+
+    @Test
+    void shippedJobSamplesSayWhatTheirJobFilesBuilt() throws IOException {
+        // job-healthy-4rank.job.json: offsets 0, +37, -120, +83 us (zero mean), nothing wrong.
+        JsonNode healthy = json(CliRun.of("-f", "json", samples().resolve("job-healthy-4rank").toString()))
+                .get("crossRank");
+        assertEquals(0, healthy.get("mismatches").size());
+        long[] offsets = {0, 37_000, -120_000, 83_000};
+        for (int r = 0; r < 4; r++) {
+            assertEquals(offsets[r], healthy.get("clockOffsetsNs").get(Integer.toString(r)).asLong(), 1000);
+        }
+        // job-order-mismatch.job.json: rank 2 swaps buckets 2 and 3 of step 2 (3 buckets per step): index 3 + 1.
+        JsonNode m = json(CliRun.of("-f", "json", samples().resolve("job-order-mismatch").toString()))
+                .get("crossRank").get("mismatches").get(0);
+        assertEquals("TYPE", m.get("kind").asText());
+        assertEquals("ERROR", m.get("severity").asText());
+        assertEquals(4, m.get("index").asLong());
+        assertEquals("[2]", m.get("culprits").toString());
+    }
+
     @Test
     void synthWritesAJob() throws IOException {
         Path out = dir.resolve("synth-job");
