@@ -2,6 +2,8 @@ package io.overlapanalyze.cli;
 
 import io.overlapanalyze.synth.AscendScenarioWriter;
 import io.overlapanalyze.synth.BuiltinScenarios;
+import io.overlapanalyze.synth.Job;
+import io.overlapanalyze.synth.JobWriter;
 import io.overlapanalyze.synth.KinetoScenarioWriter;
 import io.overlapanalyze.synth.NsysScenarioWriter;
 import io.overlapanalyze.synth.Scenario;
@@ -24,11 +26,13 @@ import java.util.zip.GZIPOutputStream;
  */
 @Command(name = "synth", mixinStandardHelpOptions = true, sortOptions = false,
         versionProvider = AnalyzeCommand.VersionProvider.class,
-        description = {"Write a synthetic PyTorch profiler trace of a scenario.",
+        description = {"Write a synthetic profiler trace of a scenario.",
                 "",
                 "A scenario is compute blocks and gradient buckets with their bytes and communication times; the "
                         + "trace has known ground truth. SCENARIO is a built-in name (see --list) or a scenario JSON "
-                        + "file (see samples/*.scenario.json)."})
+                        + "file (see samples/*.scenario.json). A job file (with \"ranks\", see samples/*.job.json) "
+                        + "or --ranks N writes one trace per rank into a directory (rank-<r>.pt.trace.json), with "
+                        + "clock offsets, a slow rank or mismatches as the job says."})
 public final class SynthCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -46,6 +50,13 @@ public final class SynthCommand implements Callable<Integer> {
                     + "(a torch_npu <name>_ascend_pt directory with ASCEND_PROFILER_OUTPUT/trace_view.json). "
                     + "Default: nsys when the output ends in .sqlite, else kineto.")
     String traceFormat;
+
+    @Option(names = "--ranks", paramLabel = "N",
+            description = "Write a healthy job of N ranks running SCENARIO into the directory -o (default: <scenario>/).")
+    Integer ranks;
+
+    @Option(names = "--gzip", description = "For jobs: write rank-<r>.pt.trace.json.gz.")
+    boolean gzip;
 
     @Option(names = "--list", description = "List the built-in scenarios.")
     boolean list;
@@ -65,6 +76,10 @@ public final class SynthCommand implements Callable<Integer> {
         if (scenario == null) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "Missing required parameter: 'SCENARIO' (a built-in name or a scenario file; --list shows names)");
+        }
+        Path asFile = Path.of(scenario);
+        if (ranks != null || (Files.isRegularFile(asFile) && Job.isJobFile(asFile))) {
+            return writeJob(asFile);
         }
         Scenario s = resolve(scenario);
         String format = targetFormat();
@@ -96,6 +111,37 @@ public final class SynthCommand implements Callable<Integer> {
             throw new UserInputException(dir + ": cannot write: " + TraceLoader.oneLine(e), e);
         }
         spec.commandLine().getErr().println("wrote " + dir);
+        spec.commandLine().getErr().flush();
+        return ExitCodes.OK;
+    }
+
+    private Integer writeJob(Path asFile) {
+        Job job;
+        try {
+            if (ranks != null) {
+                if (Files.isRegularFile(asFile) && Job.isJobFile(asFile)) {
+                    throw new UserInputException("--ranks: " + scenario + " is already a job file (it says its ranks)");
+                }
+                Scenario s = resolve(scenario);
+                job = Job.healthy(s.name() + "-" + ranks + "rank", ranks, s);
+            } else {
+                job = Job.parse(asFile);
+            }
+        } catch (UserInputException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new UserInputException(e.getMessage(), e);
+        }
+        Path dir = output != null ? output : Path.of(job.name());
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new UserInputException(dir + ": exists and is not a directory (a job is written as one file per rank)");
+        }
+        try {
+            List<Path> files = JobWriter.write(job, dir, gzip);
+            spec.commandLine().getErr().println("wrote " + files.size() + " rank traces to " + dir);
+        } catch (java.io.IOException e) {
+            throw new UserInputException(dir + ": cannot write: " + e.getMessage(), e);
+        }
         spec.commandLine().getErr().flush();
         return ExitCodes.OK;
     }

@@ -80,6 +80,9 @@ public final class MarkdownRenderer implements ReportRenderer {
                 sb.append("\n> warning: ").append(escape(w)).append('\n');
             }
         }
+        if (report.crossRank() != null) {
+            CrossRankSection.markdown(report.crossRank(), sb);
+        }
         out.write(sb.toString());
         out.flush();
     }

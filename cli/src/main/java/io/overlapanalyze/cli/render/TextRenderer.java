@@ -66,6 +66,9 @@ public final class TextRenderer implements ReportRenderer {
             sb.append('\n');
             renderRank(rank, sb);
         }
+        if (report.crossRank() != null) {
+            CrossRankSection.text(report.crossRank(), sb);
+        }
         out.write(sb.toString());
         out.flush();
     }
