@@ -53,7 +53,7 @@ import java.util.regex.Pattern;
                         + "ranks of one job are also analysed across ranks: collective order and size mismatches, "
                         + "clock offsets, stragglers, bandwidth. Every number is defined in the README (\"What the "
                         + "numbers mean\")."},
-        footer = {"", "Exit codes: 0 ok, 2 bad usage or unreadable input, 3 internal error."},
+        footer = {"", "Exit codes: 0 ok, 1 regression (gate), 2 bad usage or unreadable input, 3 internal error."},
         subcommands = {SynthCommand.class, SummaryCommand.class, DiffCommand.class, GateCommand.class,
                 WhatIfCommand.class, AnnotateCommand.class})
 public final class AnalyzeCommand implements Callable<Integer> {
@@ -105,7 +105,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
     String rankRegex;
 
     @Option(names = "--include", paramLabel = "GLOB",
-            description = "In directories, only files whose name matches GLOB (default: *.json and *.json.gz).")
+            description = "In directories, only files whose name matches GLOB (default: *.json, *.json.gz, *.sqlite and Ascend capture directories).")
     String include;
 
     @Option(names = "--debug", description = "Print stack traces for errors.")
