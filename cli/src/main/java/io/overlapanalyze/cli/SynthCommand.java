@@ -6,6 +6,7 @@ import io.overlapanalyze.synth.Job;
 import io.overlapanalyze.synth.JobWriter;
 import io.overlapanalyze.synth.KinetoScenarioWriter;
 import io.overlapanalyze.synth.NsysScenarioWriter;
+import io.overlapanalyze.synth.ParallelScenarioWriter;
 import io.overlapanalyze.synth.Scenario;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -70,12 +71,18 @@ public final class SynthCommand implements Callable<Integer> {
             for (String name : BuiltinScenarios.names()) {
                 spec.commandLine().getOut().println(name + "  " + BuiltinScenarios.get(name).description());
             }
+            for (String name : ParallelScenarioWriter.builtinNames()) {
+                spec.commandLine().getOut().println(name + "  " + ParallelScenarioWriter.description(name));
+            }
             spec.commandLine().getOut().flush();
             return ExitCodes.OK;
         }
         if (scenario == null) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "Missing required parameter: 'SCENARIO' (a built-in name or a scenario file; --list shows names)");
+        }
+        if (isParallel(scenario)) {
+            return writeParallel();
         }
         Path asFile = Path.of(scenario);
         if (ranks != null || (Files.isRegularFile(asFile) && Job.isJobFile(asFile))) {
@@ -146,6 +153,35 @@ public final class SynthCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
+    /** An FSDP / pipeline / contention scenario (issue 10): a built-in of those, or a file with "kind". */
+    private static boolean isParallel(String nameOrFile) {
+        Path file = Path.of(nameOrFile);
+        if (Files.isRegularFile(file)) {
+            return ParallelScenarioWriter.isParallelScenario(file);
+        }
+        return ParallelScenarioWriter.builtinNames().contains(nameOrFile);
+    }
+
+    /** Parallelism scenarios are written as Kineto traces only. */
+    private Integer writeParallel() {
+        if (!targetFormat().equals("kineto")) {
+            throw new UserInputException(scenario + ": FSDP, pipeline and contention scenarios are written as Kineto "
+                    + "traces only (--format kineto, a .json or .json.gz output)");
+        }
+        String name;
+        try {
+            name = ParallelScenarioWriter.name(scenario);
+        } catch (IllegalArgumentException e) {
+            throw new UserInputException(e.getMessage(), e);
+        }
+        Path target = output != null ? output : Path.of(name + ".pt.trace.json");
+        List<Path> inputs = Files.exists(Path.of(scenario)) ? List.of(Path.of(scenario)) : List.of();
+        writeTraceFile(target, inputs, (sink, traceName) -> ParallelScenarioWriter.write(scenario, sink, traceName));
+        spec.commandLine().getErr().println("wrote " + target);
+        spec.commandLine().getErr().flush();
+        return ExitCodes.OK;
+    }
+
     private static Scenario resolve(String nameOrFile) {
         Path file = Path.of(nameOrFile);
         if (Files.isRegularFile(file)) {
@@ -198,12 +234,26 @@ public final class SynthCommand implements Callable<Integer> {
     }
 
     private static void writeSafely(Scenario s, Path target, List<Path> inputs) {
+        writeTraceFile(target, inputs, (sink, traceName) -> KinetoScenarioWriter.write(s, sink, traceName));
+    }
+
+    /** Writes one Kineto trace; what it writes. */
+    @FunctionalInterface
+    private interface TraceWriter {
+        void write(OutputStream sink, String traceName) throws java.io.IOException;
+    }
+
+    /**
+     * A Kineto trace file through {@link SafeOutput}, gzip-compressed when the name ends with
+     * {@code .gz}; the trace records its own name without that suffix, as Kineto does.
+     */
+    private static void writeTraceFile(Path target, List<Path> inputs, TraceWriter writer) {
         String fileName = target.getFileName().toString();
         boolean gzip = fileName.endsWith(".gz");
         String traceName = gzip ? fileName.substring(0, fileName.length() - 3) : fileName;
         SafeOutput.writeBytes(target, inputs, out -> {
             OutputStream sink = gzip ? new GZIPOutputStream(out, 1 << 16) : out;
-            KinetoScenarioWriter.write(s, sink, traceName);
+            writer.write(sink, traceName);
             sink.flush();
             if (gzip) {
                 ((GZIPOutputStream) sink).finish();

@@ -88,7 +88,7 @@ public final class KinetoScenarioWriter {
         }
     }
 
-    private static void writeEvent(JsonGenerator g, TraceEvent e) throws IOException {
+    static void writeEvent(JsonGenerator g, TraceEvent e) throws IOException {
         g.writeStartObject();
         g.writeStringField("ph", e.ph());
         if (e.cat() != null) {

@@ -111,6 +111,7 @@ public final class TextRenderer implements ReportRenderer {
             }
         }
         summary(rank, sb);
+        beyond(rank, sb);
         if (crossCheck) {
             if (rank.crossCheck().isEmpty()) {
                 sb.append("cross-check: the trace carries no overlap numbers of its own\n");
@@ -128,6 +129,25 @@ public final class TextRenderer implements ReportRenderer {
         }
         for (String warning : rank.warnings()) {
             sb.append("warning: ").append(warning).append('\n');
+        }
+    }
+
+    /** The issue-10 sections: parallelism, prefetch, pipeline, launch, contention, memory. */
+    private static void beyond(RankReport rank, StringBuilder sb) {
+        if (rank.steps().isEmpty()) {
+            return;
+        }
+        sb.append('\n');
+        for (BeyondView.Section section : BeyondView.sections(rank)) {
+            sb.append(section.title()).append('\n');
+            for (String line : section.lines()) {
+                sb.append("  ").append(line).append('\n');
+            }
+            if (section.table() != null && section.table().size() > 1) {
+                StringBuilder t = new StringBuilder();
+                Table.render(section.table(), 1, t);
+                t.toString().lines().forEach(l -> sb.append("  ").append(l).append('\n'));
+            }
         }
     }
 

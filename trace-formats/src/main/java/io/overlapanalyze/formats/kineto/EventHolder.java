@@ -47,6 +47,10 @@ final class EventHolder {
     String pgDesc;
     String pgRanks;
     long seq;
+    // [memory] instants (kineto.md §3.3)
+    long memDeviceType;
+    long memDeviceId;
+    long memTotalAllocated;
 
     private void reset() {
         fieldCount = 0;
@@ -79,6 +83,9 @@ final class EventHolder {
         pgDesc = null;
         pgRanks = null;
         seq = NONE;
+        memDeviceType = NONE;
+        memDeviceId = NONE;
+        memTotalAllocated = NONE;
     }
 
     /** Reads the event object whose START_OBJECT is the current token, up to its END_OBJECT. */
@@ -245,6 +252,15 @@ final class EventHolder {
                     break;
                 case "Seq":
                     seq = JsonValues.lenientLong(p);
+                    break;
+                case "Device Type":
+                    memDeviceType = JsonValues.lenientLong(p);
+                    break;
+                case "Device Id":
+                    memDeviceId = JsonValues.lenientLong(p);
+                    break;
+                case "Total Allocated":
+                    memTotalAllocated = JsonValues.lenientLong(p);
                     break;
                 default:
                     p.skipChildren();

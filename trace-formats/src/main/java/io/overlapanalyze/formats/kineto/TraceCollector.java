@@ -78,6 +78,9 @@ final class TraceCollector {
     final LongList threadTid = new LongList(64);
     final List<String> threadNames = new ArrayList<>();
 
+    /** Device allocator samples ({@code [memory]} instants of CUDA devices), relative times. */
+    final io.overlapanalyze.model.MemorySamples memory = new io.overlapanalyze.model.MemorySamples();
+
     boolean hostOpsPresent;
     long emptyEvents;
     long maxTsNs = Long.MIN_VALUE;
@@ -97,8 +100,12 @@ final class TraceCollector {
             metadata(e);
             return;
         }
+        if ("i".equals(e.ph) || "I".equals(e.ph)) {
+            memoryInstant(e);
+            return;
+        }
         if (!"X".equals(e.ph) || e.cat == null) {
-            return; // flows, instants, counters: not needed
+            return; // flows, counters: not needed
         }
         DeviceKind kind = classifier.kindOf(e.cat, e.name);
         if (kind != null) {
@@ -155,6 +162,23 @@ final class TraceCollector {
         }
         noteTs(e.tsNs);
     }
+
+    /**
+     * A {@code [memory]} allocator instant (kineto.md §3.3): kept only for {@code Device Type} 1
+     * (CUDA) with a device id and a total; CPU allocations (type 0) are not device memory. Other
+     * instants ("Record Window End", ...) carry nothing the analysis needs.
+     */
+    private void memoryInstant(EventHolder e) {
+        if (!"[memory]".equals(e.name) || !e.hasTs || e.memDeviceType != CUDA_DEVICE_TYPE
+                || e.memDeviceId == NONE || e.memDeviceId < 0 || e.memTotalAllocated == NONE) {
+            return;
+        }
+        memory.add(e.tsNs, e.memTotalAllocated, (int) e.memDeviceId);
+        noteTs(e.tsNs);
+    }
+
+    /** c10::DeviceType::CUDA as Kineto writes it in {@code [memory]} args. */
+    static final long CUDA_DEVICE_TYPE = 1;
 
     /** A {@code cuda_sync} event of kind "Stream Wait Event" (by {@code cuda_sync_kind}, else by name). */
     private static boolean isStreamWait(EventHolder e) {
