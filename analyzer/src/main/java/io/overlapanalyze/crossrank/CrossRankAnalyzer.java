@@ -121,7 +121,7 @@ public final class CrossRankAnalyzer {
                     views.get(first.getKey()).step(first.getValue()), bytes, n,
                     t == null ? null : t.arrivalSkewNs(), t == null ? null : t.endSkewNs(), transfer,
                     t == null || t.lastRank() < 0 ? null : t.lastRank(), alg,
-                    alg == null || factor == null ? null : alg * factor));
+                    alg == null || factor == null ? null : alg * factor, t == null ? null : t.waits()));
         }
         return new CrossRankReport(ranks, job.worldSize(), job.missing(), problems, clocks.alignment(),
                 clocks.offsets(), summaries, mismatches, SkewAnalysis.summarize(timings, views),

@@ -1,5 +1,7 @@
 package io.overlapanalyze.report;
 
+import java.util.Map;
+
 /**
  * One collective matched on every member of its group, with its timing across ranks.
  *
@@ -15,8 +17,13 @@ package io.overlapanalyze.report;
  * @param lastRank      the rank that arrived strictly last, or {@code null}
  * @param algBwGBps     bytes / transfer, or {@code null}
  * @param busBwGBps     algBw × bus factor, or {@code null}
+ * @param waitsNs       per member rank, {@code wait_r} = latest aligned arrival − its aligned arrival
+ *                      (the time it sat in the collective waiting for the last peer); {@code null} when not timed
  */
 public record MatchedCollective(String group, long index, String type, String step, Long bytes, int groupSize,
                                 Long arrivalSkewNs, Long endSkewNs, Long transferNs, Integer lastRank,
-                                Double algBwGBps, Double busBwGBps) {
+                                Double algBwGBps, Double busBwGBps, Map<Integer, Long> waitsNs) {
+    public MatchedCollective {
+        waitsNs = waitsNs == null ? null : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(waitsNs));
+    }
 }
