@@ -11,6 +11,7 @@ import io.overlapanalyze.report.Straggler;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -45,21 +46,21 @@ final class CrossRankSection {
             List<String[]> rows = new ArrayList<>();
             rows.add(STRAGGLER_HEADER);
             rows.addAll(stragglerRows(x));
-            Table.render(rows, 1, sb);
+            TextTable.render(rows, Set.of(0), sb);
         }
         if (!x.bandwidth().isEmpty()) {
             sb.append("\nbandwidth (nccl-tests conventions, decimal GB/s, transfer = min duration over ranks)\n");
             List<String[]> rows = new ArrayList<>();
             rows.add(BANDWIDTH_HEADER);
             rows.addAll(bandwidthRows(x));
-            Table.render(rows, 1, sb);
+            TextTable.render(rows, Set.of(0), sb);
         }
         if (!x.worstTails().isEmpty()) {
             sb.append("\nworst tail per step (every rank's optimizer waits for it)\n");
             List<String[]> rows = new ArrayList<>();
             rows.add(TAIL_HEADER);
             rows.addAll(tailRows(x));
-            Table.render(rows, 1, sb);
+            TextTable.render(rows, Set.of(0), sb);
         }
         for (String n : x.notes()) {
             sb.append("note: ").append(n).append('\n');

@@ -13,6 +13,7 @@ import java.io.Writer;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Set;
 import java.util.Locale;
 import java.util.Map;
 
@@ -95,7 +96,7 @@ public final class TextRenderer implements ReportRenderer {
                         Units.ms(s.exposedCommNs()),
                         Units.pct(s.overlapRatio())});
             }
-            Table.render(rows, 2, sb);
+            TextTable.render(rows, Set.of(0, 7), sb);
             for (StepReport s : rank.steps()) {
                 if (s.tailNs() != null && s.tailNs() > 0 && !s.attribution().chain().isEmpty()) {
                     sb.append("  ").append(s.name()).append(" tail chain: ").append(chain(s)).append('\n');
@@ -121,7 +122,7 @@ public final class TextRenderer implements ReportRenderer {
                 List<String[]> rows = new ArrayList<>();
                 rows.add(CrossCheckView.HEADER);
                 rows.addAll(CrossCheckView.rows(rank.crossCheck()));
-                Table.render(rows, 2, sb);
+                TextTable.render(rows, Set.of(0, 1), sb);
             }
         }
         for (String note : rank.notes()) {
@@ -145,7 +146,7 @@ public final class TextRenderer implements ReportRenderer {
             }
             if (section.table() != null && section.table().size() > 1) {
                 StringBuilder t = new StringBuilder();
-                Table.render(section.table(), 1, t);
+                TextTable.render(section.table(), Set.of(0), t);
                 t.toString().lines().forEach(l -> sb.append("  ").append(l).append('\n'));
             }
         }
