@@ -2,7 +2,8 @@
 # Acceptance 3 of the pictures issue: the HTML report of a 64-rank, 50-step synthetic job stays
 # under 5 MB and opens in Chromium in a few seconds. Writes the job with the scenario generator
 # (seed-4ms, 50 steps, 5 % jitter, a different seed per rank), renders the report, and times
-# headless Chromium loading it (--dump-dom returns after load) against a one-step report.
+# headless Chromium loading it (--dump-dom returns after load) against a one-step report. The
+# across-ranks section (offsets, mismatches, stragglers, rank x collective wait heatmap) is included.
 #
 # Usage: bench/html-size.sh [RANKS] [STEPS]   (results go to bench/out/html-size.txt)
 set -euo pipefail
@@ -54,6 +55,7 @@ load() { # median wall seconds of 5 headless loads of $1
   echo "jvm: $(java -version 2>&1 | head -1); browser: $(chromium --version 2>/dev/null)"
   echo "job: $ranks ranks x $steps steps, $(du -sh "$job" | cut -f1) of Kineto JSON"
   echo "report: $(stat -c %s "$big") bytes ($(grep -o '<svg class="timeline"' "$big" | wc -l) step timelines drawn), CLI read+analyse+render ${render} s (cold JVM)"
+  echo "across-ranks section: $(grep -o '<section id="cross-rank".*</section>' "$big" | wc -c) bytes; wait heatmap $(grep -o '<svg class="heatmap"[^>]*data-kind="waits"' "$big" | grep -o 'data-rows="[0-9]*" data-cols="[0-9]*"')"
   echo "one-step report: $(stat -c %s "$small") bytes"
   echo "chromium load (median of 5, start to DOM dumped after load): big $(load "$big") s, one-step $(load "$small") s"
   echo "external references: $(grep -c -E 'https?://' "$big" || true)"

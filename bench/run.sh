@@ -13,11 +13,12 @@
 #   SKIP_PYTHON=1                skip the json.load reference (it needs ~4 GB of RAM per GB of JSON)
 #
 # Hooks (run when the script exists, else reported as not measured):
-#   bench/multirank.sh OUT_DIR   8 ranks x 250 MB, wall vs the sum of single-rank times (multi-rank loading)
+#   bench/multirank.sh RUNS DIR  8-rank job: one rank vs 8 serial vs 8 parallel (multi-rank loading);
+#                                its output is copied into run.txt
 #   bench/nsys-run.sh OUT_DIR    Nsight export with 2 M kernels (kernel rows/s)
 #   bench/ascend-run.sh OUT_DIR  large Ascend trace (MB/s vs Kineto's)
-# Each hook appends its own lines to OUT_DIR/run.txt; this script passes the Kineto MB/s in
-# KINETO_MBPS for comparisons.
+# The nsys/ascend hooks append their own lines to OUT_DIR/run.txt; this script passes the Kineto
+# MB/s in KINETO_MBPS for comparisons.
 #
 # The machine may be shared (other builds running): the script prints the load average with each
 # measurement, and CPU time (user+sys) next to wall time, which contention inflates far less.
@@ -161,7 +162,13 @@ say ""
 say "## Hooks"
 export KINETO_MBPS
 KINETO_MBPS="$(python3 -c "print('%.0f' % ($(stat -c %s "$big")/1e6/$kineto_best))")"
-for hook in multirank nsys-run ascend-run; do
+if [[ -x "$root/bench/multirank.sh" ]]; then
+  say "--- bench/multirank.sh"
+  "$root/bench/multirank.sh" "$RUNS" "$out/multirank" 2>&1 | tee -a "$report"
+else
+  say "bench/multirank.sh: not present, not measured"
+fi
+for hook in nsys-run ascend-run; do
   if [[ -x "$root/bench/$hook.sh" ]]; then
     say "--- bench/$hook.sh"
     "$root/bench/$hook.sh" "$out"

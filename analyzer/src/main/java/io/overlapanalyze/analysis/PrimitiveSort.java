@@ -4,7 +4,7 @@ package io.overlapanalyze.analysis;
  * Stable O(n log n) sorts of {@code int} index arrays by primitive keys, so that millions of
  * device intervals are ordered without boxing one object per interval.
  */
-final class PrimitiveSort {
+public final class PrimitiveSort {
     private PrimitiveSort() {
     }
 
@@ -15,7 +15,7 @@ final class PrimitiveSort {
     }
 
     /** {@code 0..n-1} sorted by {@code key}, ties keeping index order. */
-    static int[] indexesSortedBy(long[] key, int n) {
+    public static int[] indexesSortedBy(long[] key, int n) {
         int[] idx = new int[n];
         for (int i = 0; i < n; i++) {
             idx[i] = i;

@@ -1,7 +1,17 @@
 package io.overlapanalyze.analysis;
 
+import io.overlapanalyze.analysis.beyond.ContentionAnalysis;
+import io.overlapanalyze.analysis.beyond.LaunchDiagnostics;
+import io.overlapanalyze.analysis.beyond.MemoryAnalysis;
+import io.overlapanalyze.analysis.beyond.ParallelismDetector;
+import io.overlapanalyze.analysis.beyond.PipelineAnalysis;
+import io.overlapanalyze.analysis.beyond.PrefetchAnalysis;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.report.Attribution;
+import io.overlapanalyze.report.LaunchReport;
+import io.overlapanalyze.report.NotAvailable;
+import io.overlapanalyze.report.Parallelism;
+import io.overlapanalyze.report.PipelineReport;
 import io.overlapanalyze.report.BucketReport;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
@@ -39,8 +49,12 @@ public final class RankAnalyzer {
     public static RankReport analyze(RankTrace trace, AnalysisOptions options) {
         List<String> notes = new ArrayList<>();
         List<StepReport> steps = new ArrayList<>();
+        MemoryAnalysis memory = MemoryAnalysis.of(trace);
+        ContentionAnalysis contention = new ContentionAnalysis();
+        Parallelism parallelism;
         if (!trace.hasDeviceActivity()) {
             notes.add(NOTE_NO_DEVICE);
+            parallelism = ParallelismDetector.detect(trace, new PhaseClassifier(trace), 0);
         } else {
             PhaseClassifier phases = new PhaseClassifier(trace);
             StepAssigner.Assignment assignment = StepAssigner.assign(trace);
@@ -57,14 +71,50 @@ public final class RankAnalyzer {
             }
             StreamWaitIndex waits = StreamWaitIndex.of(trace);
             for (StepAssigner.Step step : assignment.steps()) {
-                steps.add(analyzeStep(new StepContext(trace, step, phases), phases, waits, options));
+                StepContext context = new StepContext(trace, step, phases);
+                StepReport report = analyzeStep(context, phases, waits, options, memory);
+                steps.add(report);
+                if (TotalsCalculator.aggregated(report, options)) {
+                    contention.add(context); // medians over the same steps as the totals
+                }
             }
             addPartialNote(steps, options, notes);
+            parallelism = ParallelismDetector.detect(trace, phases, assignment.steps().size());
         }
         Totals totals = TotalsCalculator.totals(steps, options);
+        ContentionAnalysis.Result slowdown = contention.finish();
         return new RankReport(trace.rank(), trace.rankSource().name(), trace.source(), trace.format().name(),
                 trace.worldSize() >= 0 ? trace.worldSize() : null, steps, totals, notes, trace.warnings(),
-                OverlapCrossCheck.compare(trace.referenceOverlap(), steps));
+                OverlapCrossCheck.compare(trace.referenceOverlap(), steps), parallelism, slowdown.rows(),
+                notAvailable(trace, steps, memory, slowdown));
+    }
+
+    /**
+     * Per issue-10 section, why it has nothing to show (metrics.md: "say so rather than print
+     * zeros"). Decided over all steps: a section is available when any step has it.
+     */
+    static NotAvailable notAvailable(RankTrace trace, List<StepReport> steps, MemoryAnalysis memory,
+                                     ContentionAnalysis.Result slowdown) {
+        if (!trace.hasDeviceActivity()) {
+            String none = "no device activity";
+            return new NotAvailable(none, none, none, memory.unavailable() != null ? memory.unavailable() : none, none);
+        }
+        String prefetch = steps.stream().anyMatch(s -> s.exposedPrefetchNs() != null) ? null
+                : "no all-gathers on the device (no FSDP / ZeRO parameter prefetch)";
+        String pipeline = steps.stream().anyMatch(s -> s.pipeline() != null) ? null
+                : "no send/recv collectives on the device (no pipeline parallelism)";
+        String launch = null;
+        if (steps.stream().noneMatch(s -> s.launch() != null)) {
+            launch = "no gradient collectives in any step";
+        } else if (!trace.hostOpsPresent()) {
+            launch = "no host ops: enqueue times unknown, the start delay cannot be split into late launch and busy "
+                    + "comm stream";
+        }
+        String memoryWhy = memory.unavailable();
+        if (memoryWhy == null && steps.stream().allMatch(s -> s.peakAllocatedBytes() == null)) {
+            memoryWhy = "no allocator event of this rank's device falls inside any step";
+        }
+        return new NotAvailable(prefetch, pipeline, slowdown.unavailable(), memoryWhy, launch);
     }
 
     /**
@@ -80,9 +130,12 @@ public final class RankAnalyzer {
         if (kept.isEmpty() && !report.steps().isEmpty()) {
             notes.add("no step matches the --steps selection");
         }
+        // Contention and parallelism stay those of the whole trace: the per-kernel medians need the
+        // kernels, which a report no longer holds.
         return new RankReport(report.rank(), report.rankSource(), report.source(), report.format(),
                 report.worldSize(), kept, TotalsCalculator.totals(kept, options), notes, report.warnings(),
-                report.crossCheck().stream().filter(c -> selection.test(c.step())).toList());
+                report.crossCheck().stream().filter(c -> selection.test(c.step())).toList(), report.parallelism(),
+                report.contention(), report.notAvailable());
     }
 
     private static final String PARTIAL_NOTE_SUFFIX = " partial step(s) excluded from totals";
@@ -101,12 +154,13 @@ public final class RankAnalyzer {
     }
 
     static StepReport analyzeStep(StepContext step, PhaseClassifier phases, StreamWaitIndex waits,
-                                  AnalysisOptions options) {
+                                  AnalysisOptions options, MemoryAnalysis memory) {
         List<String> notes = new ArrayList<>();
         GradientSet.Selection g = GradientSet.select(step, phases);
         ExposureAnalysis.Exposure exposure = ExposureAnalysis.analyze(step, g.members());
         MarkerAnalysis.Result markers;
         TailAttribution.Result attribution;
+        LaunchReport launch = null;
         if (g.members().isEmpty()) {
             markers = MarkerAnalysis.Result.undefined();
             attribution = new TailAttribution.Result(Attribution.none(), false);
@@ -119,6 +173,7 @@ public final class RankAnalyzer {
             DataReady dataReady = new DataReady(step, waits);
             markers = MarkerAnalysis.analyze(step, g.members(), dataReady);
             attribution = TailAttribution.attribute(step, markers.gL(), markers.tailNs(), dataReady, options);
+            launch = LaunchDiagnostics.analyze(step, g.members(), dataReady);
             if (dataReady.explicitCount() > 0) {
                 notes.add(NOTE_EXPLICIT_DEPENDENCIES);
             }
@@ -139,6 +194,17 @@ public final class RankAnalyzer {
         if (approximate) {
             notes.add("data-ready times approximate: no host launch data");
         }
+        PrefetchAnalysis.Result prefetch = PrefetchAnalysis.analyze(step);
+        if (prefetch.unidentified() > 0) {
+            notes.add(prefetch.unidentified() + " all-gather(s) without an identifiable consumer (no compute kernel "
+                    + "starts after them in this step)");
+        }
+        if (prefetch.prefetches().stream().anyMatch(p -> PrefetchAnalysis.RULE_DEVICE_ORDER.equals(p.rule()))) {
+            notes.add("all-gather consumers found by device order (no stream-wait events): approximate");
+        }
+        PipelineReport pipeline = PipelineAnalysis.analyze(step);
+        Long peak = memory.unavailable() == null
+                ? memory.peak(step.step().hostStartNs(), step.step().hostEndNs()) : null;
         return new StepReport(step.step().name(), step.step().partial(),
                 exposure.hasWork() ? exposure.deviceStartNs() : null,
                 exposure.hasWork() ? exposure.deviceEndNs() : null,
@@ -148,7 +214,8 @@ public final class RankAnalyzer {
                 g.members().size(), markers.markers(), markers.tailNs(), markers.lastBucketTailNs(),
                 markers.startDelayNs(), markers.launchLateNs(), attribution.attribution(),
                 step.intervals().length, step.comm().length, approximate, notes,
-                gradBuckets(g.members(), markers.gL()));
+                gradBuckets(g.members(), markers.gL()), prefetch.exposedPrefetchNs(), prefetch.prefetches(), pipeline,
+                launch, peak);
     }
 
     /** G by device start (as GradientSet lists it), each with its size and reduction time. */

@@ -54,7 +54,12 @@ public record DiffReport(String kind, int schemaVersion, String tool, double alp
     public static DiffReport compare(Run a, Run b, AnalysisOptions options, double alpha, String tool) {
         List<MetricChange> changes = new ArrayList<>();
         for (Metric m : Metric.values()) {
-            changes.add(MetricChange.of(m, a.samples(m, options), b.samples(m, options), alpha));
+            var sa = a.samples(m, options);
+            var sb = b.samples(m, options);
+            if (m.onlyWhenPresent() && sa.size() == 0 && sb.size() == 0) {
+                continue; // e.g. no allocator events on either side: the row would only say "n/a"
+            }
+            changes.add(MetricChange.of(m, sa, sb, alpha));
         }
         BucketLayout la = BucketLayout.of(a, options);
         BucketLayout lb = BucketLayout.of(b, options);

@@ -24,7 +24,15 @@ public enum Metric {
     GRAD_COLLECTIVES("gradCollectives", "gradient collectives", MetricUnit.COUNT,
             s -> (long) s.gradCollectives()),
     MEAN_GRAD_BUCKET_BYTES("meanGradBucketBytes", "mean gradient bucket", MetricUnit.BYTES,
-            Metric::meanBucketBytes);
+            Metric::meanBucketBytes),
+    /**
+     * Issue 10: bigger buckets and prefetch keep more buffers alive. Listed only when a side has
+     * samples (allocator events), like {@link #EXPOSED_PREFETCH} (all-gathers): a DDP trace
+     * without memory profiling diffs as before.
+     */
+    PEAK_ALLOCATED("peakAllocated", "peak allocated", MetricUnit.BYTES, StepReport::peakAllocatedBytes),
+    /** Issue 10: compute idle waiting for FSDP / ZeRO all-gathers; no sample in steps without them. */
+    EXPOSED_PREFETCH("exposedPrefetch", "exposed prefetch", MetricUnit.NS, StepReport::exposedPrefetchNs);
 
     private final String key;
     private final String label;
@@ -41,6 +49,11 @@ public enum Metric {
     /** JSON name and gate check name ("tail", "exposedComm"). */
     public String key() {
         return key;
+    }
+
+    /** True for the issue-10 metrics a diff lists only when at least one side has samples of them. */
+    public boolean onlyWhenPresent() {
+        return this == PEAK_ALLOCATED || this == EXPOSED_PREFETCH;
     }
 
     /** Words for people ("exposed comm"). */

@@ -8,12 +8,18 @@ import java.util.List;
  * @param schemaVersion version of this JSON layout; bumped on any incompatible change
  * @param tool          tool name and version that wrote it
  * @param ranks         per-rank results, by rank
+ * @param crossRank     the cross-rank section (metrics.md §8) when several ranks were given, else {@code null}
  */
-public record AnalysisReport(int schemaVersion, String tool, List<RankReport> ranks) {
+public record AnalysisReport(int schemaVersion, String tool, List<RankReport> ranks, CrossRankReport crossRank) {
     /** Current layout version. */
     public static final int SCHEMA_VERSION = 1;
 
     public AnalysisReport {
         ranks = List.copyOf(ranks);
+    }
+
+    /** A single-rank report (no cross-rank section); the signature before cross-rank analysis existed. */
+    public AnalysisReport(int schemaVersion, String tool, List<RankReport> ranks) {
+        this(schemaVersion, tool, ranks, null);
     }
 }

@@ -16,15 +16,30 @@ import java.util.List;
  * @param warnings    what the reader skipped or repaired
  * @param crossCheck  per step, our overlap numbers next to the profiler's own (Ascend); empty when
  *                    the trace carries none
+ * @param parallelism what parallelism the collectives show (issue 10); {@code null} in reports
+ *                    written before it existed
+ * @param contention  compute slowdown under overlap per kernel name, most costly first
+ *                    (metrics.md §9); empty when not available (see {@code notAvailable})
+ * @param notAvailable per issue-10 section, why it has nothing to show ({@code null} fields: available)
  */
 public record RankReport(int rank, String rankSource, String source, String format, Integer worldSize,
                          List<StepReport> steps, Totals totals, List<String> notes, List<String> warnings,
-                         List<CrossCheckStep> crossCheck) {
+                         List<CrossCheckStep> crossCheck, Parallelism parallelism,
+                         List<ContentionReport> contention, NotAvailable notAvailable) {
     public RankReport {
         steps = List.copyOf(steps);
         notes = List.copyOf(notes);
         warnings = List.copyOf(warnings);
         crossCheck = crossCheck == null ? List.of() : List.copyOf(crossCheck);
+        contention = contention == null ? List.of() : List.copyOf(contention);
+    }
+
+    /** The constructor before the issue-10 fields existed. */
+    public RankReport(int rank, String rankSource, String source, String format, Integer worldSize,
+                      List<StepReport> steps, Totals totals, List<String> notes, List<String> warnings,
+                      List<CrossCheckStep> crossCheck) {
+        this(rank, rankSource, source, format, worldSize, steps, totals, notes, warnings, crossCheck, null,
+                List.of(), null);
     }
 
     /** The constructor before {@code crossCheck} existed: no cross-check. */

@@ -34,6 +34,13 @@ import java.util.List;
  * @param gradBuckets        the members of G by device start, with bytes and reduction time
  *                           (added after schemaVersion 1 was published; additive fields do not
  *                           bump the version, and a report without it reads as an empty list)
+ * @param exposedPrefetchNs  compute-stream idle waiting for all-gathers (issue 10, FSDP/ZeRO
+ *                           prefetch); {@code null} when the step has no all-gather
+ * @param prefetches         every all-gather of the step with its consumer and lateness
+ * @param pipeline           send/recv overlap and bubbles; {@code null} when the step has no send/recv
+ * @param launch             launch diagnostics of the gradient collectives; {@code null} when G is empty
+ * @param peakAllocatedBytes highest device allocator total inside the step's host span;
+ *                           {@code null} when the trace has no allocator events in it
  */
 public record StepReport(String name, boolean partial, Long deviceStartNs, Long deviceEndNs, long stepTimeNs,
                          long commBusyNs, long computeBusyNs, long overlappedNs, long exposedCommNs,
@@ -41,10 +48,26 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
                          Double overlapRatio, int gradCollectives, Markers markers, Long tailNs,
                          Long lastBucketTailNs, Long startDelayNs, Long launchLateNs, Attribution attribution,
                          int deviceIntervals, int commKernels, boolean approximate, List<String> notes,
-                         List<BucketReport> gradBuckets) {
+                         List<BucketReport> gradBuckets, Long exposedPrefetchNs, List<PrefetchReport> prefetches,
+                         PipelineReport pipeline, LaunchReport launch, Long peakAllocatedBytes) {
     public StepReport {
         notes = List.copyOf(notes);
         gradBuckets = gradBuckets == null ? List.of() : List.copyOf(gradBuckets);
+        prefetches = prefetches == null ? List.of() : List.copyOf(prefetches);
+    }
+
+    /** The layout before the issue-10 fields existed: none of them. */
+    public StepReport(String name, boolean partial, Long deviceStartNs, Long deviceEndNs, long stepTimeNs,
+                      long commBusyNs, long computeBusyNs, long overlappedNs, long exposedCommNs,
+                      long exposedGradCommNs, long idleNs, long serialEstimateNs, long overlapSavingNs,
+                      Double overlapRatio, int gradCollectives, Markers markers, Long tailNs,
+                      Long lastBucketTailNs, Long startDelayNs, Long launchLateNs, Attribution attribution,
+                      int deviceIntervals, int commKernels, boolean approximate, List<String> notes,
+                      List<BucketReport> gradBuckets) {
+        this(name, partial, deviceStartNs, deviceEndNs, stepTimeNs, commBusyNs, computeBusyNs, overlappedNs,
+                exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs, overlapRatio,
+                gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs, attribution,
+                deviceIntervals, commKernels, approximate, notes, gradBuckets, null, List.of(), null, null, null);
     }
 
     /** The layout before {@code gradBuckets} existed: no bucket list. */

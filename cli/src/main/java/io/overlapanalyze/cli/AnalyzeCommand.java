@@ -9,7 +9,10 @@ import io.overlapanalyze.cli.render.html.HtmlRenderer;
 import io.overlapanalyze.cli.render.timeline.TerminalTimeline;
 import io.overlapanalyze.cli.render.timeline.TimelineIndex;
 import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.crossrank.CrossRankAnalyzer;
+import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.report.AnalysisReport;
+import io.overlapanalyze.report.CrossRankReport;
 import io.overlapanalyze.report.RankReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -18,7 +21,9 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
+import java.nio.file.FileSystems;
 import java.nio.file.Path;
+import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -41,11 +46,14 @@ import java.util.regex.Pattern;
                         + "and the last reduction ended, the tail (communication left after the last gradient) "
                         + "and why, and how much communication was exposed.",
                 "",
-                "PATH is a trace file or a directory of them: PyTorch profiler JSON (.json or .json.gz, gzip "
-                        + "detected by content), an Nsight Systems SQLite export (.sqlite), or an Ascend capture (a "
-                        + "torch_npu *_ascend_pt directory, an msprof PROF_* tree, trace_view.json, or a DB export). "
-                        + "Every number is defined in the README (\"What the numbers mean\")."},
-        footer = {"", "Exit codes: 0 ok, 2 bad usage or unreadable input, 3 internal error."},
+                "PATH is a trace file, a directory of them (searched recursively) or a quoted glob "
+                        + "('traces/rank-*.json.gz'): PyTorch profiler JSON (.json or .json.gz, gzip detected by "
+                        + "content), an Nsight Systems SQLite export (.sqlite), or an Ascend capture (a torch_npu "
+                        + "*_ascend_pt directory, an msprof PROF_* tree, trace_view.json, or a DB export). Several "
+                        + "ranks of one job are also analysed across ranks: collective order and size mismatches, "
+                        + "clock offsets, stragglers, bandwidth. Every number is defined in the README (\"What the "
+                        + "numbers mean\")."},
+        footer = {"", "Exit codes: 0 ok, 1 regression (gate), 2 bad usage or unreadable input, 3 internal error."},
         subcommands = {SynthCommand.class, SummaryCommand.class, DiffCommand.class, GateCommand.class,
                 WhatIfCommand.class, AnnotateCommand.class})
 public final class AnalyzeCommand implements Callable<Integer> {
@@ -91,6 +99,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     + TIMELINE_AUTO_STEPS + " steps); --no-timeline never.")
     Boolean timeline;
 
+    @Option(names = "--rank-regex", paramLabel = "REGEX",
+            description = "Rank from the file path when the trace does not say: the first capture group, "
+                    + "e.g. 'worker(\\d+)'. Replaces the built-in names (rank-3, rank3_, ..._3.pt.trace.json).")
+    String rankRegex;
+
+    @Option(names = "--include", paramLabel = "GLOB",
+            description = "In directories, only files whose name matches GLOB (default: *.json, *.json.gz, *.sqlite and Ascend capture directories).")
+    String include;
+
     @Option(names = "--debug", description = "Print stack traces for errors.")
     boolean debug;
 
@@ -113,7 +130,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     "Missing required parameter: 'PATH' (a trace file or directory)");
         }
         applyInputLimits();
-        Analysed analysed = analyse(paths, steps, includePartial, compileStepPattern());
+        Analysed analysed = analyse(new Inputs(paths, nameFilter(), rankRegex, compileStepPattern(), steps,
+                includePartial), spec.commandLine().getErr());
         AnalysisReport report = analysed.report();
         if (html != null) {
             SafeOutput.write(html, inputsOf(), w -> new HtmlRenderer(analysed.timelines()).render(report, w));
@@ -181,36 +199,72 @@ public final class AnalyzeCommand implements Callable<Integer> {
     record Analysed(AnalysisReport report, TimelineIndex timelines) {
     }
 
-    /** {@link #analyse(List, String, boolean, Pattern)} with the default step patterns. */
-    static Analysed analyse(List<Path> paths, String steps, boolean includePartial) {
-        return analyse(paths, steps, includePartial, null);
+    /**
+     * What to read and how: the paths, an optional name filter for directories ({@code --include}),
+     * {@code --rank-regex}, the Nsight step pattern, {@code --steps} and {@code --include-partial}.
+     */
+    record Inputs(List<Path> paths, PathMatcher nameFilter, String rankRegex, Pattern stepPattern, String steps,
+                  boolean includePartial) {
+        /** Plain paths with every default. */
+        static Inputs of(List<Path> paths, String steps, boolean includePartial) {
+            return new Inputs(paths, null, null, null, steps, includePartial);
+        }
     }
 
-    /** Reads, analyses and (with {@code --steps}) selects; ranks sorted by id then source. */
-    static Analysed analyse(List<Path> paths, String steps, boolean includePartial, Pattern stepPattern) {
-        StepSelection selection = steps == null ? null : StepSelection.parse(steps);
-        List<RankTrace> traces = TraceLoader.loadAll(paths, stepPattern);
-        AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
+    /** {@link #analyse(Inputs, PrintWriter)} with defaults and no progress or warnings output. */
+    static Analysed analyse(List<Path> paths, String steps, boolean includePartial) {
+        return analyse(Inputs.of(paths, steps, includePartial), null);
+    }
+
+    /**
+     * Reads every input (in parallel; a bad file among several is reported on {@code err} and in the
+     * cross-rank section, not fatal), analyses each rank, selects steps, and, with several ranks,
+     * analyses across ranks. Ranks are sorted by id then source.
+     */
+    static Analysed analyse(Inputs in, PrintWriter err) {
+        StepSelection selection = in.steps() == null ? null : StepSelection.parse(in.steps());
+        AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(in.includePartial());
+        RankNaming naming = new RankNaming(in.rankRegex());
+        List<Path> files = JobLoader.expand(in.paths(), in.nameFilter());
+        JobLoader.Loaded loaded = JobLoader.load(files, naming, options, in.stepPattern(),
+                r -> selection == null ? r : RankAnalyzer.selectSteps(r, selection, options), err);
+        if (err != null) {
+            for (var problem : loaded.problems()) {
+                err.println("overlap-analyze: warning: " + problem.message()
+                        + " (skipped; the other inputs are analysed)");
+            }
+            err.flush();
+        }
         List<RankReport> ranks = new ArrayList<>();
         TimelineIndex timelines = new TimelineIndex();
-        for (RankTrace trace : traces) {
-            RankReport report = RankAnalyzer.analyze(trace, options);
-            if (selection != null) {
-                report = RankAnalyzer.selectSteps(report, selection, options);
-            }
-            ranks.add(report);
-            timelines.add(trace, report);
+        for (RankInput input : loaded.inputs()) {
+            ranks.add(input.report());
+            timelines.add(input.trace(), input.report());
         }
         ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(RankReport::source));
-        return new Analysed(new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks), timelines);
+        CrossRankReport crossRank = files.size() > 1 || loaded.inputs().size() > 1
+                ? CrossRankAnalyzer.analyze(loaded.inputs(), loaded.problems()) : null;
+        return new Analysed(new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks, crossRank),
+                timelines);
     }
 
     private List<Path> inputsOf() {
         List<Path> all = new ArrayList<>();
         for (Path p : paths) {
-            all.addAll(TraceLoader.expand(p));
+            all.addAll(TraceLoader.expand(p, nameFilter()));
         }
         return all;
+    }
+
+    private PathMatcher nameFilter() {
+        if (include == null) {
+            return null;
+        }
+        try {
+            return FileSystems.getDefault().getPathMatcher("glob:" + include);
+        } catch (IllegalArgumentException e) {
+            throw new UserInputException("--include: not a valid glob: " + include);
+        }
     }
 
     /** Supplies {@code --version}. */

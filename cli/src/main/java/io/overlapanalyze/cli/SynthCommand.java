@@ -2,8 +2,11 @@ package io.overlapanalyze.cli;
 
 import io.overlapanalyze.synth.AscendScenarioWriter;
 import io.overlapanalyze.synth.BuiltinScenarios;
+import io.overlapanalyze.synth.Job;
+import io.overlapanalyze.synth.JobWriter;
 import io.overlapanalyze.synth.KinetoScenarioWriter;
 import io.overlapanalyze.synth.NsysScenarioWriter;
+import io.overlapanalyze.synth.ParallelScenarioWriter;
 import io.overlapanalyze.synth.Scenario;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -24,11 +27,13 @@ import java.util.zip.GZIPOutputStream;
  */
 @Command(name = "synth", mixinStandardHelpOptions = true, sortOptions = false,
         versionProvider = AnalyzeCommand.VersionProvider.class,
-        description = {"Write a synthetic PyTorch profiler trace of a scenario.",
+        description = {"Write a synthetic profiler trace of a scenario.",
                 "",
                 "A scenario is compute blocks and gradient buckets with their bytes and communication times; the "
                         + "trace has known ground truth. SCENARIO is a built-in name (see --list) or a scenario JSON "
-                        + "file (see samples/*.scenario.json)."})
+                        + "file (see samples/*.scenario.json). A job file (with \"ranks\", see samples/*.job.json) "
+                        + "or --ranks N writes one trace per rank into a directory (rank-<r>.pt.trace.json), with "
+                        + "clock offsets, a slow rank or mismatches as the job says."})
 public final class SynthCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -47,6 +52,13 @@ public final class SynthCommand implements Callable<Integer> {
                     + "Default: nsys when the output ends in .sqlite, else kineto.")
     String traceFormat;
 
+    @Option(names = "--ranks", paramLabel = "N",
+            description = "Write a healthy job of N ranks running SCENARIO into the directory -o (default: <scenario>/).")
+    Integer ranks;
+
+    @Option(names = "--gzip", description = "For jobs: write rank-<r>.pt.trace.json.gz.")
+    boolean gzip;
+
     @Option(names = "--list", description = "List the built-in scenarios.")
     boolean list;
 
@@ -59,12 +71,22 @@ public final class SynthCommand implements Callable<Integer> {
             for (String name : BuiltinScenarios.names()) {
                 spec.commandLine().getOut().println(name + "  " + BuiltinScenarios.get(name).description());
             }
+            for (String name : ParallelScenarioWriter.builtinNames()) {
+                spec.commandLine().getOut().println(name + "  " + ParallelScenarioWriter.description(name));
+            }
             spec.commandLine().getOut().flush();
             return ExitCodes.OK;
         }
         if (scenario == null) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "Missing required parameter: 'SCENARIO' (a built-in name or a scenario file; --list shows names)");
+        }
+        if (isParallel(scenario)) {
+            return writeParallel();
+        }
+        Path asFile = Path.of(scenario);
+        if (ranks != null || (Files.isRegularFile(asFile) && Job.isJobFile(asFile))) {
+            return writeJob(asFile);
         }
         Scenario s = resolve(scenario);
         String format = targetFormat();
@@ -96,6 +118,66 @@ public final class SynthCommand implements Callable<Integer> {
             throw new UserInputException(dir + ": cannot write: " + TraceLoader.oneLine(e), e);
         }
         spec.commandLine().getErr().println("wrote " + dir);
+        spec.commandLine().getErr().flush();
+        return ExitCodes.OK;
+    }
+
+    private Integer writeJob(Path asFile) {
+        Job job;
+        try {
+            if (ranks != null) {
+                if (Files.isRegularFile(asFile) && Job.isJobFile(asFile)) {
+                    throw new UserInputException("--ranks: " + scenario + " is already a job file (it says its ranks)");
+                }
+                Scenario s = resolve(scenario);
+                job = Job.healthy(s.name() + "-" + ranks + "rank", ranks, s);
+            } else {
+                job = Job.parse(asFile);
+            }
+        } catch (UserInputException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new UserInputException(e.getMessage(), e);
+        }
+        Path dir = output != null ? output : Path.of(job.name());
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new UserInputException(dir + ": exists and is not a directory (a job is written as one file per rank)");
+        }
+        try {
+            List<Path> files = JobWriter.write(job, dir, gzip);
+            spec.commandLine().getErr().println("wrote " + files.size() + " rank traces to " + dir);
+        } catch (java.io.IOException e) {
+            throw new UserInputException(dir + ": cannot write: " + e.getMessage(), e);
+        }
+        spec.commandLine().getErr().flush();
+        return ExitCodes.OK;
+    }
+
+    /** An FSDP / pipeline / contention scenario (issue 10): a built-in of those, or a file with "kind". */
+    private static boolean isParallel(String nameOrFile) {
+        Path file = Path.of(nameOrFile);
+        if (Files.isRegularFile(file)) {
+            return ParallelScenarioWriter.isParallelScenario(file);
+        }
+        return ParallelScenarioWriter.builtinNames().contains(nameOrFile);
+    }
+
+    /** Parallelism scenarios are written as Kineto traces only. */
+    private Integer writeParallel() {
+        if (!targetFormat().equals("kineto")) {
+            throw new UserInputException(scenario + ": FSDP, pipeline and contention scenarios are written as Kineto "
+                    + "traces only (--format kineto, a .json or .json.gz output)");
+        }
+        String name;
+        try {
+            name = ParallelScenarioWriter.name(scenario);
+        } catch (IllegalArgumentException e) {
+            throw new UserInputException(e.getMessage(), e);
+        }
+        Path target = output != null ? output : Path.of(name + ".pt.trace.json");
+        List<Path> inputs = Files.exists(Path.of(scenario)) ? List.of(Path.of(scenario)) : List.of();
+        writeTraceFile(target, inputs, (sink, traceName) -> ParallelScenarioWriter.write(scenario, sink, traceName));
+        spec.commandLine().getErr().println("wrote " + target);
         spec.commandLine().getErr().flush();
         return ExitCodes.OK;
     }
@@ -152,12 +234,26 @@ public final class SynthCommand implements Callable<Integer> {
     }
 
     private static void writeSafely(Scenario s, Path target, List<Path> inputs) {
+        writeTraceFile(target, inputs, (sink, traceName) -> KinetoScenarioWriter.write(s, sink, traceName));
+    }
+
+    /** Writes one Kineto trace; what it writes. */
+    @FunctionalInterface
+    private interface TraceWriter {
+        void write(OutputStream sink, String traceName) throws java.io.IOException;
+    }
+
+    /**
+     * A Kineto trace file through {@link SafeOutput}, gzip-compressed when the name ends with
+     * {@code .gz}; the trace records its own name without that suffix, as Kineto does.
+     */
+    private static void writeTraceFile(Path target, List<Path> inputs, TraceWriter writer) {
         String fileName = target.getFileName().toString();
         boolean gzip = fileName.endsWith(".gz");
         String traceName = gzip ? fileName.substring(0, fileName.length() - 3) : fileName;
         SafeOutput.writeBytes(target, inputs, out -> {
             OutputStream sink = gzip ? new GZIPOutputStream(out, 1 << 16) : out;
-            KinetoScenarioWriter.write(s, sink, traceName);
+            writer.write(sink, traceName);
             sink.flush();
             if (gzip) {
                 ((GZIPOutputStream) sink).finish();

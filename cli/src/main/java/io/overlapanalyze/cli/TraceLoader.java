@@ -11,15 +11,18 @@ import io.overlapanalyze.model.RankTrace;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystems;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.PathMatcher;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Turns the paths a user typed into rank traces: checks them, expands directories, picks the
@@ -35,6 +38,19 @@ public final class TraceLoader {
      * loose JSON files (profiler_info, communication.json) are not traces.
      */
     public static List<Path> expand(Path path) {
+        return expand(path, null);
+    }
+
+    /**
+     * The files a path stands for: itself; the files below a directory (recursively) whose name
+     * {@code nameFilter} accepts (default: *.json, *.json.gz); or, for a path that does not
+     * exist and holds glob characters ({@code traces/rank-*.json.gz}, quoted so the shell leaves
+     * it alone), the matching files.
+     */
+    public static List<Path> expand(Path path, PathMatcher nameFilter) {
+        if (!Files.exists(path) && isGlob(path.toString())) {
+            return expandGlob(path.toString(), nameFilter);
+        }
         if (!Files.exists(path)) {
             throw new UserInputException(path + ": no such file or directory");
         }
@@ -58,20 +74,64 @@ public final class TraceLoader {
 
                 @Override
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                    if (attrs.isRegularFile() && isTraceFileName(file.getFileName().toString())) {
+                    boolean wanted = nameFilter != null ? nameFilter.matches(file.getFileName())
+                            : isTraceFileName(file.getFileName().toString());
+                    if (attrs.isRegularFile() && wanted) {
                         found.add(file);
                     }
                     return FileVisitResult.CONTINUE;
                 }
             });
             if (found.isEmpty()) {
-                throw new UserInputException(path + ": directory holds no trace files (*.json, *.json.gz, *.sqlite,"
-                        + " Ascend *_ascend_pt or PROF_* directories)");
+                throw new UserInputException(path + ": directory holds no trace files (" + (nameFilter != null
+                        ? "none matches the name filter" : "*.json, *.json.gz, *.sqlite, Ascend *_ascend_pt or PROF_* "
+                        + "directories") + ")");
             }
             found.sort(null);
             return found;
         } catch (IOException e) {
             throw new UserInputException(path + ": cannot list directory: " + e.getMessage(), e);
+        }
+    }
+
+    static boolean isGlob(String s) {
+        return s.indexOf('*') >= 0 || s.indexOf('?') >= 0 || s.indexOf('[') >= 0 || s.indexOf('{') >= 0;
+    }
+
+    /** Walks from the longest glob-free leading directory and keeps the files the whole pattern matches. */
+    private static List<Path> expandGlob(String pattern, PathMatcher nameFilter) {
+        Path full = Path.of(pattern);
+        Path base = full.isAbsolute() ? full.getRoot() : Path.of("");
+        int depth = 0;
+        boolean inGlob = false;
+        for (Path part : full) {
+            if (!inGlob && !isGlob(part.toString())) {
+                base = base.resolve(part);
+            } else {
+                inGlob = true;
+                depth++;
+            }
+        }
+        PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + pattern);
+        boolean relativeToHere = base.toString().isEmpty();
+        Path start = relativeToHere ? Path.of(".") : base;
+        if (!Files.isDirectory(start)) {
+            throw new UserInputException(pattern + ": no such directory " + start);
+        }
+        int maxDepth = pattern.contains("**") ? Integer.MAX_VALUE : depth;
+        try (Stream<Path> walk = Files.walk(start, maxDepth)) {
+            List<Path> files = walk.filter(Files::isRegularFile)
+                    .map(p -> relativeToHere ? start.relativize(p) : p)
+                    .filter(matcher::matches)
+                    .filter(p -> nameFilter == null || nameFilter.matches(p.getFileName()))
+                    .sorted()
+                    .toList();
+            if (files.isEmpty()) {
+                throw new UserInputException(pattern + ": no file matches");
+            }
+            return files;
+        } catch (IOException e) {
+            throw new UserInputException(pattern + ": cannot list " + start + ": " + e.getMessage(), e);
         }
     }
 

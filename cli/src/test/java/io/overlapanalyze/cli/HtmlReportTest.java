@@ -1,8 +1,12 @@
 package io.overlapanalyze.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.overlapanalyze.cli.render.JsonRenderer;
 import io.overlapanalyze.report.ChainLink;
 import io.overlapanalyze.report.StepReport;
 import io.overlapanalyze.synth.BuiltinScenarios;
+import io.overlapanalyze.synth.Job;
+import io.overlapanalyze.synth.JobWriter;
 import io.overlapanalyze.synth.KinetoScenarioWriter;
 import io.overlapanalyze.synth.Scenario;
 import org.jsoup.Jsoup;
@@ -130,10 +134,141 @@ class HtmlReportTest {
         assertTrue(drawn >= 128 && drawn <= 300, "longest-tail and median step of every rank, within the limit: "
                 + drawn);
         assertTrue(doc.select("p.omitted").text().contains(drawn + " of 3200"), doc.select("p.omitted").text());
-        assertEquals(2, doc.select("#cross-rank svg.heatmap").size(), "rank x step tail and exposed comm");
-        assertEquals("64", doc.select("#cross-rank svg.heatmap").first().attr("data-rows"));
-        assertEquals("50", doc.select("#cross-rank svg.heatmap").first().attr("data-cols"));
+        assertEquals(3, doc.select("#cross-rank svg.heatmap").size(), "rank x collective wait, rank x step tail and "
+                + "exposed comm");
+        Element waits = doc.select("#cross-rank svg.heatmap[data-kind=waits]").first();
+        assertEquals("64", waits.attr("data-rows"), "one row per rank");
+        assertTrue(Integer.parseInt(waits.attr("data-cols")) >= 50, "at least one collective per step");
+        assertEquals("64", doc.select("#cross-rank svg.offsets").attr("data-bars"));
+        assertEquals(64, doc.select("#cross-rank table.offsets tr[data-rank]").size(), "every offset, collapsed");
+        assertTrue(doc.select("#cross-rank table.offsets").first().closest("details") != null, "collapsed");
+        assertEquals(12, doc.select("#cross-rank table.stragglers:not(.more) tr[data-rank]")
+                .size(), "the first stragglers shown, the rest behind 'all 64 ranks'");
+        Element tail = doc.select("#cross-rank svg.heatmap:not([data-kind])").first();
+        assertEquals("64", tail.attr("data-rows"));
+        assertEquals("50", tail.attr("data-cols"));
         assertEquals("50", doc.select("#steps svg.stepchart").attr("data-steps"));
+    }
+
+    // --- across ranks ----------------------------------------------------------------------------
+
+    /** The page and the JSON report of one run, so the page can be checked against the JSON. */
+    private record PageAndJson(String html, Document doc, JsonNode json) {
+    }
+
+    private PageAndJson pageAndJson(String... paths) throws IOException {
+        Path out = tmp.resolve("report-" + System.nanoTime() + ".html");
+        List<String> args = new ArrayList<>(List.of(paths));
+        args.addAll(List.of("--html", out.toString(), "-f", "json"));
+        CliRun run = CliRun.of(args.toArray(String[]::new));
+        assertEquals(0, run.exitCode(), run.err());
+        String text = Files.readString(out);
+        return new PageAndJson(text, Jsoup.parse(text), JsonRenderer.mapper().readTree(run.out()).get("crossRank"));
+    }
+
+    private static Path jobSample(String name) {
+        return TimelineTest.sample("x").getParent().resolve(name);
+    }
+
+    @Test
+    void crossRankSectionShowsTheJsonReportsFacts() throws IOException {
+        PageAndJson p = pageAndJson(jobSample("job-order-mismatch").toString());
+        assertSelfContained(p.html());
+        JsonNode x = p.json();
+        Element section = p.doc().select("section#cross-rank").first();
+        assertTrue(section.text().startsWith("Across ranks 4 ranks compared (0–3) of a job of 4"), section.text());
+        assertTrue(p.doc().select("#cross-rank p.single-rank").isEmpty());
+
+        // Offsets: the table equals crossRank.clockOffsetsNs, one bar per rank.
+        Map<String, Long> offsets = new java.util.TreeMap<>();
+        x.get("clockOffsetsNs").fields().forEachRemaining(e -> offsets.put(e.getKey(), e.getValue().asLong()));
+        Map<String, Long> shown = new java.util.TreeMap<>();
+        for (Element tr : section.select("table.offsets tr[data-rank]")) {
+            shown.put(tr.attr("data-rank"), Long.parseLong(tr.attr("data-ns")));
+        }
+        assertEquals(offsets, shown);
+        assertEquals(4, offsets.size());
+        assertEquals("+37.000 µs", section.select("table.offsets tr[data-rank=1] td").get(1).text());
+        assertEquals("4", section.select("svg.offsets").attr("data-bars"));
+
+        // The mismatch, with its kind, severity, group and index, in red.
+        JsonNode m = x.get("mismatches").get(0);
+        Elements rows = section.select("table.mismatches tr.mismatch");
+        assertEquals(x.get("mismatches").size(), rows.size());
+        Element row = rows.first();
+        assertEquals(m.get("kind").asText(), row.attr("data-kind"));
+        assertEquals("TYPE", row.attr("data-kind"));
+        assertEquals(m.get("severity").asText(), row.attr("data-severity"));
+        assertEquals("ERROR", row.attr("data-severity"));
+        assertTrue(row.hasClass("sev-error"));
+        assertEquals(m.get("group").asText(), row.attr("data-group"));
+        assertEquals(m.get("index").asText(), row.attr("data-index"));
+        assertTrue(row.text().contains(m.get("message").asText()), row.text());
+        assertEquals(1, section.select("p.sev-error.banner").size());
+        assertTrue(section.select("details.mismatch-ranks tr.culprit").text().contains("ALL_REDUCE"),
+                "rank 2's all_reduce among reduce_scatters is the culprit");
+
+        // Stragglers in the JSON's order; the wait heatmap has one row per rank and a column per timed collective.
+        Elements stragglers = section.select("table.stragglers tr[data-rank]");
+        assertEquals(x.get("stragglers").size(), stragglers.size());
+        assertEquals(x.get("stragglers").get(0).get("rank").asText(), stragglers.first().attr("data-rank"));
+        Element waits = section.select("svg.heatmap[data-kind=waits]").first();
+        assertEquals("4", waits.attr("data-rows"));
+        int timed = 0;
+        for (JsonNode c : x.get("collectives")) {
+            timed += c.get("waitsNs").isNull() ? 0 : 1;
+            assertEquals(4, c.get("waitsNs").size(), c.toString());
+        }
+        assertEquals(String.valueOf(timed), waits.attr("data-cols"));
+        assertEquals(List.of("rank 0", "rank 1", "rank 2", "rank 3"),
+                waits.select("text").eachText().subList(0, 4), "row labels");
+        assertTrue(waits.previousElementSibling().text().contains("A cell is wait"), "says what a cell is");
+
+        // Bandwidth per type, worst tail per step, notes; the glossary has the cross-rank terms.
+        assertEquals(x.get("bandwidth").size(), section.select("table.bandwidth tr").size() - 1);
+        assertEquals(x.get("worstTails").size(), section.select("table.tails tr[data-step]").size());
+        assertEquals(x.get("notes").size(), section.select("ul.notes li").size());
+        List<String> terms = p.doc().select("#glossary dt").eachText();
+        for (String t : List.of("clock offset", "arrival", "wait", "straggler", "algbw / busbw", "mismatch MISSING",
+                "severity ERROR / WARNING")) {
+            assertTrue(terms.contains(t), t + " in " + terms);
+        }
+    }
+
+    @Test
+    void healthyJobHasNoMismatchAndAMissingCollectiveIsALikelyHang() throws IOException {
+        PageAndJson healthy = pageAndJson(jobSample("job-healthy-4rank").toString());
+        assertEquals(0, healthy.json().get("mismatches").size());
+        assertEquals(1, healthy.doc().select("#cross-rank p.mismatches-none").size());
+        assertTrue(healthy.doc().select("#cross-rank tr.mismatch").isEmpty());
+
+        Path job = tmp.resolve("skip");
+        JobWriter.write(Job.healthy("j", 3, BuiltinScenarios.get("seed-1ms").withSteps(2))
+                .withPerturbation(new Job.Perturbation(Job.Perturbation.Kind.SKIP, 1, 2, 3, null)), job, false);
+        PageAndJson hang = pageAndJson(job.toString());
+        Element row = hang.doc().select("#cross-rank tr.mismatch[data-kind=MISSING]").first();
+        assertTrue(row != null, hang.doc().select("#cross-rank").text());
+        assertTrue(row.text().contains("MISSING (likely hang)"), row.text());
+        assertTrue(hang.doc().select("#cross-rank p.banner").text().contains("likely hang"));
+    }
+
+    @Test
+    void crossRankRendersInHeadlessChromium() throws Exception {
+        String chromium = chromium();
+        assumeTrue(chromium != null, "chromium is not installed: skipping the browser check");
+        PageAndJson p = pageAndJson(jobSample("job-order-mismatch").toString());
+        Path file = tmp.resolve("job.html");
+        Files.writeString(file, p.html());
+        Browser dom = run(chromium, "--dump-dom", file, "1400,900");
+        assertEquals(0, dom.exitCode, dom.stderr);
+        assertNoConsoleErrors(dom.stderr);
+        Document rendered = Jsoup.parse(dom.stdout);
+        assertEquals(1, rendered.select("#cross-rank svg.heatmap[data-kind=waits]").size());
+        assertEquals(1, rendered.select("#cross-rank svg.offsets").size());
+        Path png = tmp.resolve("job.png");
+        Browser shot = run(chromium, "--screenshot=" + png, file, "1400,2600");
+        assertEquals(0, shot.exitCode, shot.stderr);
+        assertTrue(hasColour(ImageIO.read(png.toFile()), 0xfdecea), "the red mismatch banner is painted");
     }
 
     /** Ranks of the seed-4ms scenario with 5 % jitter (a different seed per rank), one file each. */

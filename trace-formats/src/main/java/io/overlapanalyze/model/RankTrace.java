@@ -27,13 +27,15 @@ import java.util.List;
  *                          no particular order; empty when the trace records none (most traces)
  * @param referenceOverlap  the trace's own precomputed overlap figures per step (Ascend's
  *                          "Overlap Analysis" lane), for the cross-check; empty for other formats
+ * @param memory            the device allocator's running total (metrics.md §9 "Memory"); empty
+ *                          when the trace recorded no allocator events
  */
 public record RankTrace(String source, TraceFormat format, int rank, RankSource rankSource, int worldSize,
                         List<Lane> lanes, DeviceIntervals device, List<HostSpan> hostSpans,
                         List<HostThread> threads, List<Collective> collectives, List<ProcessGroup> groups,
                         long[] unmatchedLaunchNs, boolean hostOpsPresent, boolean truncated,
                         List<String> warnings, List<StreamWait> streamWaits,
-                        List<ReferenceOverlap> referenceOverlap) {
+                        List<ReferenceOverlap> referenceOverlap, MemorySamples memory) {
     public RankTrace {
         lanes = List.copyOf(lanes);
         hostSpans = List.copyOf(hostSpans);
@@ -43,6 +45,19 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
         warnings = List.copyOf(warnings);
         streamWaits = streamWaits == null ? List.of() : List.copyOf(streamWaits);
         referenceOverlap = referenceOverlap == null ? List.of() : List.copyOf(referenceOverlap);
+        memory = memory == null ? MemorySamples.empty() : memory;
+    }
+
+    /** A trace without allocator samples (the signature before {@code memory} existed). */
+    public RankTrace(String source, TraceFormat format, int rank, RankSource rankSource, int worldSize,
+                     List<Lane> lanes, DeviceIntervals device, List<HostSpan> hostSpans,
+                     List<HostThread> threads, List<Collective> collectives, List<ProcessGroup> groups,
+                     long[] unmatchedLaunchNs, boolean hostOpsPresent, boolean truncated,
+                     List<String> warnings, List<StreamWait> streamWaits,
+                     List<ReferenceOverlap> referenceOverlap) {
+        this(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads, collectives, groups,
+                unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits, referenceOverlap,
+                MemorySamples.empty());
     }
 
     /** A trace without explicit dependencies or reference figures (the original signature). */
@@ -52,7 +67,7 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
                      long[] unmatchedLaunchNs, boolean hostOpsPresent, boolean truncated,
                      List<String> warnings) {
         this(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads, collectives, groups,
-                unmatchedLaunchNs, hostOpsPresent, truncated, warnings, List.of(), List.of());
+                unmatchedLaunchNs, hostOpsPresent, truncated, warnings, List.of(), List.of(), MemorySamples.empty());
     }
 
     /** True when the rank recorded no device activity at all (a CPU-only trace). */

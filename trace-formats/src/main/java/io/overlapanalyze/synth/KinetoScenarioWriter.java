@@ -40,8 +40,12 @@ public final class KinetoScenarioWriter {
     /** Writes the trace (UTF-8, not closing {@code out}); returns the plan it encodes. */
     public static SyntheticTimeline write(Scenario scenario, OutputStream out, String traceName)
             throws IOException {
-        SyntheticTimeline timeline = plan(scenario);
-        TraceEventBuilder builder = new TraceEventBuilder(scenario);
+        return write(scenario, plan(scenario), new TraceEventBuilder(scenario), out, traceName);
+    }
+
+    /** Writes a planned timeline with the given builder (a job's rank: its own specs and clock); returns it. */
+    static SyntheticTimeline write(Scenario scenario, SyntheticTimeline timeline, TraceEventBuilder builder,
+            OutputStream out, String traceName) throws IOException {
         try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
             g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             g.useDefaultPrettyPrinter();
@@ -82,7 +86,7 @@ public final class KinetoScenarioWriter {
         }
     }
 
-    private static void writeEvent(JsonGenerator g, TraceEvent e) throws IOException {
+    static void writeEvent(JsonGenerator g, TraceEvent e) throws IOException {
         g.writeStartObject();
         g.writeStringField("ph", e.ph());
         if (e.cat() != null) {

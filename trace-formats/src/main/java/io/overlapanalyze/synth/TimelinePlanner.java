@@ -79,14 +79,21 @@ final class TimelinePlanner {
 
     private final Scenario s;
     private final SplittableRandom random;
+    private final PlanHooks hooks;
 
-    private TimelinePlanner(Scenario s) {
+    private TimelinePlanner(Scenario s, PlanHooks hooks) {
         this.s = s;
         this.random = new SplittableRandom(s.seed());
+        this.hooks = hooks;
     }
 
     static SyntheticTimeline plan(Scenario s) {
-        return new TimelinePlanner(s).planAll();
+        return new TimelinePlanner(s, PlanHooks.NONE).planAll();
+    }
+
+    /** One rank of a job: {@link JobPlanner} delays its steps and synchronises its collectives' ends. */
+    static SyntheticTimeline plan(Scenario s, PlanHooks hooks) {
+        return new TimelinePlanner(s, hooks).planAll();
     }
 
     private SyntheticTimeline planAll() {
@@ -95,7 +102,8 @@ final class TimelinePlanner {
         long t0 = hostStart + firstLaunch + HOST_LEAD;
         List<PlannedStep> steps = new ArrayList<>(s.steps());
         for (int i = 0; i < s.steps(); i++) {
-            PlannedStep step = new StepPlanner(s.firstStep() + i, hostStart, t0).plan();
+            long delay = hooks.stepDelayNs(s.firstStep() + i); // a slow rank starts its step late (0: single rank)
+            PlannedStep step = new StepPlanner(s.firstStep() + i, hostStart + delay, t0 + delay).plan();
             steps.add(step);
             // Next step: device origin after the gap; the host must also have finished this step.
             t0 = step.deviceEnd() + s.stepGapNs();
@@ -229,7 +237,8 @@ final class TimelinePlanner {
                 }
                 pending.poll();
                 long start = Math.max(Math.max(g.ready + g.delay, commFree), enqueue);
-                long end = start + g.commNs;
+                // In a job a collective cannot end before its last peer arrived (JobPlanner); alone: start + comm.
+                long end = hooks.commEnd(number, g.bucket, start, start + g.commNs);
                 commFree = end;
                 reductions.add(new PlannedReduction(g.bucket, g.block, g.bytes, g.ready, g.delay, enqueue,
                         enqueue + COLL_DUR, enqueue + COLL_LAUNCH_OFFSET, start, end));

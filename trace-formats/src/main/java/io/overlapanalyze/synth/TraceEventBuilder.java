@@ -55,6 +55,8 @@ final class TraceEventBuilder {
     private final int autogradTid;
     private final int device;
     private final String ranks;
+    /** What each all-reduce slot is written as; the default is the single-rank all-reduce. */
+    private final CollectiveSpec.Source specs;
     private int nextExternalId = 1;
     private int nextCorrelation = 1000;
     private int nextCudaEvent = FIRST_CUDA_EVENT_ID;
@@ -66,7 +68,13 @@ final class TraceEventBuilder {
     private final List<TraceEvent> flows = new ArrayList<>();
 
     TraceEventBuilder(Scenario s) {
+        this(s, CollectiveSpec.Source.DEFAULT);
+    }
+
+    /** A job's rank: {@code specs} says which collective each bucket slot issues (type, sizes, dtype, Seq). */
+    TraceEventBuilder(Scenario s, CollectiveSpec.Source specs) {
         this.s = s;
+        this.specs = specs;
         this.pid = BASE_PID + s.rank();
         this.mainTid = pid;
         this.autogradTid = pid + AUTOGRAD_TID_OFFSET;
@@ -242,7 +250,7 @@ final class TraceEventBuilder {
             }
         }
         for (PlannedReduction r : step.reductions()) {
-            reduction(r);
+            reduction(r, specs.spec(s, step.number(), r));
         }
     }
 
@@ -259,17 +267,17 @@ final class TraceEventBuilder {
     }
 
     /** c10d::allreduce_ ⊃ record_param_comms ⊃ nccl:all_reduce ⊃ cudaLaunchKernel → NCCL kernel. */
-    private void reduction(PlannedReduction r) {
+    private void reduction(PlannedReduction r, CollectiveSpec spec) {
         long e = r.enqueue();
-        hostOp("cpu_op", "c10d::allreduce_", autogradTid, e, e + COLL_DUR);
-        Map<String, Object> coll = collectiveArgs(r);
+        hostOp("cpu_op", spec.c10dOp(), autogradTid, e, e + COLL_DUR);
+        Map<String, Object> coll = collectiveArgs(spec);
         Map<String, Object> rpcArgs = new LinkedHashMap<>(coll);
         rpcArgs.put("Rank", s.rank());
         rpcArgs.put("Global rank start", 0);
         rpcArgs.put("Global rank stride", 1);
         int ext = hostOp("cpu_op", "record_param_comms", autogradTid, e + 2 * NEST, e + COLL_DUR - 2 * NEST,
                 rpcArgs);
-        hostOp("user_annotation", "nccl:all_reduce", autogradTid, e + 4 * NEST, e + COLL_DUR - 6 * NEST);
+        hostOp("user_annotation", spec.annotation(), autogradTid, e + 4 * NEST, e + COLL_DUR - 6 * NEST);
         int[] record = recordOfBlock.get(r.block());
         if (s.syncEvents() && record != null) {
             streamWait(r, ext, record[0], record[1]);
@@ -282,7 +290,7 @@ final class TraceEventBuilder {
         args.put("grid", List.of(2, 1, 1));
         args.put("block", List.of(544, 1, 1));
         args.putAll(coll); // newer Kineto copies the collective args onto the kernel
-        device(NCCL_KERNEL, COMM_STREAM, r.start(), r.end(), corr, args);
+        device(spec.kernel(), COMM_STREAM, r.start(), r.end(), corr, args);
     }
 
     /**
@@ -306,18 +314,21 @@ final class TraceEventBuilder {
                 r.start() - SYNC_CALL_DUR, SYNC_CALL_DUR, null, args));
     }
 
-    private Map<String, Object> collectiveArgs(PlannedReduction r) {
+    private Map<String, Object> collectiveArgs(CollectiveSpec spec) {
         Map<String, Object> a = new LinkedHashMap<>();
-        a.put("Collective name", "allreduce");
-        a.put("In msg nelems", r.bytes() / 4);
-        a.put("Out msg nelems", r.bytes() / 4);
+        a.put("Collective name", spec.collectiveName());
+        a.put("In msg nelems", spec.inElements());
+        a.put("Out msg nelems", spec.outElements());
         a.put("Group size", s.worldSize());
-        a.put("dtype", "Float");
+        a.put("dtype", spec.dtype());
         a.put("In split size", "[]");
         a.put("Out split size", "[]");
         a.put("Process Group Name", "0");
         a.put("Process Group Description", "default_pg");
         a.put("Process Group Ranks", ranks);
+        if (spec.seq() >= 0) {
+            a.put("Seq", spec.seq()); // newest Kineto (kineto.md §6); only jobs that ask for it
+        }
         return a;
     }
 

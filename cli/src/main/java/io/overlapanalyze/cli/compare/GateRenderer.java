@@ -1,5 +1,7 @@
 package io.overlapanalyze.cli.compare;
 
+import io.overlapanalyze.cli.render.TextTable;
+
 import io.overlapanalyze.cli.render.JsonRenderer;
 import io.overlapanalyze.compare.GateCheck;
 import io.overlapanalyze.compare.GateReport;

@@ -65,6 +65,31 @@ public final class MarkdownRenderer implements ReportRenderer {
                         .append(", exposed comm ").append(Units.msUnit(md.exposedCommNs())).append(", overlap ")
                         .append(Units.pct(md.overlapRatio())).append(".\n");
             }
+            if (!rank.steps().isEmpty()) {
+                for (BeyondView.Section section : BeyondView.sections(rank)) {
+                    sb.append("\n**").append(escape(section.title())).append("**\n");
+                    if (!section.lines().isEmpty()) {
+                        sb.append('\n');
+                    }
+                    for (String line : section.lines()) {
+                        sb.append(line.startsWith("  ") ? "  - " : "- ").append(escape(line.strip())).append('\n');
+                    }
+                    if (section.table() != null && section.table().size() > 1) {
+                        sb.append('\n');
+                        String[] header = section.table().get(0);
+                        sb.append("| ").append(String.join(" | ", header)).append(" |\n|");
+                        sb.append("---|".repeat(header.length)).append('\n');
+                        for (String[] row : section.table().subList(1, section.table().size())) {
+                            sb.append("| ");
+                            for (String cell : row) {
+                                sb.append(escape(cell)).append(" | ");
+                            }
+                            sb.setLength(sb.length() - 1);
+                            sb.append('\n');
+                        }
+                    }
+                }
+            }
             if (crossCheck && !rank.crossCheck().isEmpty()) {
                 sb.append("\n**Cross-check** against ").append(escape(rank.crossCheck().get(0).origin())).append("\n\n");
                 sb.append("| step | quantity | ours ms | theirs ms | diff ns |\n|---|---|--:|--:|--:|\n");
@@ -79,6 +104,9 @@ public final class MarkdownRenderer implements ReportRenderer {
             for (String w : rank.warnings()) {
                 sb.append("\n> warning: ").append(escape(w)).append('\n');
             }
+        }
+        if (report.crossRank() != null) {
+            CrossRankSection.markdown(report.crossRank(), sb);
         }
         out.write(sb.toString());
         out.flush();

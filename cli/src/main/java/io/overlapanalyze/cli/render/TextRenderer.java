@@ -13,6 +13,7 @@ import java.io.Writer;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Set;
 import java.util.Locale;
 import java.util.Map;
 
@@ -66,6 +67,9 @@ public final class TextRenderer implements ReportRenderer {
             sb.append('\n');
             renderRank(rank, sb);
         }
+        if (report.crossRank() != null) {
+            CrossRankSection.text(report.crossRank(), sb);
+        }
         out.write(sb.toString());
         out.flush();
     }
@@ -92,7 +96,7 @@ public final class TextRenderer implements ReportRenderer {
                         Units.ms(s.exposedCommNs()),
                         Units.pct(s.overlapRatio())});
             }
-            Table.render(rows, 2, sb);
+            TextTable.render(rows, Set.of(0, 7), sb);
             for (StepReport s : rank.steps()) {
                 if (s.tailNs() != null && s.tailNs() > 0 && !s.attribution().chain().isEmpty()) {
                     sb.append("  ").append(s.name()).append(" tail chain: ").append(chain(s)).append('\n');
@@ -108,6 +112,7 @@ public final class TextRenderer implements ReportRenderer {
             }
         }
         summary(rank, sb);
+        beyond(rank, sb);
         if (crossCheck) {
             if (rank.crossCheck().isEmpty()) {
                 sb.append("cross-check: the trace carries no overlap numbers of its own\n");
@@ -117,7 +122,7 @@ public final class TextRenderer implements ReportRenderer {
                 List<String[]> rows = new ArrayList<>();
                 rows.add(CrossCheckView.HEADER);
                 rows.addAll(CrossCheckView.rows(rank.crossCheck()));
-                Table.render(rows, 2, sb);
+                TextTable.render(rows, Set.of(0, 1), sb);
             }
         }
         for (String note : rank.notes()) {
@@ -125,6 +130,25 @@ public final class TextRenderer implements ReportRenderer {
         }
         for (String warning : rank.warnings()) {
             sb.append("warning: ").append(warning).append('\n');
+        }
+    }
+
+    /** The issue-10 sections: parallelism, prefetch, pipeline, launch, contention, memory. */
+    private static void beyond(RankReport rank, StringBuilder sb) {
+        if (rank.steps().isEmpty()) {
+            return;
+        }
+        sb.append('\n');
+        for (BeyondView.Section section : BeyondView.sections(rank)) {
+            sb.append(section.title()).append('\n');
+            for (String line : section.lines()) {
+                sb.append("  ").append(line).append('\n');
+            }
+            if (section.table() != null && section.table().size() > 1) {
+                StringBuilder t = new StringBuilder();
+                TextTable.render(section.table(), Set.of(0), t);
+                t.toString().lines().forEach(l -> sb.append("  ").append(l).append('\n'));
+            }
         }
     }
 

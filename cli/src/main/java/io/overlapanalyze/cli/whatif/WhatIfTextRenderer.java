@@ -1,5 +1,7 @@
 package io.overlapanalyze.cli.whatif;
 
+import io.overlapanalyze.cli.render.TextTable;
+
 import io.overlapanalyze.cli.render.Units;
 import io.overlapanalyze.whatif.CostModel;
 import io.overlapanalyze.whatif.Span;
@@ -10,6 +12,7 @@ import java.io.IOException;
 import java.io.Writer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.Locale;
 
 /**
@@ -48,7 +51,7 @@ public final class WhatIfTextRenderer {
                     Units.ms(o.exposedCommNs()), change(o.stepTimeNs(), me.stepTimeNs()), String.valueOf(o.buckets()),
                     Units.bytes(o.largestBucketBytes()), Units.ms(o.firstBucketReadyNs())});
         }
-        table(rows, sb);
+        TextTable.render(rows, Set.of(0), sb);
         if (r.options().stream().anyMatch(WhatIfReport.Option::extrapolated)) {
             sb.append("* some buckets lie far outside the sizes the model was fitted on: extrapolated\n");
         }
@@ -134,28 +137,6 @@ public final class WhatIfTextRenderer {
         int to = (int) Math.min(WIDTH - 1, Math.max(from, (end - 1) * WIDTH / total));
         for (int k = from; k <= to; k++) {
             row[k] = c;
-        }
-    }
-
-    private static void table(List<String[]> rows, StringBuilder sb) {
-        int cols = rows.get(0).length;
-        int[] width = new int[cols];
-        for (String[] r : rows) {
-            for (int c = 0; c < cols; c++) {
-                width[c] = Math.max(width[c], r[c].length());
-            }
-        }
-        for (String[] r : rows) {
-            StringBuilder line = new StringBuilder();
-            for (int c = 0; c < cols; c++) {
-                String cell = r[c];
-                if (c == 0) {
-                    line.append(cell).append(" ".repeat(width[c] - cell.length()));
-                } else {
-                    line.append("  ").append(" ".repeat(width[c] - cell.length())).append(cell);
-                }
-            }
-            sb.append(line.toString().stripTrailing()).append('\n');
         }
     }
 

@@ -47,6 +47,10 @@ final class EventHolder {
     String pgDesc;
     String pgRanks;
     long seq;
+    // [memory] instants (kineto.md §3.3)
+    long memDeviceType;
+    long memDeviceId;
+    long memTotalAllocated;
 
     private void reset() {
         fieldCount = 0;
@@ -79,6 +83,9 @@ final class EventHolder {
         pgDesc = null;
         pgRanks = null;
         seq = NONE;
+        memDeviceType = NONE;
+        memDeviceId = NONE;
+        memTotalAllocated = NONE;
     }
 
     /** Names, categories and phases interned from the parser's buffer (no String per event). */
@@ -149,30 +156,9 @@ final class EventHolder {
         return JsonValues.scalarText(p, field);
     }
 
-    /**
-     * Whether the collector can use anything in this event's {@code args}, judged from the fields
-     * read so far (Kineto writes ph, cat and name before args). Most events of a big trace are
-     * flows, python_function, user annotations and CPU ops whose args are never used: their args
-     * are skipped without decoding a value. When ph or cat is not known yet, args are read.
-     */
+    /** Whether the collector can use this event's args (decided by {@link TraceCollector#usesArgs}). */
     private boolean argsNeeded() {
-        if (ph == null) {
-            return true;
-        }
-        if ("M".equals(ph)) {
-            return true; // thread_name
-        }
-        if (!"X".equals(ph)) {
-            return false; // flows, instants, counters are not kept
-        }
-        if (cat == null) {
-            return true;
-        }
-        if (KernelClassifier.isDeviceCategory(cat) || KernelClassifier.isRuntimeCategory(cat)) {
-            return true;
-        }
-        // record_param_comms carries the collective args; other CPU ops use none.
-        return "cpu_op".equals(cat) && (name == null || "record_param_comms".equals(name));
+        return TraceCollector.usesArgs(ph, cat, name);
     }
 
     /** Skips an args value, with the same type check as {@link #readArgs}. */
@@ -309,6 +295,15 @@ final class EventHolder {
                     break;
                 case "Seq":
                     seq = JsonValues.lenientLong(p);
+                    break;
+                case "Device Type":
+                    memDeviceType = JsonValues.lenientLong(p);
+                    break;
+                case "Device Id":
+                    memDeviceId = JsonValues.lenientLong(p);
+                    break;
+                case "Total Allocated":
+                    memTotalAllocated = JsonValues.lenientLong(p);
                     break;
                 default:
                     p.skipChildren();

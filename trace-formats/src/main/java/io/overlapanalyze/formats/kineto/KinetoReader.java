@@ -301,6 +301,7 @@ public final class KinetoReader implements TraceReader {
             if (base != 0) {
                 checkShift(base);
                 device.shiftAll(base);
+                collector.memory.shiftAll(base);
                 for (int i = 0; i < unmatched.length; i++) {
                     unmatched[i] += base;
                 }
@@ -319,7 +320,7 @@ public final class KinetoReader implements TraceReader {
             int world = dist.worldSize() == null ? -1 : dist.worldSize();
             return new RankTrace(file, TraceFormat.KINETO, rank, source, world, lanes(), device, spans, threads(),
                     collectives, dist.groups(), unmatched, collector.hostOpsPresent, truncated, warnings.lines(),
-                    streamWaits, List.of());
+                    streamWaits, List.of(), collector.memory);
         }
 
         /** Adding the base must not overflow any time (a corrupt base, or epoch times plus a base). */

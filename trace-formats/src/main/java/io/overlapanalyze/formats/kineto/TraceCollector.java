@@ -79,6 +79,9 @@ final class TraceCollector {
     final LongList threadTid = new LongList(64);
     final List<String> threadNames = new ArrayList<>();
 
+    /** Device allocator samples ({@code [memory]} instants of CUDA devices), relative times. */
+    final io.overlapanalyze.model.MemorySamples memory = new io.overlapanalyze.model.MemorySamples();
+
     boolean hostOpsPresent;
     long emptyEvents;
     long maxTsNs = Long.MIN_VALUE;
@@ -86,6 +89,36 @@ final class TraceCollector {
     TraceCollector(KernelClassifier classifier, Warnings warnings) {
         this.classifier = classifier;
         this.warnings = warnings;
+    }
+
+    /**
+     * Whether {@link #accept} can use anything in an event's {@code args}, judged from the fields
+     * read before them (Kineto writes ph, cat and name before args; any of them still unknown
+     * means yes). The reader skips the args of every other event without decoding them: most
+     * events of a big trace are flows, python_function, user annotations and CPU ops that use
+     * none. <b>Keep in step with {@code accept}</b>: a new use of args needs its events here.
+     */
+    static boolean usesArgs(String ph, String cat, String name) {
+        if (ph == null) {
+            return true;
+        }
+        if ("M".equals(ph)) {
+            return true; // thread_name
+        }
+        if ("i".equals(ph) || "I".equals(ph)) {
+            return name == null || "[memory]".equals(name); // allocator samples
+        }
+        if (!"X".equals(ph)) {
+            return false; // flows, counters are not kept
+        }
+        if (cat == null) {
+            return true;
+        }
+        if (KernelClassifier.isDeviceCategory(cat) || KernelClassifier.isRuntimeCategory(cat)) {
+            return true;
+        }
+        // record_param_comms carries the collective args; other CPU ops use none.
+        return "cpu_op".equals(cat) && (name == null || "record_param_comms".equals(name));
     }
 
     /** Takes one complete event; {@code eventNumber} is 1-based, for messages. */
@@ -98,8 +131,12 @@ final class TraceCollector {
             metadata(e);
             return;
         }
+        if ("i".equals(e.ph) || "I".equals(e.ph)) {
+            memoryInstant(e);
+            return;
+        }
         if (!"X".equals(e.ph) || e.cat == null) {
-            return; // flows, instants, counters: not needed
+            return; // flows, counters: not needed
         }
         DeviceKind kind = KernelClassifier.isDeviceCategory(e.cat) ? kindOf(e.cat, e.name) : null;
         if (kind != null) {
@@ -175,6 +212,23 @@ final class TraceCollector {
         }
         noteTs(e.tsNs);
     }
+
+    /**
+     * A {@code [memory]} allocator instant (kineto.md §3.3): kept only for {@code Device Type} 1
+     * (CUDA) with a device id and a total; CPU allocations (type 0) are not device memory. Other
+     * instants ("Record Window End", ...) carry nothing the analysis needs.
+     */
+    private void memoryInstant(EventHolder e) {
+        if (!"[memory]".equals(e.name) || !e.hasTs || e.memDeviceType != CUDA_DEVICE_TYPE
+                || e.memDeviceId == NONE || e.memDeviceId < 0 || e.memTotalAllocated == NONE) {
+            return;
+        }
+        memory.add(e.tsNs, e.memTotalAllocated, (int) e.memDeviceId);
+        noteTs(e.tsNs);
+    }
+
+    /** c10::DeviceType::CUDA as Kineto writes it in {@code [memory]} args. */
+    static final long CUDA_DEVICE_TYPE = 1;
 
     /** A {@code cuda_sync} event of kind "Stream Wait Event" (by {@code cuda_sync_kind}, else by name). */
     private static boolean isStreamWait(EventHolder e) {

@@ -44,10 +44,38 @@ final class Glossary {
                         + "chain continues with that one), UNEXPLAINED (nothing traced explains its start)."},
                 new String[] {"partial", "the step is cut by the end of the capture or misses device work; excluded "
                         + "from totals unless --include-partial."}));
+        e.addAll(crossRank());
         for (TailKind k : TailKind.values()) {
             e.add(new String[] {"cause " + k.name(), Explanations.tail(k) + "."});
         }
         return e;
+    }
+
+    /** The cross-rank terms (metrics.md §8, §9). */
+    private static List<String[]> crossRank() {
+        return List.of(
+                new String[] {"clock offset", "a rank's clock minus the mean clock of the ranks, the median over "
+                        + "collectives every rank joined of (its end − the mean end): matched collectives end together. "
+                        + "Arrivals and waits use the clocks corrected by it; the residual is how far ends still differ."},
+                new String[] {"arrival", "a rank's aligned device start of a matched collective: when it got there."},
+                new String[] {"arrival skew", "latest − earliest arrival at one collective."},
+                new String[] {"wait", "for one rank at one collective, the latest arrival − its arrival: the time it "
+                        + "sat in the collective waiting for the last peer (0 for the last one)."},
+                new String[] {"straggler", "the rank arriving strictly after every other at a collective; \"waited "
+                        + "for\" sums, over those collectives, its arrival − the next-latest arrival: the time the job "
+                        + "waited on it alone. The straggler table ranks by it."},
+                new String[] {"transfer", "the shortest duration of a collective over ranks: its time without waiting."},
+                new String[] {"algbw / busbw", "algorithm bandwidth = message bytes / transfer; bus bandwidth = algbw × "
+                        + "the type's bus factor (nccl-tests: all-reduce 2(n−1)/n, all-gather and reduce-scatter "
+                        + "(n−1)/n, broadcast and reduce 1), comparable with the link speed; decimal GB/s."},
+                new String[] {"mismatch TYPE, SIZE, DTYPE", "at one position of a process group's issue order, the "
+                        + "ranks issued collectives of different types, sizes or dtypes: the job computes something "
+                        + "wrong or hangs there. Only the first divergence of a group is listed."},
+                new String[] {"mismatch MISSING", "some ranks never issued a collective the others did: likely hang "
+                        + "(the others wait forever) or a capture cut at different points."},
+                new String[] {"severity ERROR / WARNING", "ERROR when the traces name the process group, so the "
+                        + "divergence is real; WARNING when the group is inferred (one implicit group matched by "
+                        + "issue order), so it may come from collectives that belong to different groups."});
     }
 
     static void write(StringBuilder sb) {

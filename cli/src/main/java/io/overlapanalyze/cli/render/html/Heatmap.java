@@ -3,10 +3,11 @@ package io.overlapanalyze.cli.render.html;
 import java.util.List;
 
 /**
- * A rows × columns heatmap (rank × step tail today; rank × collective wait when the cross-rank
- * analysis lands) as SVG. Values are quantised to eight shades and each shade is one
- * {@code <path>}, so 64 × 50 cells cost a few kilobytes; more rows or columns than fit are
- * binned, a bin showing its largest value (the straggler is what one looks for).
+ * A rows × columns heatmap (rank × step tail and exposed communication, rank × collective wait)
+ * as SVG. Values are quantised to eight shades (0 has its own) and each shade is one
+ * {@code <path>} (neighbours of one shade in a row merged into one rectangle), so 64 × 50 cells
+ * cost a few kilobytes; more rows or columns than fit are binned, a bin showing its largest value
+ * (the straggler is what one looks for).
  */
 final class Heatmap {
     static final int MAX_ROWS = 128;
@@ -25,6 +26,11 @@ final class Heatmap {
      * @param unit      what a value is, for the scale ("tail")
      */
     static String render(List<String> rowLabels, List<String> colLabels, long[][] values, String unit) {
+        return render(rowLabels, colLabels, values, unit, null);
+    }
+
+    /** As {@link #render(List, List, long[][], String)}, tagged {@code data-kind="kind"} when not null. */
+    static String render(List<String> rowLabels, List<String> colLabels, long[][] values, String unit, String kind) {
         int rows = Math.min(rowLabels.size(), MAX_ROWS);
         int cols = Math.min(colLabels.size(), MAX_COLS);
         long[][] v = new long[rows][cols];
@@ -45,22 +51,33 @@ final class Heatmap {
             paths[k] = new StringBuilder();
         }
         for (int r = 0; r < rows; r++) {
-            for (int c = 0; c < cols; c++) {
-                int shade = v[r][c] < 0 ? 0 : max == 0 ? 1 : 1 + (int) Math.min(SHADES - 1, v[r][c] * SHADES / (max + 1));
+            int c = 0;
+            while (c < cols) {
+                int shade = shade(v[r][c], max);
+                int end = c + 1;
+                while (end < cols && shade(v[r][end], max) == shade) {
+                    end++; // neighbours of one shade are one rectangle
+                }
+                double w = (end - c) * cellW;
                 StringBuilder p = paths[shade];
                 p.append('M');
                 Html.num(p, GUTTER + c * cellW).append(' ');
                 Html.num(p, top + r * cellH).append('h');
-                Html.num(p, cellW).append('v');
+                Html.num(p, w).append('v');
                 Html.num(p, cellH).append('h');
-                Html.num(p, -cellW).append('z');
+                Html.num(p, -w).append('z');
+                c = end;
             }
         }
         StringBuilder sb = new StringBuilder();
         sb.append("<svg class=\"heatmap\" width=\"").append(Html.num(width)).append("\" height=\"")
                 .append(Html.num(height)).append("\" viewBox=\"0 0 ").append(Html.num(width)).append(' ')
                 .append(Html.num(height)).append("\" data-rows=\"").append(rowLabels.size()).append("\" data-cols=\"")
-                .append(colLabels.size()).append("\">");
+                .append(colLabels.size()).append("\" data-max-ns=\"").append(max).append('"');
+        if (kind != null) {
+            sb.append(" data-kind=\"").append(Html.esc(kind)).append('"');
+        }
+        sb.append('>');
         for (int k = 0; k <= SHADES; k++) {
             if (paths[k].length() > 0) {
                 sb.append("<path class=\"h").append(k).append("\" d=\"").append(paths[k]).append("\"/>");
@@ -80,10 +97,15 @@ final class Heatmap {
                 .append("</text><text class=\"axt\" x=\"").append(Html.num(GUTTER + PLOT / 2)).append("\" y=\"")
                 .append(Html.num(base + 30)).append("\" text-anchor=\"middle\">")
                 .append(Html.esc(unit + ": darker is longer, up to " + io.overlapanalyze.cli.render.Units.ms(max)
-                        + " ms; grey: not defined"
+                        + " ms; lightest: 0; grey: not defined"
                         + (rows < rowLabels.size() || cols < colLabels.size() ? "; binned, each cell the largest of its bin" : "")))
                 .append("</text></svg>");
         return sb.toString();
+    }
+
+    private static int shade(long value, long max) {
+        // 0 has the lightest shade of its own, so a short wait or tail is told apart from none.
+        return value < 0 ? 0 : value == 0 ? 1 : 2 + (int) Math.min(SHADES - 2, value * (SHADES - 1) / (max + 1));
     }
 
     private static long binMax(long[][] values, int r, int rows, int c, int cols, int allRows, int allCols) {

@@ -39,9 +39,9 @@ public final class HtmlRenderer implements ReportRenderer {
     private final int maxTimelines;
     private final long maxTimelineBytes;
 
-    /** The page with the built-in across-ranks section ({@link RankComparisonSection}). */
+    /** The page with the built-in across-ranks section ({@link CrossRankReportSection}). */
     public HtmlRenderer(TimelineIndex index) {
-        this(index, new RankComparisonSection());
+        this(index, new CrossRankReportSection());
     }
 
     /** The page with another across-ranks section (the cross-rank analysis plugs in here). */

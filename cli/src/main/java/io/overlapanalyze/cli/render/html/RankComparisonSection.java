@@ -14,13 +14,22 @@ import java.util.Map;
 /**
  * What the page can say across ranks from the per-rank results alone: rank × step heatmaps of
  * the tail and of exposed communication, and the ranks with the longest median tail. Clock
- * offsets, mismatches and waits need the cross-rank analysis; the section says so.
+ * offsets, mismatches and waits need the cross-rank analysis; alone (a report without it), the
+ * section says so. {@link CrossRankReportSection} ends with this comparison.
  */
 public final class RankComparisonSection implements CrossRankSection {
     private static final int TOP_RANKS = 10;
 
     @Override
     public void write(AnalysisReport report, StringBuilder html) {
+        html.append("<p class=\"muted\">Clock offsets, collective mismatches and per-collective waits need the "
+                + "cross-rank analysis, which this report does not have; below, the ranks' own results side by "
+                + "side.</p>");
+        writeComparison(report, html);
+    }
+
+    /** The rank × step heatmaps of tail and exposed communication, and the longest median tails. */
+    void writeComparison(AnalysisReport report, StringBuilder html) {
         List<RankReport> ranks = report.ranks();
         Map<String, Integer> stepColumn = new LinkedHashMap<>();
         for (RankReport r : ranks) {
@@ -28,9 +37,6 @@ public final class RankComparisonSection implements CrossRankSection {
                 stepColumn.putIfAbsent(s.name(), stepColumn.size());
             }
         }
-        html.append("<p class=\"muted\">Clock offsets, collective mismatches and per-collective waits need the "
-                + "cross-rank analysis, which this version does not include; below, the ranks' own results side by "
-                + "side.</p>");
         if (!stepColumn.isEmpty()) {
             List<String> rows = new ArrayList<>();
             long[][] tail = new long[ranks.size()][stepColumn.size()];
@@ -47,13 +53,13 @@ public final class RankComparisonSection implements CrossRankSection {
                 }
             }
             List<String> cols = new ArrayList<>(stepColumn.keySet());
-            html.append("<h3>Tail per rank and step</h3>").append(Heatmap.render(rows, cols, tail, "tail"));
-            html.append("<h3>Exposed communication per rank and step</h3>")
+            html.append("<h4>Tail per rank and step</h4>").append(Heatmap.render(rows, cols, tail, "tail"));
+            html.append("<h4>Exposed communication per rank and step</h4>")
                     .append(Heatmap.render(rows, cols, exposed, "exposed comm"));
         }
         List<RankReport> byTail = new ArrayList<>(ranks);
         byTail.sort(Comparator.comparingLong(RankComparisonSection::medianTail).reversed());
-        html.append("<h3>Longest median tail</h3><table><tr><th class=\"l\">rank</th><th>median tail ms</th>"
+        html.append("<h4>Longest median tail</h4><table><tr><th class=\"l\">rank</th><th>median tail ms</th>"
                 + "<th>median exposed comm ms</th><th>median step ms</th><th class=\"l\">cause</th></tr>");
         for (RankReport r : byTail.subList(0, Math.min(TOP_RANKS, byTail.size()))) {
             var md = r.totals() == null ? null : r.totals().medians();

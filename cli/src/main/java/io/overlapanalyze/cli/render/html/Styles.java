@@ -24,10 +24,15 @@ final class Styles {
             svg .lab{fill:#444}svg .ax{stroke:#999}svg .axt{fill:#666}svg .grid{stroke:#eee}
             svg .link rect{fill:#fff;stroke:#333}svg .link text{fill:#222}svg .arrow{fill:none;stroke:#333;stroke-width:1.2}
             svg .bar{fill:var(--t)}svg .line{fill:none;stroke:var(--x);stroke-width:1.5}svg .dot{fill:var(--x)}
-            svg .h1{fill:#fde0c5}svg .h2{fill:#facba6}svg .h3{fill:#f8b58b}svg .h4{fill:#f59e72}svg .h5{fill:#f2855d}svg .h6{fill:#ef6a4c}svg .h7{fill:#e04f39}svg .h8{fill:#b8312f}svg .h0{fill:#f3f3f3}
+            svg .h1{fill:#fff4ea}svg .h2{fill:#facba6}svg .h3{fill:#f8b58b}svg .h4{fill:#f59e72}svg .h5{fill:#f2855d}svg .h6{fill:#ef6a4c}svg .h7{fill:#e04f39}svg .h8{fill:#b8312f}svg .h0{fill:#f3f3f3}
             dl.glossary dt{font-weight:600;margin-top:8px}dl.glossary dd{margin:2px 0 0 18px}
             /* #only-<step id> shows that step's timeline alone: for links and screenshots. */
             body:has(a.focus:target)>:not(#ranks),body:has(a.focus:target) #ranks>:not(details.rank),body:has(a.focus:target) details.rank>:not(a.focus:target+details.step){display:none}
             code{background:#f3f3f3;padding:0 3px;border-radius:3px}
+            /* across ranks */
+            h4{font-size:14px;margin:12px 0 4px}td.wrap{white-space:normal;min-width:280px}svg .ofs-up{fill:var(--k)}svg .ofs-down{fill:var(--m)}
+            .banner{padding:6px 12px;margin:8px 0;border-left:4px solid}p.sev-error{background:#fdecea;border-color:#c62828}p.sev-warning{background:#fff4e0;border-color:#e69500}
+            tr.sev-error td:first-child{color:#c62828}tr.sev-warning td:first-child{color:#b36b00}tr.sev-error{background:#fdf3f2}tr.sev-warning{background:#fffaf0}
+            .ok{color:#2e7d32}tr.culprit td{font-weight:600;color:#c62828}details.more>summary,details.mismatch-ranks>summary{cursor:pointer;color:var(--muted)}
             """;
 }

@@ -1,13 +1,17 @@
-package io.overlapanalyze.cli.compare;
+package io.overlapanalyze.cli.render;
 
 import java.util.List;
+import java.util.Set;
 
-/** A plain-text table: the columns whose index is in {@code left} are left-aligned, the rest right-aligned. */
-final class TextTable {
+/**
+ * Plain-text and markdown tables for every text renderer: the columns whose index is in
+ * {@code left} are left-aligned (names, causes), the rest right-aligned (numbers).
+ */
+public final class TextTable {
     private TextTable() {
     }
 
-    static void render(List<String[]> rows, java.util.Set<Integer> left, StringBuilder sb) {
+    public static void render(List<String[]> rows, Set<Integer> left, StringBuilder sb) {
         int cols = rows.get(0).length;
         int[] width = new int[cols];
         for (String[] r : rows) {
@@ -29,12 +33,12 @@ final class TextTable {
     }
 
     /** A markdown table cell: pipes escaped, no newlines. */
-    static String md(String s) {
+    public static String md(String s) {
         return s.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ");
     }
 
     /** A GitHub-flavoured markdown table; {@code align} per column: 'l' or 'r'. */
-    static void markdown(List<String[]> rows, String align, StringBuilder sb) {
+    public static void markdown(List<String[]> rows, String align, StringBuilder sb) {
         String[] header = rows.get(0);
         sb.append('|');
         for (String h : header) {

@@ -1,0 +1,20 @@
+package io.overlapanalyze.analysis.beyond;
+
+import java.util.Arrays;
+
+/** Exact medians of ns values, the same rule as the totals (even count: mean of the middle two, floored). */
+final class Medians {
+    private Medians() {
+    }
+
+    static long of(long[] values, int n) {
+        long[] v = Arrays.copyOf(values, n);
+        Arrays.sort(v);
+        if (n % 2 == 1) {
+            return v[n / 2];
+        }
+        long a = v[n / 2 - 1];
+        long b = v[n / 2];
+        return a + Math.floorDiv(b - a, 2L);
+    }
+}

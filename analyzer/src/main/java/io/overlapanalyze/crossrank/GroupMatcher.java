@@ -1,0 +1,273 @@
+package io.overlapanalyze.crossrank;
+
+import io.overlapanalyze.model.Collective;
+import io.overlapanalyze.model.CollectiveType;
+import io.overlapanalyze.report.GroupSummary;
+import io.overlapanalyze.report.Mismatch;
+import io.overlapanalyze.report.Mismatch.MismatchKind;
+import io.overlapanalyze.report.Mismatch.Severity;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Matches one process group's collectives across its member ranks (metrics.md §8) and reports
+ * the first divergence, plus the first missing collective (the likely hang) when that is not it.
+ *
+ * <ul>
+ *   <li>By sequence number when every member's collectives in the group carry one; positions
+ *       before the latest common first Seq are dropped (captures start at different times).</li>
+ *   <li>Otherwise by issue order ({@link IssueOrder}).</li>
+ *   <li>Timing (clock, skew, bandwidth) uses positions every member issued. With group metadata,
+ *       pairing after a TYPE divergence is unreliable (Flight Recorder's rule), so timing stops
+ *       there. In the inferred implicit group an order difference is often two groups interleaved
+ *       differently, so timing re-pairs the whole group by type and order within the type
+ *       ({@code TYPE_ORDER}): the k-th all_to_all of every rank, the k-th all_reduce...</li>
+ * </ul>
+ */
+final class GroupMatcher {
+    private GroupMatcher() {
+    }
+
+    record GroupMatch(GroupSummary summary, List<Mismatch> mismatches, List<Slot> timing, int groupSize) {
+    }
+
+    static GroupMatch match(GroupKey key, List<Integer> members, Map<Integer, List<Collective>> lists,
+                            Map<Integer, RankView> views, int groupSize, List<String> notes) {
+        boolean bySeq = members.stream().allMatch(r -> !lists.get(r).isEmpty())
+                && members.stream().allMatch(r -> lists.get(r).stream().allMatch(c -> c.sequence() >= 0));
+        List<Slot> slots = bySeq ? bySequence(key, members, lists, notes) : byOrder(key, members, lists);
+
+        List<Mismatch> mismatches = new ArrayList<>();
+        int firstAt = -1;
+        MismatchRules.Verdict firstVerdict = null;
+        int missingAt = -1;
+        MismatchRules.Verdict missingVerdict = null;
+        int following = 0;
+        int missingFollowing = 0;
+        boolean typeDiverged = false;
+        int firstTypeAt = -1;
+        for (int i = 0; i < slots.size(); i++) {
+            MismatchRules.Verdict v = MismatchRules.check(slots.get(i), members, groupSize);
+            if (v == null) {
+                continue;
+            }
+            if (v.kind() == MismatchKind.TYPE && !typeDiverged) {
+                typeDiverged = true;
+                firstTypeAt = i;
+            }
+            if (firstVerdict == null) {
+                firstVerdict = v;
+                firstAt = i;
+            } else {
+                following++;
+            }
+            if (v.kind() == MismatchKind.MISSING) {
+                if (missingVerdict == null) {
+                    missingVerdict = v;
+                    missingAt = i;
+                } else {
+                    missingFollowing++;
+                }
+            }
+        }
+        Map<Integer, Integer> counts = new TreeMap<>();
+        for (int r : members) {
+            counts.put(r, lists.get(r).size());
+        }
+        if (firstVerdict != null) {
+            mismatches.add(build(key, slots.get(firstAt), firstVerdict, members, views, counts, following, bySeq));
+        }
+        if (missingVerdict != null && missingAt != firstAt) {
+            mismatches.add(build(key, slots.get(missingAt), missingVerdict, members, views, counts,
+                    missingFollowing, bySeq));
+        }
+
+        List<Slot> timing;
+        String matchedBy = bySeq ? "SEQUENCE" : "ORDER";
+        if (key.inferred() && typeDiverged) {
+            timing = byTypeOrder(key, members, lists);
+            matchedBy = "TYPE_ORDER";
+            notes.add("group " + key.display() + ": issue order differs between ranks without group metadata; "
+                    + "timing pairs its collectives by type and order within the type");
+        } else {
+            timing = new ArrayList<>();
+            int stop = typeDiverged ? firstTypeAt : slots.size();
+            for (int i = 0; i < stop; i++) {
+                if (slots.get(i).complete(members)) {
+                    timing.add(slots.get(i));
+                }
+            }
+            if (typeDiverged) {
+                notes.add("group " + key.display() + ": pairing is unreliable after the type mismatch at index "
+                        + slots.get(firstTypeAt).index() + "; timing uses the positions before it");
+            }
+        }
+        GroupSummary summary = new GroupSummary(key.display(), key.inferred(), members, matchedBy, counts,
+                timing.size());
+        return new GroupMatch(summary, mismatches, timing, groupSize);
+    }
+
+    private static List<Slot> byOrder(GroupKey key, List<Integer> members, Map<Integer, List<Collective>> lists) {
+        int max = members.stream().mapToInt(r -> lists.get(r).size()).max().orElse(0);
+        List<Slot> slots = new ArrayList<>(max);
+        for (int i = 0; i < max; i++) {
+            Map<Integer, Collective> at = new HashMap<>();
+            for (int r : members) {
+                if (i < lists.get(r).size()) {
+                    at.put(r, lists.get(r).get(i));
+                }
+            }
+            slots.add(new Slot(key, i, at));
+        }
+        return slots;
+    }
+
+    private static List<Slot> bySequence(GroupKey key, List<Integer> members, Map<Integer, List<Collective>> lists,
+                                         List<String> notes) {
+        long commonFirst = Long.MIN_VALUE;
+        long last = Long.MIN_VALUE;
+        for (int r : members) {
+            long min = lists.get(r).stream().mapToLong(Collective::sequence).min().orElse(0);
+            commonFirst = Math.max(commonFirst, min);
+            last = Math.max(last, lists.get(r).stream().mapToLong(Collective::sequence).max().orElse(0));
+        }
+        Map<Long, Map<Integer, Collective>> bySeq = new TreeMap<>();
+        int dropped = 0;
+        for (int r : members) {
+            for (Collective c : lists.get(r)) {
+                if (c.sequence() < commonFirst) {
+                    dropped++;
+                    continue;
+                }
+                bySeq.computeIfAbsent(c.sequence(), s -> new HashMap<>()).putIfAbsent(r, c);
+            }
+        }
+        if (dropped > 0) {
+            notes.add("group " + key.display() + ": " + dropped + " collectives before Seq " + commonFirst
+                    + " (the latest first Seq over the ranks) are not matched: not every capture has them");
+        }
+        List<Slot> slots = new ArrayList<>();
+        for (long s = commonFirst; s <= last; s++) {
+            Map<Integer, Collective> at = bySeq.get(s);
+            if (at != null) {
+                slots.add(new Slot(key, s, at));
+            } else {
+                slots.add(new Slot(key, s, Map.of())); // no rank has it: every member is missing it
+            }
+        }
+        return slots;
+    }
+
+    /** The k-th collective of each type on every rank, in the lowest rank's issue order. */
+    private static List<Slot> byTypeOrder(GroupKey key, List<Integer> members, Map<Integer, List<Collective>> lists) {
+        Map<String, Map<Integer, Collective>> byTypeK = new LinkedHashMap<>();
+        Map<String, Long> position = new HashMap<>();
+        for (int r : members) {
+            Map<CollectiveType, Integer> seen = new HashMap<>();
+            List<Collective> list = lists.get(r);
+            for (int i = 0; i < list.size(); i++) {
+                Collective c = list.get(i);
+                int k = seen.merge(c.type(), 1, Integer::sum) - 1;
+                String id = c.type() + "#" + k;
+                byTypeK.computeIfAbsent(id, x -> new HashMap<>()).put(r, c);
+                position.putIfAbsent(id, (long) i);
+            }
+        }
+        List<Slot> out = new ArrayList<>();
+        for (Map.Entry<String, Map<Integer, Collective>> e : byTypeK.entrySet()) {
+            Slot s = new Slot(key, position.get(e.getKey()), e.getValue());
+            if (s.complete(members)) {
+                out.add(s);
+            }
+        }
+        out.sort(Comparator.comparingLong(Slot::index));
+        return out;
+    }
+
+    private static Mismatch build(GroupKey key, Slot slot, MismatchRules.Verdict v, List<Integer> members,
+                                  Map<Integer, RankView> views, Map<Integer, Integer> counts, int following,
+                                  boolean bySeq) {
+        List<Mismatch.RankValues> values = new ArrayList<>();
+        String step = null;
+        for (int r : members) {
+            Collective c = slot.byRank().get(r);
+            RankView view = views.get(r);
+            if (c == null) {
+                values.add(new Mismatch.RankValues(r, false, null, null, null, null, null, null, counts.get(r)));
+                continue;
+            }
+            if (step == null) {
+                step = view.step(c);
+            }
+            values.add(new Mismatch.RankValues(r, true, c.type().name(),
+                    c.inElements() < 0 ? null : c.inElements(), c.outElements() < 0 ? null : c.outElements(),
+                    c.dtype(), c.threadId() < 0 ? null : c.threadId(), view.threadLabel(c.threadId()),
+                    counts.get(r)));
+        }
+        Severity severity = key.inferred() ? Severity.WARNING : Severity.ERROR;
+        String message = message(key, slot, v, values, step, following, bySeq);
+        return new Mismatch(key.display(), slot.index(), v.kind(), severity, step, values, v.culprits(), following,
+                message);
+    }
+
+    private static String message(GroupKey key, Slot slot, MismatchRules.Verdict v, List<Mismatch.RankValues> values,
+                                  String step, int following, boolean bySeq) {
+        StringBuilder sb = new StringBuilder();
+        String where = "group " + key.display() + (bySeq ? " Seq " : " index ") + slot.index()
+                + (step == null ? "" : " (" + step + ")");
+        if (v.kind() == MismatchKind.MISSING) {
+            int max = values.stream().mapToInt(Mismatch.RankValues::issued).max().orElse(0);
+            List<String> parts = new ArrayList<>();
+            for (int r : v.culprits()) {
+                int issued = values.stream().filter(x -> x.rank() == r).findFirst().map(Mismatch.RankValues::issued)
+                        .orElse(0);
+                parts.add(bySeq ? "rank " + r + " never issued Seq " + slot.index()
+                        : "rank " + r + " stops after " + issued + " of " + max);
+            }
+            sb.append(String.join(", ", parts)).append(" on group ").append(key.display())
+                    .append(": likely hang (the other ranks would wait in this collective forever)");
+            if (step != null) {
+                sb.append("; the others issued it in ").append(step);
+            }
+        } else {
+            sb.append(v.kind()).append(" mismatch at ").append(where).append(": ");
+            List<String> parts = new ArrayList<>();
+            for (Mismatch.RankValues x : values) {
+                StringBuilder p = new StringBuilder("rank " + x.rank() + " " + x.type());
+                if (v.kind() == MismatchKind.SIZE) {
+                    p.append(" in ").append(x.inElements() == null ? "?" : x.inElements()).append(" out ")
+                            .append(x.outElements() == null ? "?" : x.outElements());
+                }
+                if (v.kind() == MismatchKind.DTYPE) {
+                    p.append(" ").append(x.dtype() == null ? "?" : x.dtype());
+                }
+                if (x.thread() != null) {
+                    p.append(" from ").append(x.thread());
+                }
+                parts.add(p.toString());
+            }
+            sb.append(String.join("; ", parts));
+            if (key.inferred()) {
+                boolean threadsDiffer = values.stream().map(x -> x.thread() == null ? "" : x.thread()
+                        .replaceAll(" \\(.*", "")).distinct().count() > 1;
+                sb.append(". Inferred (no process-group metadata): ");
+                sb.append(threadsDiffer ? "the ranks issued it from different host threads, which usually "
+                        + "means different process groups, not a desync"
+                        : "collectives of different groups may interleave differently");
+            } else {
+                sb.append(". The job would hang or compute garbage here");
+            }
+        }
+        if (following > 0) {
+            sb.append("; ").append(following).append(following == 1 ? " later position also differs"
+                    : " later positions also differ");
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,38 @@
+package io.overlapanalyze.crossrank;
+
+import io.overlapanalyze.model.Collective;
+import io.overlapanalyze.model.Time;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One rank's collectives per process group, in issue order (metrics.md §8): host enqueue order
+ * when every collective of the group has an enqueue time, otherwise device start order (a
+ * mixture of the two would compare host and device clocks).
+ */
+final class IssueOrder {
+    private IssueOrder() {
+    }
+
+    static Map<GroupKey, List<Collective>> of(RankView rank) {
+        Map<GroupKey, List<Collective>> byGroup = new LinkedHashMap<>();
+        for (Collective c : rank.trace.collectives()) {
+            byGroup.computeIfAbsent(GroupKey.of(c), k -> new ArrayList<>()).add(c);
+        }
+        for (List<Collective> list : byGroup.values()) {
+            boolean allEnqueued = list.stream().allMatch(c -> c.enqueueNs() != Time.UNKNOWN);
+            Comparator<Collective> order = allEnqueued
+                    ? Comparator.comparingLong(Collective::enqueueNs)
+                    : Comparator.comparingLong(c -> {
+                        long s = rank.start(c);
+                        return s == Time.UNKNOWN ? Long.MAX_VALUE : s;
+                    });
+            list.sort(order.thenComparingInt(Collective::id));
+        }
+        return byGroup;
+    }
+}

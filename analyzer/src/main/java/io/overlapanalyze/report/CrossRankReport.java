@@ -1,0 +1,44 @@
+package io.overlapanalyze.report;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The cross-rank section of a multi-rank report (metrics.md §8, §9 bandwidth). JSON field names
+ * {@code mismatches}, {@code clockOffsetsNs} and {@code stragglers} (and their members) are a
+ * contract read by scripts: do not rename.
+ *
+ * @param ranks          ranks analysed together, ascending
+ * @param worldSize      the job's world size when the traces say, else {@code null}
+ * @param missingRanks   ranks below the world size that no input holds
+ * @param inputProblems  inputs left out of the cross-rank analysis, and why
+ * @param clock          how clocks were aligned
+ * @param clockOffsetsNs per rank, its clock minus the mean clock (median of {@code end_r − mean end}); empty when not aligned
+ * @param groups         per process group: how collectives were matched
+ * @param mismatches     first divergence per group, and every missing collective (likely hang)
+ * @param skew           per-collective arrival skew summary
+ * @param stragglers     per rank, most-waited-for first
+ * @param bandwidth      per collective type
+ * @param collectives    every collective matched on all its group's ranks, in group order
+ * @param worstTails     per step, the rank with the longest tail
+ * @param notes          what the analysis assumed or could not do
+ */
+public record CrossRankReport(List<Integer> ranks, Integer worldSize, List<Integer> missingRanks,
+                              List<InputProblem> inputProblems, ClockAlignment clock, Map<Integer, Long> clockOffsetsNs,
+                              List<GroupSummary> groups, List<Mismatch> mismatches, SkewSummary skew,
+                              List<Straggler> stragglers, List<BandwidthByType> bandwidth,
+                              List<MatchedCollective> collectives, List<StepTail> worstTails, List<String> notes) {
+    public CrossRankReport {
+        ranks = List.copyOf(ranks);
+        missingRanks = List.copyOf(missingRanks);
+        inputProblems = List.copyOf(inputProblems);
+        clockOffsetsNs = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(clockOffsetsNs));
+        groups = List.copyOf(groups);
+        mismatches = List.copyOf(mismatches);
+        stragglers = List.copyOf(stragglers);
+        bandwidth = List.copyOf(bandwidth);
+        collectives = List.copyOf(collectives);
+        worstTails = List.copyOf(worstTails);
+        notes = List.copyOf(notes);
+    }
+}

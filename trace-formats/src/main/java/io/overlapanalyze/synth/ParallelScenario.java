@@ -1,0 +1,386 @@
+package io.overlapanalyze.synth;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Scenarios beyond DDP buckets (issue 10), written by {@link ParallelScenarioWriter} as Kineto
+ * traces with known ground truth. A scenario file says which with {@code "kind"}:
+ *
+ * <h2>{@code "kind": "fsdp"}: FSDP / ZeRO-3 parameter prefetch</h2>
+ * <pre>{@code
+ * {"kind": "fsdp", "name": "fsdp-late-prefetch", "steps": 2,
+ *  "inputUs": 500, "headUs": 500, "optimizerUs": 0, "stepGapUs": 1000, "syncEvents": true,
+ *  "layers": [ {"fwdUs": 1000, "bwdUs": 2000, "agUs": 400, "bwdAgUs": 400, "rsUs": 600, "paramBytes": 16777216} ]}
+ * }</pre>
+ * Device semantics per step (three streams: compute 7, all-gather 20, reduce-scatter 24):
+ * an input block (no sharded parameters) runs first while layer 1's all-gather runs. Layer k's
+ * forward starts at {@code max(compute free, AG(k) end)}; when it starts, FSDP's prefetch of
+ * layer k+1 starts on the all-gather stream ({@code max(that instant, all-gather stream free)},
+ * lasting {@code agUs} of layer k+1). A prefetch is <b>late</b> when it ends after the layer that
+ * hides it: the compute stream then waits exactly {@code AG(k+1) end − layer k end}. Then a head
+ * block (loss) runs while the last layer's backward all-gather runs; backward goes from the last
+ * layer to the first with the same prefetch rule ({@code bwdAgUs}), and after each layer's
+ * backward its gradients are reduce-scattered ({@code rsUs}, starting at
+ * {@code max(backward end, reduce-scatter stream free)}). The optimizer kernel, when
+ * {@code optimizerUs > 0}, starts after all reduce-scatters. With {@code syncEvents} the compute
+ * stream waits on an event recorded after each all-gather ({@code cuda_sync} rows), and each
+ * reduce-scatter waits on an event recorded after its layer's backward. Allocator instants:
+ * the unsharded parameters ({@code paramBytes}) are allocated at the all-gather's enqueue and freed
+ * when the layer's op ends on the host; gradients likewise from the backward op's end to the
+ * reduce-scatter's enqueue end, on top of a 2 GiB baseline.
+ *
+ * <h2>{@code "kind": "pipeline"}: one stage of a GPipe pipeline</h2>
+ * <pre>{@code
+ * {"kind": "pipeline", "name": "pipeline-4stage", "stage": 1, "stages": 4, "microBatches": 4,
+ *  "fwdUs": 1000, "bwdUs": 2000, "p2pUs": 200, "arrivalIntervalUs": 1200, "turnaroundUs": 2500,
+ *  "p2pBytes": 8388608, "steps": 2}
+ * }</pre>
+ * Forward micro-batch m (0-based): unless the stage is the first, its activations are received
+ * on the recv stream 23 in {@code [t0 + m·arrivalInterval, +p2p)}; its forward runs at
+ * {@code max(compute free, receive end)}; unless the stage is the last, the output is sent on the
+ * send stream 22 at {@code max(forward end, send stream free)} for {@code p2pUs}. Backward
+ * micro-batch j (0-based, in reverse micro-batch order): unless the stage is the last, its
+ * gradient is received in {@code [F + turnaround − p2p + j·arrivalInterval, +p2p)}, F the last
+ * forward end; backward runs at {@code max(compute free, receive end)}; unless the stage is the
+ * first, the input gradient is sent as above.
+ *
+ * <h2>{@code "kind": "contention"}: a kernel slower while communication runs</h2>
+ * <pre>{@code
+ * {"kind": "contention", "name": "contention-20pct", "kernelUs": 100, "kernels": 16,
+ *  "slowdownPct": 20, "headUs": 300, "commUs": 500, "jitterPct": 3, "seed": 7, "steps": 4}
+ * }</pre>
+ * Per step: forward runs {@code kernels} instances of one GEMM back-to-back with nothing else on
+ * the device (isolated); backward runs a head kernel, then a gradient all-reduce that lasts
+ * exactly as long as the next {@code kernels} instances of the same GEMM, each
+ * {@code slowdownPct} % longer ({@code round(d × (100 + slowdownPct) / 100)} of its own jittered
+ * base {@code d}), then a second all-reduce of {@code commUs}. Every duration {@code d} is
+ * {@code kernelUs} times a factor uniform in {@code [1 − j/100, 1 + j/100]}
+ * ({@code SplittableRandom(seed)}), rounded to whole ns.
+ *
+ * <p>Common fields: {@code name} (required), {@code description}, {@code rank} (0),
+ * {@code worldSize} (2), {@code steps} (1), {@code firstStep} (1), {@code stepGapUs} (1000).
+ * Unknown fields are errors.
+ */
+public sealed interface ParallelScenario {
+    Common common();
+
+    /** Fields every kind has. */
+    record Common(String name, String description, int rank, int worldSize, int steps, int firstStep,
+            long stepGapNs) {
+        public Common {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("name must not be blank");
+            }
+            if (worldSize < 1 || rank < 0 || rank >= worldSize) {
+                throw new IllegalArgumentException("rank must be in [0, worldSize)");
+            }
+            if (steps < 1) {
+                throw new IllegalArgumentException("steps must be >= 1");
+            }
+            if (stepGapNs < 0) {
+                throw new IllegalArgumentException("stepGapUs must be >= 0");
+            }
+        }
+    }
+
+    /** One FSDP unit: forward/backward time, its all-gathers, its reduce-scatter. */
+    record Layer(long fwdNs, long bwdNs, long agNs, long bwdAgNs, long rsNs, long paramBytes) {
+        public Layer {
+            if (fwdNs <= 0 || bwdNs <= 0 || agNs <= 0 || bwdAgNs <= 0 || rsNs <= 0) {
+                throw new IllegalArgumentException("layer times must be > 0");
+            }
+            if (paramBytes <= 0 || paramBytes % 4 != 0) {
+                throw new IllegalArgumentException("paramBytes must be a positive multiple of 4");
+            }
+        }
+    }
+
+    record Fsdp(Common common, List<Layer> layers, long inputNs, long headNs, long optimizerNs, boolean syncEvents)
+            implements ParallelScenario {
+        public Fsdp {
+            layers = List.copyOf(layers);
+            if (layers.isEmpty()) {
+                throw new IllegalArgumentException("layers must not be empty");
+            }
+            if (inputNs <= 0 || headNs <= 0 || optimizerNs < 0) {
+                throw new IllegalArgumentException("inputUs and headUs must be > 0, optimizerUs >= 0");
+            }
+        }
+    }
+
+    record Pipeline(Common common, int stage, int stages, int microBatches, long fwdNs, long bwdNs, long p2pNs,
+            long arrivalIntervalNs, long turnaroundNs, long p2pBytes) implements ParallelScenario {
+        public Pipeline {
+            if (stages < 2 || stage < 0 || stage >= stages) {
+                throw new IllegalArgumentException("stage must be in [0, stages), stages >= 2");
+            }
+            if (microBatches < 1 || fwdNs <= 0 || bwdNs <= 0 || p2pNs <= 0 || arrivalIntervalNs <= 0) {
+                throw new IllegalArgumentException("microBatches, fwdUs, bwdUs, p2pUs, arrivalIntervalUs must be > 0");
+            }
+            if (turnaroundNs < p2pNs) {
+                throw new IllegalArgumentException("turnaroundUs must be >= p2pUs");
+            }
+            if (p2pBytes <= 0 || p2pBytes % 4 != 0) {
+                throw new IllegalArgumentException("p2pBytes must be a positive multiple of 4");
+            }
+        }
+    }
+
+    record Contention(Common common, long kernelNs, int kernels, long slowdownPct, long headNs, long commNs,
+            double jitterPct, long seed) implements ParallelScenario {
+        public Contention {
+            if (kernelNs <= 0 || kernels < 1 || headNs <= 0 || commNs <= 0) {
+                throw new IllegalArgumentException("kernelUs, kernels, headUs, commUs must be > 0");
+            }
+            if (slowdownPct < 0) {
+                throw new IllegalArgumentException("slowdownPct must be >= 0");
+            }
+            if (!(jitterPct >= 0 && jitterPct < 50)) {
+                throw new IllegalArgumentException("jitterPct must be in [0, 50)");
+            }
+        }
+    }
+
+    // ---- built-ins ----
+
+    /** Built-in parallelism scenarios by name. */
+    static Map<String, Supplier<ParallelScenario>> builtins() {
+        Map<String, Supplier<ParallelScenario>> m = new LinkedHashMap<>();
+        m.put("fsdp-late-prefetch", ParallelScenario::fsdpLatePrefetch);
+        m.put("pipeline-4stage", ParallelScenario::pipeline4);
+        m.put("contention-20pct", ParallelScenario::contention20);
+        return m;
+    }
+
+    /** Names of the built-ins. */
+    static List<String> builtinNames() {
+        return new ArrayList<>(builtins().keySet());
+    }
+
+    /** The named built-in, or {@code null}. */
+    static ParallelScenario builtin(String name) {
+        Supplier<ParallelScenario> s = builtins().get(name);
+        return s == null ? null : s.get();
+    }
+
+    /**
+     * Four FSDP layers; layer 3's forward all-gather takes 1.5 ms while layer 2 (which hides it)
+     * computes for 1 ms: the compute stream waits 500 µs before layer 3. Every other prefetch
+     * (400 µs under ≥ 500 µs of compute) is on time.
+     */
+    private static ParallelScenario fsdpLatePrefetch() {
+        long mib16 = 16L * 1024 * 1024;
+        List<Layer> layers = List.of(
+                new Layer(Durations.us(1000), Durations.us(2000), Durations.us(400), Durations.us(400),
+                        Durations.us(600), mib16),
+                new Layer(Durations.us(1000), Durations.us(2000), Durations.us(400), Durations.us(400),
+                        Durations.us(600), mib16),
+                new Layer(Durations.us(1000), Durations.us(2000), Durations.us(1500), Durations.us(400),
+                        Durations.us(600), mib16),
+                new Layer(Durations.us(1000), Durations.us(2000), Durations.us(400), Durations.us(400),
+                        Durations.us(600), mib16));
+        return new Fsdp(new Common("fsdp-late-prefetch",
+                "FSDP, 4 layers, per-layer all-gather prefetch, reduce-scatter in backward; layer 3's prefetch "
+                        + "ends 500 us late", 0, 2, 2, 1, Durations.us(1000)),
+                layers, Durations.us(500), Durations.us(500), 0, true);
+    }
+
+    /** Stage 1 of 4, 4 micro-batches, arrivals every 1.2 ms for 1 ms of forward work: bubbles. */
+    private static ParallelScenario pipeline4() {
+        return new Pipeline(new Common("pipeline-4stage",
+                "pipeline stage 1 of 4 (GPipe), 4 micro-batches, 200 us send/recv, arrivals every 1.2 ms", 1, 4, 2, 1,
+                Durations.us(1000)), 1, 4, 4, Durations.us(1000), Durations.us(2000), Durations.us(200),
+                Durations.us(1200), Durations.us(2500), 8L * 1024 * 1024);
+    }
+
+    /** One GEMM 20 % slower while a gradient all-reduce runs next to it. */
+    private static ParallelScenario contention20() {
+        return new Contention(new Common("contention-20pct",
+                "a GEMM 20% slower while overlapped with an all-reduce; 16 isolated and 16 overlapped per step, "
+                        + "3% jitter", 0, 2, 4, 1, Durations.us(1000)),
+                Durations.us(100), 16, 20, Durations.us(300), Durations.us(500), 3, 7);
+    }
+
+    // ---- parsing ----
+
+    /** True when the file is a JSON object with a {@code "kind"} field (cheap text check first). */
+    static boolean isParallelScenario(Path file) {
+        try {
+            String text = Files.readString(file);
+            if (!text.contains("\"kind\"")) {
+                return false;
+            }
+            JsonNode root = Parser.MAPPER.readTree(text);
+            return root != null && root.isObject() && root.has("kind");
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Reads a scenario file; errors are one-line {@link ScenarioException}s. */
+    static ParallelScenario parse(Path file) {
+        try {
+            return new Parser(file.toString()).read(Files.readString(file));
+        } catch (IOException e) {
+            throw new ScenarioException("scenario " + file + ": cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads scenario JSON text. */
+    static ParallelScenario parse(String json, String source) {
+        return new Parser(source).read(json);
+    }
+
+    /** Strict reader: unknown fields and duplicate keys are errors, µs read exactly into ns. */
+    final class Parser {
+        static final JsonMapper MAPPER = JsonMapper.builder()
+                .enable(JsonReadFeature.ALLOW_JAVA_COMMENTS)
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+                .build();
+        private static final Set<String> COMMON = Set.of("kind", "name", "description", "rank", "worldSize", "steps",
+                "firstStep", "stepGapUs");
+        private static final Set<String> FSDP = Set.of("layers", "inputUs", "headUs", "optimizerUs", "syncEvents");
+        private static final Set<String> LAYER = Set.of("fwdUs", "bwdUs", "agUs", "bwdAgUs", "rsUs", "paramBytes");
+        private static final Set<String> PIPELINE = Set.of("stage", "stages", "microBatches", "fwdUs", "bwdUs",
+                "p2pUs", "arrivalIntervalUs", "turnaroundUs", "p2pBytes");
+        private static final Set<String> CONTENTION = Set.of("kernelUs", "kernels", "slowdownPct", "headUs", "commUs",
+                "jitterPct", "seed");
+
+        private final String source;
+
+        Parser(String source) {
+            this.source = source;
+        }
+
+        ParallelScenario read(String json) {
+            JsonNode root;
+            try {
+                root = MAPPER.readTree(json);
+            } catch (JsonProcessingException e) {
+                throw fail("not valid JSON: " + e.getOriginalMessage().split("\n")[0]);
+            }
+            if (root == null || !root.isObject() || !root.has("kind")) {
+                throw fail("must be a JSON object with \"kind\" (fsdp, pipeline or contention)");
+            }
+            String kind = root.get("kind").asText();
+            try {
+                Common c = new Common(text(root, "name", null), text(root, "description", ""),
+                        (int) num(root, "rank", 0), (int) num(root, "worldSize", 2), (int) num(root, "steps", 1),
+                        (int) num(root, "firstStep", 1), us(root, "stepGapUs", Durations.us(1000)));
+                switch (kind) {
+                    case "fsdp" -> {
+                        check(root, FSDP, "");
+                        JsonNode ls = root.get("layers");
+                        if (ls == null || !ls.isArray()) {
+                            throw fail("layers: must be an array of layers");
+                        }
+                        List<Layer> layers = new ArrayList<>();
+                        for (int i = 0; i < ls.size(); i++) {
+                            JsonNode l = ls.get(i);
+                            check(l, LAYER, "layers[" + i + "].");
+                            layers.add(new Layer(us(l, "fwdUs", -1), us(l, "bwdUs", -1), us(l, "agUs", -1),
+                                    us(l, "bwdAgUs", us(l, "agUs", -1)), us(l, "rsUs", -1), num(l, "paramBytes", -1)));
+                        }
+                        boolean sync = !root.has("syncEvents") || root.get("syncEvents").asBoolean();
+                        return new Fsdp(c, layers, us(root, "inputUs", Durations.us(500)),
+                                us(root, "headUs", Durations.us(500)), us(root, "optimizerUs", 0), sync);
+                    }
+                    case "pipeline" -> {
+                        check(root, PIPELINE, "");
+                        return new Pipeline(c, (int) num(root, "stage", -1), (int) num(root, "stages", -1),
+                                (int) num(root, "microBatches", -1), us(root, "fwdUs", -1), us(root, "bwdUs", -1),
+                                us(root, "p2pUs", -1), us(root, "arrivalIntervalUs", -1), us(root, "turnaroundUs", -1),
+                                num(root, "p2pBytes", 8L * 1024 * 1024));
+                    }
+                    case "contention" -> {
+                        check(root, CONTENTION, "");
+                        return new Contention(c, us(root, "kernelUs", -1), (int) num(root, "kernels", -1),
+                                num(root, "slowdownPct", -1), us(root, "headUs", Durations.us(300)),
+                                us(root, "commUs", Durations.us(500)),
+                                root.has("jitterPct") ? root.get("jitterPct").asDouble() : 0, num(root, "seed", 1));
+                    }
+                    default -> throw fail("kind: expected fsdp, pipeline or contention, got '" + kind + "'");
+                }
+            } catch (ScenarioException e) {
+                throw e;
+            } catch (IllegalArgumentException e) {
+                throw fail(e.getMessage());
+            }
+        }
+
+        private void check(JsonNode obj, Set<String> extra, String prefix) {
+            if (!obj.isObject()) {
+                throw fail(prefix + ": must be an object");
+            }
+            for (Iterator<String> it = obj.fieldNames(); it.hasNext(); ) {
+                String f = it.next();
+                if (!extra.contains(f) && (!prefix.isEmpty() || !COMMON.contains(f))) {
+                    throw fail(prefix + f + ": unknown field");
+                }
+            }
+        }
+
+        private String text(JsonNode obj, String field, String dflt) {
+            JsonNode n = obj.get(field);
+            if (n == null) {
+                if (dflt == null) {
+                    throw fail(field + ": missing");
+                }
+                return dflt;
+            }
+            return n.asText();
+        }
+
+        private long num(JsonNode obj, String field, long dflt) {
+            JsonNode n = obj.get(field);
+            if (n == null) {
+                if (dflt < 0) {
+                    throw fail(field + ": missing");
+                }
+                return dflt;
+            }
+            if (!n.isIntegralNumber()) {
+                throw fail(field + ": must be an integer");
+            }
+            return n.asLong();
+        }
+
+        private long us(JsonNode obj, String field, long dfltNs) {
+            JsonNode n = obj.get(field);
+            if (n == null) {
+                if (dfltNs < 0) {
+                    throw fail(field + ": missing");
+                }
+                return dfltNs;
+            }
+            if (!n.isNumber()) {
+                throw fail(field + ": must be a number of microseconds");
+            }
+            BigDecimal v = n.decimalValue();
+            return Durations.usToNs(v);
+        }
+
+        private ScenarioException fail(String what) {
+            return new ScenarioException("scenario " + source + ": " + what);
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package io.overlapanalyze.synth;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.overlapanalyze.synth.TraceEventBuilder.TraceEvent;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * Writes a {@link ParallelScenario} (FSDP, pipeline, contention) as a Kineto trace. Only the
+ * Kineto format: the Nsight and Ascend writers know the DDP {@link Scenario} only.
+ */
+public final class ParallelScenarioWriter {
+    private static final JsonFactory JSON = JsonFactory.builder().build();
+
+    private ParallelScenarioWriter() {
+    }
+
+    /** Built-in parallelism scenario names. */
+    public static List<String> builtinNames() {
+        return ParallelScenario.builtinNames();
+    }
+
+    /** One-line description of a built-in, or {@code null}. */
+    public static String description(String name) {
+        ParallelScenario s = ParallelScenario.builtin(name);
+        return s == null ? null : s.common().description();
+    }
+
+    /** True when the file declares a {@code "kind"} (a parallelism scenario rather than a DDP one). */
+    public static boolean isParallelScenario(Path file) {
+        return ParallelScenario.isParallelScenario(file);
+    }
+
+    /** The scenario's name (file or built-in). */
+    public static String name(String builtinOrFile) {
+        return resolve(builtinOrFile).common().name();
+    }
+
+    /** A built-in name or a scenario file path; {@link ScenarioException} otherwise. */
+    static ParallelScenario resolve(String builtinOrFile) {
+        ParallelScenario s = ParallelScenario.builtin(builtinOrFile);
+        return s != null ? s : ParallelScenario.parse(Path.of(builtinOrFile));
+    }
+
+    /** Writes the named built-in or file's scenario (UTF-8, not closing {@code out}). */
+    public static void write(String builtinOrFile, OutputStream out, String traceName) throws IOException {
+        write(resolve(builtinOrFile), out, traceName);
+    }
+
+    /** Writes scenario JSON text's scenario (tests). */
+    public static void writeJson(String scenarioJson, OutputStream out, String traceName) throws IOException {
+        write(ParallelScenario.parse(scenarioJson, "<string>"), out, traceName);
+    }
+
+    static void write(ParallelScenario s, OutputStream out, String traceName) throws IOException {
+        EventSink sink;
+        if (s instanceof ParallelScenario.Fsdp f) {
+            sink = FsdpPlanner.emit(f);
+        } else if (s instanceof ParallelScenario.Pipeline p) {
+            sink = PipelinePlanner.emit(p);
+        } else {
+            sink = ContentionPlanner.emit((ParallelScenario.Contention) s);
+        }
+        List<TraceEvent> events = sink.build();
+        try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
+            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            g.useDefaultPrettyPrinter();
+            g.writeStartObject();
+            g.writeNumberField("schemaVersion", 1);
+            g.writeObjectFieldStart("distributedInfo");
+            g.writeStringField("backend", "nccl");
+            g.writeNumberField("rank", s.common().rank());
+            g.writeNumberField("world_size", s.common().worldSize());
+            g.writeEndObject();
+            g.writeFieldName("traceEvents");
+            g.writeStartArray();
+            for (TraceEvent e : events) {
+                KinetoScenarioWriter.writeEvent(g, e);
+            }
+            g.writeEndArray();
+            g.writeStringField("traceName", traceName);
+            g.writeStringField("displayTimeUnit", "ms");
+            g.writeNumberField("baseTimeNanoseconds", TimelinePlanner.BASE_TIME_NS);
+            g.writeEndObject();
+        }
+        out.flush();
+    }
+
+    /** Writes to {@code file} (gzip when the name ends with {@code .gz}). */
+    public static void write(String builtinOrFile, Path file) throws IOException {
+        ParallelScenario s = resolve(builtinOrFile);
+        try (OutputStream raw = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+            if (file.getFileName().toString().endsWith(".gz")) {
+                try (GZIPOutputStream gz = new GZIPOutputStream(raw, 1 << 16)) {
+                    write(s, gz, file.getFileName().toString());
+                    gz.finish();
+                }
+            } else {
+                write(s, raw, file.getFileName().toString());
+            }
+        }
+    }
+}
