@@ -33,7 +33,9 @@ import java.util.stream.Stream;
  * slices {@code msprof_slice_<i>_<ts>.json} of the newest timestamp (read as one timeline), else
  * the newest {@code msprof_*.db} (the rule of msprof-analyze's {@code find_msprof_json}). The rank
  * comes from {@code profiler_info_<rank>.json} {@code rank_id} (an int or a string), from msprof's
- * {@code device_<n>/info.json.<n>}, or from the database's {@code RANK_DEVICE_MAP}.
+ * {@code device_<n>/info.json.<n>}, or from the database's {@code RANK_DEVICE_MAP}. torch_npu's
+ * allocator records ({@code memory_record.csv} beside the timeline, the DB's {@code MEMORY_RECORD})
+ * are attached by {@link AscendMemoryRecords}.
  */
 public final class AscendReader implements TraceReader {
     private static final Pattern MSPROF_JSON = Pattern.compile("^msprof_(\\d{14})\\.json(\\.gz)?$");
@@ -86,12 +88,13 @@ public final class AscendReader implements TraceReader {
         FormatDetector.Content content = FormatDetector.sniff(file);
         IntFunction<RankInfo> ranks = rankInfoNear(file);
         if (content == FormatDetector.Content.SQLITE) {
-            return new DbReader(file, source, ranks).read();
+            return AscendMemoryRecords.attachDb(new DbReader(file, source, ranks).read(), file);
         }
         if (content == FormatDetector.Content.EMPTY) {
             throw new TraceFormatException(file + ": file is empty");
         }
-        return new TimelineReader(List.of(file), source, ranks).read();
+        return AscendMemoryRecords.attachCsv(new TimelineReader(List.of(file), source, ranks).read(),
+                file.toAbsolutePath().resolveSibling(AscendMemoryRecords.FILE));
     }
 
     private List<RankTrace> readDirectory(Path dir) throws TraceFormatException, IOException {
@@ -99,11 +102,12 @@ public final class AscendReader implements TraceReader {
         if (Files.isDirectory(out)) {
             Path trace = out.resolve("trace_view.json");
             if (Files.isRegularFile(trace)) {
-                return new TimelineReader(List.of(trace), dir.toString(), torchNpuRank(dir)).read();
+                return AscendMemoryRecords.attachCsv(new TimelineReader(List.of(trace), dir.toString(),
+                        torchNpuRank(dir)).read(), out.resolve(AscendMemoryRecords.FILE));
             }
             Path db = newest(out, TORCH_DB);
             if (db != null) {
-                return new DbReader(db, dir.toString(), torchNpuRank(dir)).read();
+                return AscendMemoryRecords.attachDb(new DbReader(db, dir.toString(), torchNpuRank(dir)).read(), db);
             }
         }
         Path prof = dir.getFileName() != null && dir.getFileName().toString().startsWith("PROF_") ? dir

@@ -45,10 +45,34 @@ final class Glossary {
                 new String[] {"partial", "the step is cut by the end of the capture or misses device work; excluded "
                         + "from totals unless --include-partial."}));
         e.addAll(crossRank());
+        e.addAll(beyond());
         for (TailKind k : TailKind.values()) {
             e.add(new String[] {"cause " + k.name(), Explanations.tail(k) + "."});
         }
         return e;
+    }
+
+    /** The "Beyond DDP" terms (issue 10, metrics.md §9). */
+    static List<String[]> beyond() {
+        return List.of(
+                new String[] {"late prefetch", "an all-gather (FSDP / ZeRO parameter prefetch) that ended after the "
+                        + "stream running its consumer had finished its previous work: \"late by\" is all-gather end − "
+                        + "that moment, \"wait\" the part of it before the consumer started."},
+                new String[] {"exposed prefetch", "per step, the union of those waits: compute-stream idle spent "
+                        + "waiting for parameters to arrive."},
+                new String[] {"bubble", "pipeline parallelism: time in the step's window with no compute running "
+                        + "(waiting on a receive, ramp-up and drain of the pipeline); \"bubbles\" counts the separate "
+                        + "runs of it."},
+                new String[] {"late launch, busy comm stream", "a gradient collective's start delay (device start − "
+                        + "data ready) split into the host issuing it after its data was ready, the comm stream still "
+                        + "running the previous collective, and the rest."},
+                new String[] {"slowdown under overlap", "for one kernel name, (median duration of instances that ran "
+                        + "at least half their time under communication − median of instances that never did) / the "
+                        + "latter: compute slowed by sharing the device with communication; \"extra ms/step\" is what "
+                        + "it costs a step."},
+                new String[] {"peak allocated", "the highest total the device allocator reported (Kineto [memory] "
+                        + "events, torch_npu memory records of its PTA allocator) during the step's host span: live "
+                        + "tensors, not the allocator's cache; needs profile_memory=True."});
     }
 
     /** The cross-rank terms (metrics.md §8, §9). */

@@ -23,7 +23,7 @@ import java.util.Map;
  * {@code --html FILE}: one self-contained page (inline CSS and SVG, no script, no network
  * address) with a summary, tail and exposed communication per step, the across-ranks section, a
  * two-lane timeline per rank and step with the markers, the tail, exposed communication and the
- * attribution chain, and the glossary.
+ * attribution chain, per rank the "Beyond DDP" block ({@link BeyondSection}), and the glossary.
  *
  * <p>Big jobs stay small: ranks and steps are collapsible ({@code <details>}), charts and
  * heatmaps are binned, and {@link TimelinePlan} bounds how many timelines are drawn.
@@ -33,6 +33,8 @@ public final class HtmlRenderer implements ReportRenderer {
     static final int MAX_TABLE_ROWS = 5000;
     /** Up to this many drawn timelines are all opened; above, only the first. */
     private static final int OPEN_ALL_UP_TO = 6;
+    /** Up to this many ranks, every rank's "Beyond DDP" block is opened; above, all are collapsed. */
+    private static final int OPEN_BEYOND_UP_TO = 4;
 
     private final TimelineIndex index;
     private final CrossRankSection crossRank;
@@ -259,6 +261,8 @@ public final class HtmlRenderer implements ReportRenderer {
                 sb.append("<p class=\"muted\">warning: ").append(Html.esc(w)).append("</p>");
             }
             stepTable(r, plan, allRows, ids.get(r), sb);
+            BeyondSection.write(r, report.ranks().size() <= OPEN_BEYOND_UP_TO,
+                    BeyondSection.rowsPerTable(report.ranks().size()), sb);
             if (report.ranks().size() > 1 && r.steps().size() > 1) {
                 sb.append(StepChartSvg.render(jobSeries(List.of(r)), "tail and exposed communication per step, rank "
                         + r.rank()));

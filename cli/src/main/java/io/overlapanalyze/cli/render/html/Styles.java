@@ -34,5 +34,8 @@ final class Styles {
             .banner{padding:6px 12px;margin:8px 0;border-left:4px solid}p.sev-error{background:#fdecea;border-color:#c62828}p.sev-warning{background:#fff4e0;border-color:#e69500}
             tr.sev-error td:first-child{color:#c62828}tr.sev-warning td:first-child{color:#b36b00}tr.sev-error{background:#fdf3f2}tr.sev-warning{background:#fffaf0}
             .ok{color:#2e7d32}tr.culprit td{font-weight:600;color:#c62828}details.more>summary,details.mismatch-ranks>summary{cursor:pointer;color:var(--muted)}
+            /* beyond DDP */
+            details.beyond{margin:8px 0 8px 12px}details.beyond>summary{cursor:pointer;font-weight:600}h4.bx{margin:10px 0 2px}
+            p.na{margin:2px 0}ul.evidence{margin:2px 0;padding-left:20px}svg .sparkline{fill:none;stroke:var(--k);stroke-width:1.5}
             """;
 }
