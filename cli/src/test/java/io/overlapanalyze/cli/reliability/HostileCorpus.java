@@ -102,6 +102,7 @@ final class HostileCorpus {
         c.gzip();
         c.nsys();
         c.ascend();
+        c.fuzzFindings();
         return c.cases;
     }
 
@@ -226,7 +227,7 @@ final class HostileCorpus {
                 "\"" + "n".repeat(21_000_000) + "\""), Expect.EITHER);
         add("generic/long-key-1M.json", seed.replaceFirst("\"traceName\"", "\"" + "k".repeat(1_000_000) + "\""),
                 Expect.EITHER);
-        add("generic/number-2000-digits.json", seed.replaceFirst("\"dur\":\\s*[0-9.]+", "\"dur\":" + "9".repeat(2000)),
+        add("generic/number-2000-digits.json", seed.replaceFirst("\"dur\"\\s*:\\s*[0-9.]+", "\"dur\":" + "9".repeat(2000)),
                 Expect.EITHER);
         // Invalid UTF-8 and raw control characters in names and keys (profiler bugs, pytorch#130622).
         byte[] bytes = seed.getBytes(StandardCharsets.UTF_8);
@@ -496,6 +497,30 @@ final class HostileCorpus {
         add("gzip/gzip-of-empty.json.gz", gzip(new byte[0]), Expect.ERROR);
         add("gzip/gzip-of-gzip.json.gz", gzip(gz), Expect.ERROR);
         add("gzip/magic-only.json.gz", new byte[] {0x1f, (byte) 0x8b}, Expect.ERROR);
+    }
+
+    // ---------------------------------------------------------------- what fuzzing found (docs/RELIABILITY.md)
+
+    private void fuzzFindings() throws IOException {
+        String ascend = new String(ascendSeed(), StandardCharsets.UTF_8);
+        if (!ascend.contains("\"data_type\"")) {
+            throw new IllegalStateException("the Ascend seed changed: no data_type to break");
+        }
+        // RankAssembler.dtypeBytes: Integer.parseInt overflow, exit 3.
+        add("fuzz-findings/ascend-data-type-beyond-64-bits/trace_view.json",
+                ascend.replaceAll("\"data_type\"\\s*:\\s*\"[^\"]*\"", "\"data_type\":123456789012345678901234567890"),
+                Expect.ANALYSED);
+        add("fuzz-findings/ascend-data-type-huge-string/trace_view.json",
+                ascend.replaceAll("\"data_type\"\\s*:\\s*\"[^\"]*\"", "\"data_type\":\"FLOAT99999999999999\""),
+                Expect.ANALYSED);
+        // KinetoReader quoted a "ts"/"dur" string holding a newline: a two-line error.
+        String kineto = new String(kinetoSeed(), StandardCharsets.UTF_8);
+        for (String field : List.of("ts", "dur")) {
+            add("fuzz-findings/kineto-" + field + "-string-with-newline.json", kineto.replaceAll("\"" + field
+                    + "\"\\s*:\\s*([0-9.]+)", "\"" + field + "\":\"$1,\\\\n    \\\\u0007\""), Expect.ERROR);
+            add("fuzz-findings/kineto-" + field + "-string-with-raw-newline.json", kineto.replaceAll("\"" + field
+                    + "\"\\s*:\\s*([0-9.]+)", "\"" + field + "\":\"$1,\n    \u0007\""), Expect.ERROR);
+        }
     }
 
     // ---------------------------------------------------------------- Nsight SQLite

@@ -362,7 +362,7 @@ final class TimelineReader {
         String label = processLabel.get(pid);
         if (label != null) {
             Matcher m = NPU_LABEL.matcher(label.trim());
-            if (m.matches()) {
+            if (m.matches() && m.group(1).length() <= 6) { // issue 9: "NPU 99999999999" must not overflow
                 return Integer.parseInt(m.group(1));
             }
         }
