@@ -180,8 +180,9 @@ public final class TraceLoader {
                             + "(expected PyTorch profiler JSON, optionally gzip-compressed)");
             }
         } catch (TraceFormatException | InputLimitExceededException e) {
-            // Both carry the one line for the user, naming the file.
-            throw new UserInputException(e.getMessage(), e);
+            // Both carry the one line for the user, naming the file. issue 9: a reader may quote a value
+            // from the file that holds a newline or control characters; the user still gets one line.
+            throw new UserInputException(oneLine(e), e);
         } catch (NoSuchFileException e) {
             throw new UserInputException(file + ": no such file", e);
         } catch (AccessDeniedException e) {
@@ -209,6 +210,6 @@ public final class TraceLoader {
 
     static String oneLine(Throwable e) {
         String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return m.replaceAll("\\s+", " ").trim();
+        return m.replaceAll("\\s+", " ").replaceAll("\\p{Cntrl}", "?").trim();
     }
 }

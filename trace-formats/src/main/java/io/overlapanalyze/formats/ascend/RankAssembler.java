@@ -196,7 +196,8 @@ final class RankAssembler {
         }
         String d = dtype.toUpperCase(Locale.ROOT);
         Matcher m = Pattern.compile("(\\d+)").matcher(d);
-        if (m.find()) {
+        // issue 9: "float123456789012345678901" (fuzzing) overflowed Integer.parseInt: an internal error.
+        if (m.find() && m.group(1).length() <= 4) {
             int bits = Integer.parseInt(m.group(1));
             return bits % 8 == 0 ? bits / 8 : -1;
         }

@@ -207,7 +207,10 @@ final class TimelineReader {
         eventNumber = 0;
         try (JsonParser p = open(part)) {
             p.nextToken();
-            for (JsonToken t = p.nextToken(); t == JsonToken.START_OBJECT && eventNumber < limit; t = p.nextToken()) {
+            // issue 9: stop after the last complete event without asking for the next token: in a file cut
+            // right after an event's "}" or "," that token is the end of input (JsonEOFException).
+            for (JsonToken t = p.nextToken(); t == JsonToken.START_OBJECT && eventNumber < limit;
+                    t = eventNumber < limit ? p.nextToken() : null) {
                 eventNumber++;
                 e.read(p);
                 event();
@@ -359,7 +362,7 @@ final class TimelineReader {
         String label = processLabel.get(pid);
         if (label != null) {
             Matcher m = NPU_LABEL.matcher(label.trim());
-            if (m.matches()) {
+            if (m.matches() && m.group(1).length() <= 6) { // issue 9: "NPU 99999999999" must not overflow
                 return Integer.parseInt(m.group(1));
             }
         }

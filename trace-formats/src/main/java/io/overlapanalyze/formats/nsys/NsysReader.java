@@ -212,7 +212,8 @@ public final class NsysReader implements TraceReader {
                          ResultSet rs = st.executeQuery("SELECT " + ExportDatabase.quote(name) + ", "
                                  + ExportDatabase.quote(value) + " FROM " + ExportDatabase.quote(db.table(table)))) {
                         while (rs.next()) {
-                            if (rs.getString(1) != null) {
+                            // issue 9: a NULL value would make ExportVersion's Map.copyOf throw (NPE, exit 3).
+                            if (rs.getString(1) != null && rs.getString(2) != null) {
                                 meta.putIfAbsent(rs.getString(1), rs.getString(2));
                             }
                         }

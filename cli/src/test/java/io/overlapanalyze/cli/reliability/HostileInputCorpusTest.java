@@ -1,0 +1,81 @@
+package io.overlapanalyze.cli.reliability;
+
+import io.overlapanalyze.cli.ExitCodes;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Acceptance 1 of issue 9: every case of the generated hostile-input corpus ({@link HostileCorpus}:
+ * garbage, wrong shapes, every field of every event kind with every wrong type, NaN/Infinity, numbers
+ * beyond 64 bits, deep nesting, huge strings, invalid UTF-8, control characters, duplicate, zero,
+ * negative, overlapping and out-of-order events, truncations at structural points, damaged gzip,
+ * SQLite that is not an export, corrupt and cut SQLite pages, wrong column types, Ascend {@code ts}
+ * that are not numbers, Ascend truncations) runs through the whole CLI under a 20 s hang guard:
+ * exit code 0 or 2 as documented, never a stack trace, on error one line naming the file, and the
+ * input is left exactly as it was.
+ */
+class HostileInputCorpusTest {
+    @TempDir
+    static Path corpusDir;
+
+    @TestFactory
+    Stream<DynamicTest> everyCaseOfTheCorpus() throws IOException {
+        List<HostileCorpus.Case> cases = HostileCorpus.generate(corpusDir);
+        assertTrue(cases.size() > 1000, "corpus size " + cases.size());
+        Map<HostileCorpus.Expect, Integer> counts = new EnumMap<>(HostileCorpus.Expect.class);
+        cases.forEach(c -> counts.merge(c.expect(), 1, Integer::sum));
+        assertTrue(counts.getOrDefault(HostileCorpus.Expect.ERROR, 0) >= 30
+                && counts.getOrDefault(HostileCorpus.Expect.ANALYSED, 0) >= 15, "a mixed corpus: " + counts);
+        List<DynamicTest> tests = new ArrayList<>();
+        for (int i = 0; i < cases.size(); i++) {
+            HostileCorpus.Case c = cases.get(i);
+            boolean json = i % 2 == 1; // half through the JSON renderer, half through the text one
+            tests.add(DynamicTest.dynamicTest(c.name() + (json ? " (-f json)" : ""), () -> check(c, json)));
+        }
+        return tests.stream();
+    }
+
+    private static void check(HostileCorpus.Case c, boolean json) throws IOException {
+        Path in = c.input();
+        long size = Files.isRegularFile(in) ? Files.size(in) : -1;
+        FileTime mtime = Files.getLastModifiedTime(in);
+        Cli run = json ? Cli.run("-f", "json", in.toString()) : Cli.run(in.toString());
+        switch (c.expect()) {
+            case ERROR -> run.assertOneLineError(in, c.name());
+            case ANALYSED -> run.assertAnalysed(c.name());
+            case EITHER -> {
+                run.assertNoCrash(c.name());
+                if (run.exitCode() == ExitCodes.BAD_INPUT) {
+                    run.assertOneLineError(in, c.name());
+                }
+            }
+        }
+        if (run.exitCode() == ExitCodes.OK && c.name().startsWith("kineto-truncated/")) {
+            assertTrue(run.out().contains("truncated"), c.name() + ": analysed with a warning that names the cut: "
+                    + Cli.abbreviate(run.out()));
+        }
+        // Never touch an input: same size, same time, no side files (-journal, -wal, -shm).
+        if (size >= 0) {
+            assertEquals(size, Files.size(in), c.name() + ": input size changed");
+        }
+        assertEquals(mtime, Files.getLastModifiedTime(in), c.name() + ": input modified");
+        for (String side : new String[] {"-journal", "-wal", "-shm"}) {
+            Path p = in.resolveSibling(in.getFileName() + side);
+            assertTrue(!Files.exists(p), c.name() + ": " + p.getFileName() + " appeared next to the input");
+        }
+    }
+}
