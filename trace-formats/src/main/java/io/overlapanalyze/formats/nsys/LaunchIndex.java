@@ -20,7 +20,10 @@ final class LaunchIndex {
     private final BitSet matched = new BitSet();
     private int[] slots = new int[0];
 
-    /** Adds one call (rows arrive in start order); the first call of a key wins. */
+    /**
+     * Adds one call. Rows arrive in the export's order (not necessarily time order, nsys.md §9);
+     * of several calls with one key the earliest-starting wins (the first read on a tie).
+     */
     void add(long processKey, long correlationId, long startNs, long tid, boolean launchesDeviceWork) {
         int row = process.size();
         process.add(processKey);
@@ -40,7 +43,8 @@ final class LaunchIndex {
         Arrays.fill(slots, -1);
         for (int row = 0; row < n; row++) {
             int s = slot(process.get(row), correlation.get(row));
-            if (slots[s] < 0) {
+            int held = slots[s];
+            if (held < 0 || start.get(row) < start.get(held)) {
                 slots[s] = row;
             }
         }
