@@ -545,7 +545,7 @@ public final class NsysReader implements TraceReader {
                     + ExportDatabase.columnOrNull(device) + ", " + ExportDatabase.columnOrNull(context) + ", "
                     + ExportDatabase.columnOrNull(stream) + ", " + ExportDatabase.columnOrNull(corr) + ", "
                     + ExportDatabase.columnOrNull(pid) + ", " + ExportDatabase.columnOrNull(name) + ", "
-                    + ExportDatabase.columnOrNull(extra)
+                    + ExportDatabase.columnOrNull(extra) + ", " + packedPlace(device, context, stream)
                     + " FROM " + ExportDatabase.quote(db.table(table));
             // No ORDER BY (nsys.md §12): rows are streamed in file order into primitive buffers per
             // rank and ordered in Java (RankBuilder.flush), which the unindexed table would otherwise
@@ -591,13 +591,23 @@ public final class NsysReader implements TraceReader {
                         badRows++;
                         continue;
                     }
-                    int dev = hasDevice ? rs.getInt(3) : 0;
-                    long ctx = hasContext ? rs.getLong(4) : 0;
-                    long str = -1;
-                    if (hasStream) {
-                        str = rs.getLong(5);
-                        if (str == 0 && rs.wasNull()) {
-                            str = -1;
+                    int dev;
+                    long ctx;
+                    long str;
+                    long packed = rs.getLong(10);
+                    if (packed >= 0) {
+                        dev = (int) (packed >>> 48);
+                        ctx = (packed >>> 24) & 0xFFFFFF;
+                        str = packed & 0xFFFFFF;
+                    } else {
+                        dev = hasDevice ? rs.getInt(3) : 0;
+                        ctx = hasContext ? rs.getLong(4) : 0;
+                        str = -1;
+                        if (hasStream) {
+                            str = rs.getLong(5);
+                            if (str == 0 && rs.wasNull()) {
+                                str = -1;
+                            }
                         }
                     }
                     long c = 0;
@@ -669,6 +679,21 @@ public final class NsysReader implements TraceReader {
                 // Ranks in the order of their first kernel, as a time-ordered read would meet them.
                 rankList.sort(Comparator.comparingLong((RankBuilder r) -> r.firstStart).thenComparingLong(r -> r.firstEnd));
             }
+        }
+
+        /**
+         * deviceId, contextId and streamId in one value when all three are present and small (they are
+         * small counters in every export seen), else -1: one column read instead of three per row.
+         */
+        private String packedPlace(String device, String context, String stream) {
+            if (device == null || context == null || stream == null) {
+                return "-1";
+            }
+            String d = ExportDatabase.quote(device);
+            String c = ExportDatabase.quote(context);
+            String s = ExportDatabase.quote(stream);
+            return "CASE WHEN " + d + " BETWEEN 0 AND 32767 AND " + c + " BETWEEN 0 AND 16777215 AND " + s
+                    + " BETWEEN 0 AND 16777215 THEN (" + d + " << 48) | (" + c + " << 24) | " + s + " ELSE -1 END";
         }
 
         private RankBuilder rank(long processKey, int deviceId, boolean create) {
