@@ -145,16 +145,28 @@ public final class DbReadBench {
         double[] k = new double[repeats];
         RankReport ascendReport = null;
         RankReport kinetoReport = null;
+        double[] ac = new double[repeats];
+        double[] kc = new double[repeats];
         for (int r = 0; r < repeats; r++) {
+            long c0 = processCpuNs();
             long t0 = System.nanoTime();
             ascendReport = RankAnalyzer.analyze(TraceLoader.load(bigDir).get(0), AnalysisOptions.defaults());
             a[r] = (System.nanoTime() - t0) / 1e9;
+            ac[r] = (processCpuNs() - c0) / 1e9;
+            c0 = processCpuNs();
             t0 = System.nanoTime();
             kinetoReport = RankAnalyzer.analyze(TraceLoader.load(kineto).get(0), AnalysisOptions.defaults());
             k[r] = (System.nanoTime() - t0) / 1e9;
-            System.out.printf(Locale.ROOT, "run %d: ascend %.2f s = %.0f MB/s; kineto %.2f s = %.0f MB/s%n", r + 1,
-                    a[r], ascendBytes / 1e6 / a[r], k[r], kinetoBytes / 1e6 / k[r]);
+            kc[r] = (processCpuNs() - c0) / 1e9;
+            System.out.printf(Locale.ROOT, "run %d: ascend %.2f s wall (%.2f s CPU) = %.0f MB/s; kineto %.2f s wall"
+                            + " (%.2f s CPU) = %.0f MB/s%n", r + 1, a[r], ac[r], ascendBytes / 1e6 / a[r], k[r], kc[r],
+                    kinetoBytes / 1e6 / k[r]);
         }
+        Arrays.sort(ac);
+        Arrays.sort(kc);
+        System.out.printf(Locale.ROOT, "median process CPU: ascend %.2f s = %.0f MB per CPU-s; kineto %.2f s = %.0f MB per"
+                        + " CPU-s; ratio %.2f%n", ac[repeats / 2], ascendBytes / 1e6 / ac[repeats / 2], kc[repeats / 2],
+                kinetoBytes / 1e6 / kc[repeats / 2], (ascendBytes / ac[repeats / 2]) / (kinetoBytes / kc[repeats / 2]));
         Arrays.sort(a);
         Arrays.sort(k);
         double am = ascendBytes / 1e6 / a[repeats / 2];

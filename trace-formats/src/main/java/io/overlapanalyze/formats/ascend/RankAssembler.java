@@ -83,6 +83,22 @@ final class RankAssembler {
         return idx;
     }
 
+    /** The lane of device stream {@code stream}, labelled "Stream N": cached, no label built per task. */
+    int streamLane(int dev, long stream) {
+        if (dev == lastStreamDev && stream == lastStream && lastStreamLane >= 0) {
+            return lastStreamLane;
+        }
+        int lane = lane(dev, stream, "Stream " + stream);
+        lastStreamDev = dev;
+        lastStream = stream;
+        lastStreamLane = lane;
+        return lane;
+    }
+
+    private int lastStreamDev;
+    private long lastStream;
+    private int lastStreamLane = -1;
+
     int task(int lane, long start, long end, DeviceKind kind, String name, long launchNs, long launchTid) {
         return device.add(start, Math.max(start, end), lane, kind, name, launchNs, launchTid);
     }

@@ -46,8 +46,16 @@ import java.util.regex.Pattern;
  *   <li>version-aware: {@code META_DATA_EXPORT} or (2022) {@code EXPORT_META_DATA}; a schema newer than the
  *       newest one checked gives one warning and is read by column names; a needed column that is
  *       missing gives one error line naming table and column;</li>
- *   <li>every table optional, columns selected by name (never {@code SELECT *}); rows sorted by time in
- *       SQL and streamed forward-only into the columnar model: no table is loaded as a list of objects;</li>
+ *   <li>every table optional, columns selected by name (never {@code SELECT *}); each table streamed
+ *       forward-only, no table loaded as a list of objects;</li>
+ *   <li>rows sorted by time <em>in Java</em>, not in SQL (issue 8; nsys.md §9, §12): nsys creates no
+ *       indexes and promises no row order, so {@code ORDER BY start} on the kernel or runtime table made
+ *       SQLite build a temp B-tree of the whole table (~80 % of the read time on 2 M kernels). Device
+ *       rows are read unsorted into primitive per-rank buffers ({@link RankBuilder#pend}) and ordered by
+ *       (start, end) with {@link RowOrder} when the table ends ({@link RankBuilder#flush}), so the model
+ *       is exactly what the sorted query built, and memory stays bounded by the retained rows. The
+ *       runtime table is read at the same time on a second read-only connection ({@link LaunchIndex}
+ *       keeps the earliest call of a key); only the small NVTX range query still sorts in SQL;</li>
  *   <li>kernel/memcpy/memset → launch call: a hash join in Java on (process, correlationId), over runtime
  *       and driver calls only ({@code eventClass} 0/1; class 67 backtrace rows duplicate ids);</li>
  *   <li>NVTX: text or registered string ({@code textId}); domains per process; step ranges by pattern,
