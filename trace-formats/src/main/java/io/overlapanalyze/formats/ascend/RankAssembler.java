@@ -72,6 +72,22 @@ final class RankAssembler {
 
     /** The lane for a device stream / communication thread, created on first use. */
     int lane(int dev, long stream, String label) {
+        // Consecutive tasks mostly share a lane (and the reader shares label strings): no key per task.
+        if (label == lastLabel && dev == lastLabelDev && lastLabelLane >= 0) {
+            return lastLabelLane;
+        }
+        int lane = laneByLabel(dev, stream, label);
+        lastLabel = label;
+        lastLabelDev = dev;
+        lastLabelLane = lane;
+        return lane;
+    }
+
+    private String lastLabel;
+    private int lastLabelDev;
+    private int lastLabelLane = -1;
+
+    private int laneByLabel(int dev, long stream, String label) {
         String key = dev + "\u0000" + label;
         Integer i = laneByKey.get(key);
         if (i != null) {

@@ -317,7 +317,7 @@ final class TimelineReader {
             case "Python" -> {
                 hostOpsPresent = true;
                 long tid = longOf(e.tid, "tid");
-                String name = threadName.get(e.pid + "|" + e.tid);
+                String name = threadNameOf(e.pid, e.tid);
                 if (name != null) {
                     hostThreads.put(tid, name);
                 }
@@ -333,16 +333,19 @@ final class TimelineReader {
                 }
                 long start = ns(e.ts, "ts");
                 long stream = longOf(e.tid, "tid");
-                String lane = threadName.getOrDefault(e.pid + "|" + e.tid, "Stream " + e.tid);
-                deviceEvents.add(new DeviceEvent(Role.TASK, deviceOf(e.pid), e.pid, e.tid, lane, stream, start,
+                String lane = threadNameOf(e.pid, e.tid);
+                if (lane == null) {
+                    lane = "Stream " + e.tid;
+                }
+                deviceEvents.add(new DeviceEvent(Role.TASK, deviceOfCached(e.pid), e.pid, e.tid, lane, stream, start,
                         start + ns(e.dur, "dur"), e.name, e.argTaskType, null, -1, null, -1));
             }
             case "HCCL", "Communication" -> hccl();
             case "Overlap Analysis" -> {
-                int type = overlapType(threadName.get(e.pid + "|" + e.tid));
+                int type = overlapType(threadNameOf(e.pid, e.tid));
                 if (type >= 0) {
                     long start = ns(e.ts, "ts");
-                    deviceEvents.add(new DeviceEvent(Role.OVERLAP, deviceOf(e.pid), e.pid, e.tid, null, -1, start,
+                    deviceEvents.add(new DeviceEvent(Role.OVERLAP, deviceOfCached(e.pid), e.pid, e.tid, null, -1, start,
                             start + ns(e.dur, "dur"), e.name, null, null, -1, null, type));
                 }
             }
@@ -351,8 +354,11 @@ final class TimelineReader {
     }
 
     private void hccl() throws TraceFormatException {
-        String thread = threadName.getOrDefault(e.pid + "|" + e.tid, "");
-        int dev = deviceOf(e.pid);
+        String thread = threadNameOf(e.pid, e.tid);
+        if (thread == null) {
+            thread = "";
+        }
+        int dev = deviceOfCached(e.pid);
         if (PLANE_THREAD.matcher(thread).matches()) {
             // Plane tasks: not intervals (they lie inside their op); they say which stream is the
             // communication stream, whose hardware tasks must not count as compute.
@@ -434,6 +440,36 @@ final class TimelineReader {
     /** The launch of a device event: the framework op (async_npu) first, else the CANN launch. */
     private long[] launchOf(DeviceEvent d) {
         return flows.launchOf(d.pid(), d.tid(), d.start());
+    }
+
+    /**
+     * {@code threadName} of (pid, tid) without building the key string per event. Only asked for events
+     * of processes whose metadata is final (the one-pass read falls back to two passes when metadata
+     * of a process arrives after its events), so the answer can be cached.
+     */
+    private String threadNameOf(String pid, String tid) {
+        Map<String, String> byTid = threadNameCache.computeIfAbsent(pid, k -> new HashMap<>());
+        String name = byTid.get(tid);
+        if (name == null) {
+            String found = threadName.get(pid + "|" + tid);
+            name = found == null ? NO_NAME : found;
+            byTid.put(tid, name);
+        }
+        return name == NO_NAME ? null : name;
+    }
+
+    private static final String NO_NAME = new String("\u0000none");
+    private final Map<String, Map<String, String>> threadNameCache = new HashMap<>();
+    private final Map<String, Integer> deviceCache = new HashMap<>();
+
+    /** {@link #deviceOf(String)}, cached per pid (same finality argument as {@link #threadNameOf}). */
+    private int deviceOfCached(String pid) {
+        Integer d = deviceCache.get(pid);
+        if (d == null) {
+            d = deviceOf(pid);
+            deviceCache.put(pid, d);
+        }
+        return d;
     }
 
     private int deviceOf(String pid) {
