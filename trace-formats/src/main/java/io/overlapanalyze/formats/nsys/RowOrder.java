@@ -2,8 +2,8 @@ package io.overlapanalyze.formats.nsys;
 
 /**
  * The order of buffered rows by (start, end, read position): a stable merge sort of row indexes
- * over two primitive key columns, O(n log n) time, two {@code int[]} of extra memory and no object
- * per row. Rows that already arrive in order (the usual case: nsys writes each table roughly in
+ * over two primitive key columns, O(n log n) time, 24 bytes a row of temporary memory (indexes and
+ * starts, twice) and no object per row. Rows that already arrive in order (the usual case: nsys writes each table roughly in
  * time order, but does not promise it, nsys.md §9) cost one linear pass.
  */
 final class RowOrder {
@@ -21,8 +21,8 @@ final class RowOrder {
         if (sorted(start, end, n)) {
             return order;
         }
-        int[] tmp = new int[n];
-        sort(order, tmp, 0, n, start, end);
+        long[] keys = java.util.Arrays.copyOf(start, n);
+        sort(order, keys, new int[n], new long[n], 0, n, end);
         return order;
     }
 
@@ -44,49 +44,59 @@ final class RowOrder {
         return true;
     }
 
-    private static boolean less(int a, int b, long[] s, long[] e) {
-        long sa = s[a];
-        long sb = s[b];
-        if (sa != sb) {
-            return sa < sb;
-        }
-        long ea = e[a];
-        long eb = e[b];
-        if (ea != eb) {
-            return ea < eb;
-        }
-        return a < b;
-    }
-
-    /** Sorts {@code a[from, to)} (stable because indexes break ties). */
-    private static void sort(int[] a, int[] tmp, int from, int to, long[] s, long[] e) {
+    /**
+     * Merge sort of row indexes {@code a} that carries each row's start along in {@code k}, so that
+     * comparisons read the two arrays in sequence instead of {@code start[]} at random (rows in no
+     * order at all would otherwise cost a cache miss per comparison); {@code end} and the index only
+     * break ties.
+     */
+    private static void sort(int[] a, long[] k, int[] ta, long[] tk, int from, int to, long[] e) {
         if (to - from <= INSERTION) {
             for (int i = from + 1; i < to; i++) {
                 int v = a[i];
+                long kv = k[i];
                 int j = i - 1;
-                while (j >= from && less(v, a[j], s, e)) {
+                while (j >= from && before(kv, v, k[j], a[j], e)) {
                     a[j + 1] = a[j];
+                    k[j + 1] = k[j];
                     j--;
                 }
                 a[j + 1] = v;
+                k[j + 1] = kv;
             }
             return;
         }
         int mid = (from + to) >>> 1;
-        sort(a, tmp, from, mid, s, e);
-        sort(a, tmp, mid, to, s, e);
-        if (!less(a[mid], a[mid - 1], s, e)) {
+        sort(a, k, ta, tk, from, mid, e);
+        sort(a, k, ta, tk, mid, to, e);
+        if (!before(k[mid], a[mid], k[mid - 1], a[mid - 1], e)) {
             return; // the halves are already in order
         }
-        System.arraycopy(a, from, tmp, from, to - from);
+        System.arraycopy(a, from, ta, from, to - from);
+        System.arraycopy(k, from, tk, from, to - from);
         int i = from;
         int j = mid;
-        for (int k = from; k < to; k++) {
-            if (j >= to || (i < mid && !less(tmp[j], tmp[i], s, e))) {
-                a[k] = tmp[i++];
+        for (int o = from; o < to; o++) {
+            if (j >= to || (i < mid && !before(tk[j], ta[j], tk[i], ta[i], e))) {
+                a[o] = ta[i];
+                k[o] = tk[i++];
             } else {
-                a[k] = tmp[j++];
+                a[o] = ta[j];
+                k[o] = tk[j++];
             }
         }
+    }
+
+    /** Row {@code x} (start {@code kx}) sorts before row {@code y} (start {@code ky}). */
+    private static boolean before(long kx, int x, long ky, int y, long[] e) {
+        if (kx != ky) {
+            return kx < ky;
+        }
+        long ex = e[x];
+        long ey = e[y];
+        if (ex != ey) {
+            return ex < ey;
+        }
+        return x < y;
     }
 }
