@@ -90,8 +90,9 @@ final class DbReader {
                 return;
             }
             DeviceKind kind = compute.contains(taskId) ? DeviceKind.COMPUTE : nonCompute(TaskKinds.ofTaskType(type));
-            long[] launch = rs.getObject(4) == null ? null : launches.get(rs.getLong(4));
-            a.task(a.lane(dev, stream, "Stream " + stream), rs.getLong(1), rs.getLong(2), kind,
+            long conn = rs.getLong(4);
+            long[] launch = conn == 0 && rs.wasNull() ? null : launches.get(conn);
+            a.task(a.streamLane(dev, stream), rs.getLong(1), rs.getLong(2), kind,
                     type == null ? "task" : type, launch == null ? Time.UNKNOWN : launch[0], launch == null ? -1 : launch[1]);
         });
         if (tables.contains("COMMUNICATION_OP")) {

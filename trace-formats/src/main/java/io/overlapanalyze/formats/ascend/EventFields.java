@@ -4,14 +4,20 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 
 import java.io.IOException;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * The fields of one timeline event that the reader uses, as text, so that numbers keep their
  * exact decimal digits ({@code ts} strings of epoch µs, {@code dur} with sub-ns digits, flow ids
- * above 2⁵³) and never pass through {@code double}. Reused for every event (no object per event
- * beyond the args map).
+ * above 2⁵³) and never pass through {@code double}. Reused for every event; per event it allocates
+ * nothing in the usual case:
+ * <ul>
+ *   <li>{@code ts}, {@code dur} and the flow {@code id} are copied as characters ({@link Slice}) and converted to
+ *       nanoseconds from there; a {@code String} is made only for an error message;</li>
+ *   <li>{@code ph}, {@code name}, {@code cat}, {@code pid}, {@code tid} repeat across events and come
+ *       from a {@link TextCache};</li>
+ *   <li>of {@code args}, only the keys the reader uses are kept ({@code argName} ...); other values
+ *       are skipped without being turned into text.</li>
+ * </ul>
  */
 final class EventFields {
     String ph;
@@ -19,15 +25,47 @@ final class EventFields {
     String cat;
     String pid;
     String tid;
-    String ts;
-    String dur;
-    String id;
-    final Map<String, String> args = new HashMap<>();
+    final Slice ts = new Slice();
+    final Slice dur = new Slice();
+    final Slice id = new Slice();
+    /** {@code args}: only the keys the reader looks at (metadata names, task type, HCCL fields). */
+    String argName;
+    String argLabels;
+    String argTaskType;
+    String argStreamId;
+    String argCount;
+    String argDataType;
+    private final TextCache cache = new TextCache();
+
+    /** The characters of one number-like field: no {@code String} per event. */
+    static final class Slice {
+        char[] buf = new char[32];
+        int len;
+        boolean present;
+
+        void set(JsonParser p) throws IOException {
+            int n = p.getTextLength();
+            if (n > buf.length) {
+                buf = new char[Math.max(n, buf.length * 2)];
+            }
+            System.arraycopy(p.getTextCharacters(), p.getTextOffset(), buf, 0, n);
+            len = n;
+            present = true;
+        }
+
+        /** The text, or {@code null} when absent (for messages). */
+        String text() {
+            return present ? new String(buf, 0, len) : null;
+        }
+    }
 
     /** Reads the object whose START_OBJECT is the current token. */
     void read(JsonParser p) throws IOException {
-        ph = name = cat = pid = tid = ts = dur = id = null;
-        args.clear();
+        ph = name = cat = pid = tid = null;
+        argName = argLabels = argTaskType = argStreamId = argCount = argDataType = null;
+        ts.present = false;
+        dur.present = false;
+        id.present = false;
         for (JsonToken t = p.nextToken(); t != JsonToken.END_OBJECT; t = p.nextToken()) {
             if (t == null) {
                 throw new java.io.EOFException("end of input inside an event");
@@ -45,19 +83,25 @@ final class EventFields {
                 p.skipChildren();
                 continue;
             }
-            String text = scalar(p, v);
+            if (v == JsonToken.VALUE_NULL) {
+                continue; // a null field reads as absent
+            }
             switch (key) {
-                case "ph" -> ph = text;
-                case "name" -> name = text;
-                case "cat" -> cat = text;
-                case "pid" -> pid = text;
-                case "tid" -> tid = text;
-                case "ts" -> ts = text;
-                case "dur" -> dur = text;
-                case "id" -> id = text;
+                case "ph" -> ph = cache.text(p);
+                case "name" -> name = cache.text(p);
+                case "cat" -> cat = cache.text(p);
+                case "pid" -> pid = cache.text(p);
+                case "tid" -> tid = cache.text(p);
+                case "ts" -> ts.set(p);
+                case "dur" -> dur.set(p);
+                case "id" -> id.set(p);
                 default -> { }
             }
         }
+    }
+
+    private String arg(JsonParser p, JsonToken v) throws IOException {
+        return v == JsonToken.VALUE_NULL ? null : cache.text(p);
     }
 
     private void readArgs(JsonParser p) throws IOException {
@@ -72,13 +116,17 @@ final class EventFields {
             }
             if (v.isStructStart()) {
                 p.skipChildren();
-            } else {
-                args.put(key, scalar(p, v));
+                continue;
+            }
+            switch (key) {
+                case "name" -> argName = arg(p, v);
+                case "labels" -> argLabels = arg(p, v);
+                case "Task Type" -> argTaskType = arg(p, v);
+                case "stream id" -> argStreamId = arg(p, v);
+                case "count" -> argCount = arg(p, v);
+                case "data_type" -> argDataType = arg(p, v);
+                default -> { }
             }
         }
-    }
-
-    private static String scalar(JsonParser p, JsonToken v) throws IOException {
-        return v == JsonToken.VALUE_NULL ? null : p.getText();
     }
 }

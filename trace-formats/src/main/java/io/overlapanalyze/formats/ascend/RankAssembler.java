@@ -72,6 +72,22 @@ final class RankAssembler {
 
     /** The lane for a device stream / communication thread, created on first use. */
     int lane(int dev, long stream, String label) {
+        // Consecutive tasks mostly share a lane (and the reader shares label strings): no key per task.
+        if (label == lastLabel && dev == lastLabelDev && lastLabelLane >= 0) {
+            return lastLabelLane;
+        }
+        int lane = laneByLabel(dev, stream, label);
+        lastLabel = label;
+        lastLabelDev = dev;
+        lastLabelLane = lane;
+        return lane;
+    }
+
+    private String lastLabel;
+    private int lastLabelDev;
+    private int lastLabelLane = -1;
+
+    private int laneByLabel(int dev, long stream, String label) {
         String key = dev + "\u0000" + label;
         Integer i = laneByKey.get(key);
         if (i != null) {
@@ -82,6 +98,22 @@ final class RankAssembler {
         laneByKey.put(key, idx);
         return idx;
     }
+
+    /** The lane of device stream {@code stream}, labelled "Stream N": cached, no label built per task. */
+    int streamLane(int dev, long stream) {
+        if (dev == lastStreamDev && stream == lastStream && lastStreamLane >= 0) {
+            return lastStreamLane;
+        }
+        int lane = lane(dev, stream, "Stream " + stream);
+        lastStreamDev = dev;
+        lastStream = stream;
+        lastStreamLane = lane;
+        return lane;
+    }
+
+    private int lastStreamDev;
+    private long lastStream;
+    private int lastStreamLane = -1;
 
     int task(int lane, long start, long end, DeviceKind kind, String name, long launchNs, long launchTid) {
         return device.add(start, Math.max(start, end), lane, kind, name, launchNs, launchTid);

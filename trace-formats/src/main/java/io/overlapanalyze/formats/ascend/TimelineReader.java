@@ -41,6 +41,12 @@ import java.util.regex.Pattern;
  * twice: pass 1 keeps the metadata and finds where the JSON ends (truncation), pass 2 keeps only
  * the events it needs. Memory grows with device tasks, collectives and the few host ops it keeps,
  * not with the file.
+ *
+ * <p>Most files (torch_npu writes each process's metadata before its events) need only one pass:
+ * the reader first tries a single pass that takes events as it meets them, and falls back to the two
+ * passes when a metadata event arrives for a process whose events it has already taken, or when the
+ * file has an error (so that errors are those of the two-pass read). Either way the model is the
+ * same; the single pass halves the parsing.
  */
 final class TimelineReader {
     private static final JsonFactory FACTORY = JsonFactory.builder()
@@ -54,6 +60,8 @@ final class TimelineReader {
     private static final Pattern PLANE_THREAD = Pattern.compile("^Plane\\s+\\d+$");
 
     private final List<Path> parts;
+    /** Read metadata first, then events (any file); else one pass with a fallback (see {@link #read}). */
+    private final boolean twoPasses;
     private final String source;
     private final IntFunction<RankInfo> rankOfDevice;
 
@@ -72,10 +80,7 @@ final class TimelineReader {
     private boolean hostOpsPresent;
     private final List<DeviceEvent> deviceEvents = new ArrayList<>();
     private final Map<Integer, Set<Long>> commStreams = new HashMap<>();
-    private final Map<String, long[]> asyncSource = new HashMap<>();   // id -> tid, ts
-    private final Map<String, long[]> h2dSource = new HashMap<>();
-    private final Map<String, String> asyncTarget = new HashMap<>();   // pid|tid|ts -> id
-    private final Map<String, String> h2dTarget = new HashMap<>();
+    private final FlowIndex flows = new FlowIndex();
     private final EventFields e = new EventFields();
     private String file;
     private long eventNumber;
@@ -89,6 +94,11 @@ final class TimelineReader {
     }
 
     TimelineReader(List<Path> parts, String source, IntFunction<RankInfo> rankOfDevice) {
+        this(parts, source, rankOfDevice, false);
+    }
+
+    private TimelineReader(List<Path> parts, String source, IntFunction<RankInfo> rankOfDevice, boolean twoPasses) {
+        this.twoPasses = twoPasses;
         this.parts = List.copyOf(parts);
         this.source = source;
         this.rankOfDevice = rankOfDevice;
@@ -96,9 +106,28 @@ final class TimelineReader {
     }
 
     List<RankTrace> read() throws TraceFormatException, IOException {
+        if (!twoPasses) {
+            try {
+                if (onePass()) {
+                    requireAscendLanes();
+                    return build();
+                }
+            } catch (TraceFormatException ex) {
+                // The two passes decide which error the file gives (a later part may be damaged).
+            }
+            return new TimelineReader(parts, source, rankOfDevice, true).read();
+        }
         for (int i = 0; i < parts.size(); i++) {
             scanMetadata(i);
         }
+        requireAscendLanes();
+        for (int i = 0; i < parts.size(); i++) {
+            collect(i);
+        }
+        return build();
+    }
+
+    private void requireAscendLanes() throws TraceFormatException {
         if (!processName.containsValue("Ascend Hardware") && !processName.containsValue("HCCL")
                 && !processName.containsValue("Communication") && !processName.containsValue("Overlap Analysis")) {
             if (truncated) {
@@ -108,16 +137,67 @@ final class TimelineReader {
             throw new TraceFormatException(parts.get(0) + ": not an Ascend timeline: no process named"
                     + " \"Ascend Hardware\", \"HCCL\" or \"Communication\" in the metadata events");
         }
+    }
+
+    /**
+     * Both passes at once, for the usual file whose metadata of a process comes before that
+     * process's events (torch_npu writes it first). Returns {@code false} as soon as a metadata event
+     * names a process whose events were already taken: the caller then reads the file in two passes.
+     */
+    private boolean onePass() throws IOException, TraceFormatException {
+        Set<String> usedPids = new HashSet<>();
+        String lastUsed = null;
         for (int i = 0; i < parts.size(); i++) {
-            collect(i);
+            Path part = parts.get(i);
+            file = part.toString();
+            long complete = 0;
+            eventNumber = 0;
+            try (JsonParser p = open(part)) {
+                try {
+                    JsonToken t = p.nextToken();
+                    if (t != JsonToken.START_ARRAY) {
+                        return false; // the two passes give the message
+                    }
+                    for (t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                        if (t == null) {
+                            throw new EOFException("end of input inside the event array");
+                        }
+                        if (t != JsonToken.START_OBJECT) {
+                            return false;
+                        }
+                        e.read(p);
+                        eventNumber++;
+                        if ("M".equals(e.ph)) {
+                            if (e.pid != null && usedPids.contains(e.pid)) {
+                                return false;
+                            }
+                            metadata();
+                        } else {
+                            if ("X".equals(e.ph) && e.pid != null && e.pid != lastUsed) {
+                                usedPids.add(e.pid);
+                                lastUsed = e.pid;
+                            }
+                            event();
+                        }
+                        complete++;
+                    }
+                    completeEvents[i] = Long.MAX_VALUE;
+                } catch (EOFException | com.fasterxml.jackson.core.io.JsonEOFException ex) {
+                    endedEarly(part, complete, "the file ends early", p);
+                } catch (JsonProcessingException ex) {
+                    endedEarly(part, complete, "invalid JSON (" + firstLine(ex.getOriginalMessage()) + ")", p);
+                } catch (java.util.zip.ZipException ex) {
+                    endedEarly(part, complete, "the gzip data is damaged", p);
+                }
+            }
         }
-        return build();
+        return true;
     }
 
     private JsonParser open(Path part) throws IOException, TraceFormatException {
         try {
-            Reader r = new InputStreamReader(InputStreams.open(part), StandardCharsets.UTF_8);
-            return FACTORY.createParser(r);
+            // Bytes, not a Reader: Jackson's UTF-8 parser decodes as it scans (no second pass over the text).
+            return FACTORY.createParser(InputStreams.open(part));
         } catch (EOFException ex) {
             throw new TraceFormatException(part + ": the file ends inside the gzip header");
         }
@@ -163,7 +243,8 @@ final class TimelineReader {
     }
 
     private void endedEarly(Path part, long complete, String what, JsonParser p) throws TraceFormatException {
-        long at = p.currentLocation() == null ? -1 : p.currentLocation().getCharOffset();
+        com.fasterxml.jackson.core.JsonLocation loc = p.currentLocation();
+        long at = loc == null ? -1 : loc.getCharOffset() >= 0 ? loc.getCharOffset() : loc.getByteOffset();
         if (complete == 0) {
             throw new TraceFormatException(part + ": " + what + " before the first complete event (character " + at + ")");
         }
@@ -177,7 +258,7 @@ final class TimelineReader {
         if (e.pid == null || e.name == null) {
             return;
         }
-        String value = e.args.get("name");
+        String value = e.argName;
         switch (e.name) {
             case "process_name" -> {
                 if (value != null) {
@@ -185,7 +266,7 @@ final class TimelineReader {
                 }
             }
             case "process_labels" -> {
-                String labels = e.args.get("labels");
+                String labels = e.argLabels;
                 if (labels != null) {
                     processLabel.put(e.pid, labels);
                 }
@@ -239,7 +320,7 @@ final class TimelineReader {
             case "Python" -> {
                 hostOpsPresent = true;
                 long tid = longOf(e.tid, "tid");
-                String name = threadName.get(e.pid + "|" + e.tid);
+                String name = threadNameOf(e.pid, e.tid);
                 if (name != null) {
                     hostThreads.put(tid, name);
                 }
@@ -255,16 +336,19 @@ final class TimelineReader {
                 }
                 long start = ns(e.ts, "ts");
                 long stream = longOf(e.tid, "tid");
-                String lane = threadName.getOrDefault(e.pid + "|" + e.tid, "Stream " + e.tid);
-                deviceEvents.add(new DeviceEvent(Role.TASK, deviceOf(e.pid), e.pid, e.tid, lane, stream, start,
-                        start + ns(e.dur, "dur"), e.name, e.args.get("Task Type"), null, -1, null, -1));
+                String lane = threadNameOf(e.pid, e.tid);
+                if (lane == null) {
+                    lane = "Stream " + e.tid;
+                }
+                deviceEvents.add(new DeviceEvent(Role.TASK, deviceOfCached(e.pid), e.pid, e.tid, lane, stream, start,
+                        start + ns(e.dur, "dur"), e.name, e.argTaskType, null, -1, null, -1));
             }
             case "HCCL", "Communication" -> hccl();
             case "Overlap Analysis" -> {
-                int type = overlapType(threadName.get(e.pid + "|" + e.tid));
+                int type = overlapType(threadNameOf(e.pid, e.tid));
                 if (type >= 0) {
                     long start = ns(e.ts, "ts");
-                    deviceEvents.add(new DeviceEvent(Role.OVERLAP, deviceOf(e.pid), e.pid, e.tid, null, -1, start,
+                    deviceEvents.add(new DeviceEvent(Role.OVERLAP, deviceOfCached(e.pid), e.pid, e.tid, null, -1, start,
                             start + ns(e.dur, "dur"), e.name, null, null, -1, null, type));
                 }
             }
@@ -273,12 +357,15 @@ final class TimelineReader {
     }
 
     private void hccl() throws TraceFormatException {
-        String thread = threadName.getOrDefault(e.pid + "|" + e.tid, "");
-        int dev = deviceOf(e.pid);
+        String thread = threadNameOf(e.pid, e.tid);
+        if (thread == null) {
+            thread = "";
+        }
+        int dev = deviceOfCached(e.pid);
         if (PLANE_THREAD.matcher(thread).matches()) {
             // Plane tasks: not intervals (they lie inside their op); they say which stream is the
             // communication stream, whose hardware tasks must not count as compute.
-            String stream = e.args.get("stream id");
+            String stream = e.argStreamId;
             if (stream != null) {
                 try {
                     commStreams.computeIfAbsent(dev, d -> new HashSet<>()).add(Long.parseLong(stream));
@@ -296,7 +383,7 @@ final class TimelineReader {
         // "Group 0 Communication" (older) names no group; "Group <hash> Communication" does.
         String groupKey = g.matches() && g.group(1).length() > 3 ? g.group(1) : null;
         long count = -1;
-        String c = e.args.get("count");
+        String c = e.argCount;
         if (c != null) {
             try {
                 count = Long.parseLong(c);
@@ -305,7 +392,7 @@ final class TimelineReader {
             }
         }
         deviceEvents.add(new DeviceEvent(Role.COLLECTIVE, dev, e.pid, e.tid, thread.isEmpty() ? "Communication" : thread,
-                -1, start, start + ns(e.dur, "dur"), e.name, null, e.args.get("data_type"), count, groupKey, -1));
+                -1, start, start + ns(e.dur, "dur"), e.name, null, e.argDataType, count, groupKey, -1));
     }
 
     private static int overlapType(String thread) {
@@ -322,40 +409,70 @@ final class TimelineReader {
     }
 
     private void flowStart() throws TraceFormatException {
-        if (e.id == null || e.ts == null || e.cat == null) {
+        if (!e.id.present || !e.ts.present || e.cat == null) {
             return;
         }
-        long[] src = {longOf(e.tid, "tid"), ns(e.ts, "ts")};
-        if ("async_npu".equals(e.cat)) {
-            asyncSource.put(e.id, src);
-        } else if ("HostToDevice".equals(e.cat)) {
-            h2dSource.put(e.id, src);
+        long tid = longOf(e.tid, "tid");
+        long ts = ns(e.ts, "ts");
+        int kind = flowKind(e.cat);
+        if (kind >= 0) {
+            flows.start(kind, flows.id(e.id.buf, 0, e.id.len), tid, ts);
         }
     }
 
     private void flowEnd() throws TraceFormatException {
-        if (e.id == null || e.ts == null || e.cat == null) {
+        if (!e.id.present || !e.ts.present || e.cat == null) {
             return;
         }
         // The flow's end has the ts of its target event; torch_npu matches on pid-tid-ts too.
-        String key = e.pid + "|" + e.tid + "|" + ns(e.ts, "ts");
-        if ("async_npu".equals(e.cat)) {
-            asyncTarget.put(key, e.id);
-        } else if ("HostToDevice".equals(e.cat)) {
-            h2dTarget.put(key, e.id);
+        long ts = ns(e.ts, "ts");
+        int kind = flowKind(e.cat);
+        if (kind >= 0) {
+            flows.end(kind, e.pid, e.tid, ts, flows.id(e.id.buf, 0, e.id.len));
         }
+    }
+
+    private static int flowKind(String cat) {
+        return switch (cat) {
+            case "async_npu" -> FlowIndex.ASYNC;
+            case "HostToDevice" -> FlowIndex.H2D;
+            default -> -1;
+        };
     }
 
     /** The launch of a device event: the framework op (async_npu) first, else the CANN launch. */
     private long[] launchOf(DeviceEvent d) {
-        String key = d.pid() + "|" + d.tid() + "|" + d.start();
-        String id = asyncTarget.get(key);
-        long[] src = id == null ? null : asyncSource.get(id);
-        if (src == null) {
-            id = h2dTarget.get(key);
-            src = id == null ? null : h2dSource.get(id);
+        return flows.launchOf(d.pid(), d.tid(), d.start());
+    }
+
+    /**
+     * {@code threadName} of (pid, tid) without building the key string per event. Only asked for events
+     * of processes whose metadata is final (the one-pass read falls back to two passes when metadata
+     * of a process arrives after its events), so the answer can be cached.
+     */
+    private String threadNameOf(String pid, String tid) {
+        Map<String, String> byTid = threadNameCache.computeIfAbsent(pid, k -> new HashMap<>());
+        String name = byTid.get(tid);
+        if (name == null) {
+            String found = threadName.get(pid + "|" + tid);
+            name = found == null ? NO_NAME : found;
+            byTid.put(tid, name);
         }
-        return src;
+        return name == NO_NAME ? null : name;
+    }
+
+    private static final String NO_NAME = new String("\u0000none");
+    private final Map<String, Map<String, String>> threadNameCache = new HashMap<>();
+    private final Map<String, Integer> deviceCache = new HashMap<>();
+
+    /** {@link #deviceOf(String)}, cached per pid (same finality argument as {@link #threadNameOf}). */
+    private int deviceOfCached(String pid) {
+        Integer d = deviceCache.get(pid);
+        if (d == null) {
+            d = deviceOf(pid);
+            deviceCache.put(pid, d);
+        }
+        return d;
     }
 
     private int deviceOf(String pid) {
@@ -432,17 +549,17 @@ final class TimelineReader {
                 + " microseconds: " + (value == null ? "missing" : "\"" + abbreviate(value) + "\""));
     }
 
-    private long ns(String text, String field) throws TraceFormatException {
-        if (text == null) {
+    private long ns(EventFields.Slice text, String field) throws TraceFormatException {
+        if (!text.present) {
             if ("dur".equals(field)) {
                 return 0;
             }
             throw bad(field, null);
         }
         try {
-            return DecimalMicros.toNanos(text);
+            return DecimalMicros.toNanos(text.buf, 0, text.len);
         } catch (NumberFormatException ex) {
-            throw bad(field, text);
+            throw bad(field, text.text());
         }
     }
 

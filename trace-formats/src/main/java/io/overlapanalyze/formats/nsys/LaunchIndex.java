@@ -1,7 +1,6 @@
 package io.overlapanalyze.formats.nsys;
 
 import java.util.Arrays;
-import java.util.BitSet;
 
 /**
  * Runtime/driver launch calls keyed by (process, correlationId): {@code correlationId} is unique
@@ -9,72 +8,91 @@ import java.util.BitSet;
  * An open-addressing hash over parallel primitive arrays: no object per call, so millions of
  * launches cost a few dozen bytes each. This is the Java side of the kernel → launch hash join
  * that nsys.md §12 recommends over an SQL join on unindexed tables.
+ *
+ * <p>The hash keeps runs of 8 consecutive correlationIds of a process in adjacent slots, and each
+ * slot holds the low 32 bits of its key: kernels are joined in time order, which is nearly
+ * correlationId order, so consecutive probes touch the same cache lines instead of one random
+ * line of each column per kernel.
  */
 final class LaunchIndex {
+    private static final byte COUNTS_AS_LAUNCH = 1;
+    private static final byte MATCHED = 2;
+
     private final LongList process = new LongList(1024);
     private final LongList correlation = new LongList(1024);
     private final LongList start = new LongList(1024);
     private final LongList globalTid = new LongList(1024);
-    /** Calls whose missing device work makes a step partial (kernel, memcpy, graph launches; not memset). */
-    private final BitSet countsAsLaunch = new BitSet();
-    private final BitSet matched = new BitSet();
-    private int[] slots = new int[0];
+    /** Per row: {@link #COUNTS_AS_LAUNCH} (calls whose missing device work makes a step partial:
+     *  kernel, memcpy, graph launches; not memset) and {@link #MATCHED}. */
+    private byte[] flags = new byte[1024];
+    private int[] slotRow = new int[0];
+    private int[] slotKey = new int[0];
 
-    /** Adds one call (rows arrive in start order); the first call of a key wins. */
+    /**
+     * Adds one call. Rows arrive in the export's order (not necessarily time order, nsys.md §9);
+     * of several calls with one key the earliest-starting wins (the first read on a tie).
+     */
     void add(long processKey, long correlationId, long startNs, long tid, boolean launchesDeviceWork) {
         int row = process.size();
         process.add(processKey);
         correlation.add(correlationId);
         start.add(startNs);
         globalTid.add(tid);
-        if (launchesDeviceWork) {
-            countsAsLaunch.set(row);
+        if (row == flags.length) {
+            flags = Arrays.copyOf(flags, row * 2);
         }
+        flags[row] = launchesDeviceWork ? COUNTS_AS_LAUNCH : 0;
     }
 
     /** Builds the hash table; call once after the last {@link #add}. */
     void build() {
         int n = process.size();
-        int cap = Integer.highestOneBit(Math.max(4, n * 2 - 1)) << 1;
-        slots = new int[cap];
-        Arrays.fill(slots, -1);
+        int cap = Integer.highestOneBit(Math.max(16, n * 2 - 1)) << 1;
+        slotRow = new int[cap];
+        slotKey = new int[cap];
+        Arrays.fill(slotRow, -1);
         for (int row = 0; row < n; row++) {
             int s = slot(process.get(row), correlation.get(row));
-            if (slots[s] < 0) {
-                slots[s] = row;
+            int held = slotRow[s];
+            if (held < 0) {
+                slotRow[s] = row;
+                slotKey[s] = (int) correlation.get(row);
+            } else if (start.get(row) < start.get(held)) {
+                slotRow[s] = row;
             }
         }
     }
 
     /** The call with this key, or -1; marks it matched. */
     int match(long processKey, long correlationId) {
-        if (slots.length == 0) {
+        if (slotRow.length == 0) {
             return -1;
         }
-        int s = slot(processKey, correlationId);
-        int row = slots[s];
+        int row = slotRow[slot(processKey, correlationId)];
         if (row >= 0) {
-            matched.set(row);
+            flags[row] |= MATCHED;
         }
         return row;
     }
 
     private int slot(long p, long c) {
-        int mask = slots.length - 1;
+        int mask = slotRow.length - 1;
         int s = hash(p, c) & mask;
+        int low = (int) c;
         while (true) {
-            int row = slots[s];
-            if (row < 0 || (process.get(row) == p && correlation.get(row) == c)) {
+            int row = slotRow[s];
+            if (row < 0 || (slotKey[s] == low && correlation.get(row) == c && process.get(row) == p)) {
                 return s;
             }
             s = (s + 1) & mask;
         }
     }
 
+    /** Blocks of 8 consecutive ids of a process hash together, in order, into adjacent slots. */
     private static int hash(long p, long c) {
-        long h = p * 0x9E3779B97F4A7C15L ^ c * 0xC2B2AE3D27D4EB4FL;
+        long h = p * 0x9E3779B97F4A7C15L ^ (c >>> 3) * 0xC2B2AE3D27D4EB4FL;
         h ^= h >>> 31;
-        return (int) (h ^ (h >>> 17));
+        return (int) (h ^ (h >>> 17)) << 3 | (int) (c & 7);
     }
 
     long start(int row) {
@@ -95,8 +113,9 @@ final class LaunchIndex {
      */
     long[] unmatchedLaunches(long processKey) {
         LongList out = new LongList(16);
-        for (int row = countsAsLaunch.nextSetBit(0); row >= 0; row = countsAsLaunch.nextSetBit(row + 1)) {
-            if (!matched.get(row) && process.get(row) == processKey) {
+        int n = process.size();
+        for (int row = 0; row < n; row++) {
+            if (flags[row] == COUNTS_AS_LAUNCH && process.get(row) == processKey) {
                 out.add(start.get(row));
             }
         }

@@ -26,6 +26,15 @@ final class LongList {
         return size;
     }
 
+    /** The backing array (valid up to {@link #size()}); no copy. */
+    long[] array() {
+        return data;
+    }
+
+    void clear() {
+        size = 0;
+    }
+
     long[] toArray() {
         return Arrays.copyOf(data, size);
     }

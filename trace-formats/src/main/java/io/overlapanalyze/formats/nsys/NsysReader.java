@@ -32,6 +32,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.regex.Pattern;
 
 /**
@@ -44,8 +46,16 @@ import java.util.regex.Pattern;
  *   <li>version-aware: {@code META_DATA_EXPORT} or (2022) {@code EXPORT_META_DATA}; a schema newer than the
  *       newest one checked gives one warning and is read by column names; a needed column that is
  *       missing gives one error line naming table and column;</li>
- *   <li>every table optional, columns selected by name (never {@code SELECT *}); rows sorted by time in
- *       SQL and streamed forward-only into the columnar model: no table is loaded as a list of objects;</li>
+ *   <li>every table optional, columns selected by name (never {@code SELECT *}); each table streamed
+ *       forward-only, no table loaded as a list of objects;</li>
+ *   <li>rows sorted by time <em>in Java</em>, not in SQL (issue 8; nsys.md §9, §12): nsys creates no
+ *       indexes and promises no row order, so {@code ORDER BY start} on the kernel or runtime table made
+ *       SQLite build a temp B-tree of the whole table (~80 % of the read time on 2 M kernels). Device
+ *       rows are read unsorted into primitive per-rank buffers ({@link RankBuilder#pend}) and ordered by
+ *       (start, end) with {@link RowOrder} when the table ends ({@link RankBuilder#flush}), so the model
+ *       is exactly what the sorted query built, and memory stays bounded by the retained rows. The
+ *       runtime table is read at the same time on a second read-only connection ({@link LaunchIndex}
+ *       keeps the earliest call of a key); only the small NVTX range query still sorts in SQL;</li>
  *   <li>kernel/memcpy/memset → launch call: a hash join in Java on (process, correlationId), over runtime
  *       and driver calls only ({@code eventClass} 0/1; class 67 backtrace rows duplicate ids);</li>
  *   <li>NVTX: text or registered string ({@code textId}); domains per process; step ranges by pattern,
@@ -115,7 +125,7 @@ public final class NsysReader implements TraceReader {
                     + "expected an Nsight Systems export (nsys export --type sqlite)");
         }
         try (ExportDatabase db = ExportDatabase.open(input); StringTable strings = new StringTable(db)) {
-            return new Session(file, db, strings).run();
+            return new Session(input, db, strings).run();
         } catch (SQLException e) {
             throw new TraceFormatException(file + ": " + describe(e), e);
         } catch (ArithmeticException e) {
@@ -154,11 +164,13 @@ public final class NsysReader implements TraceReader {
 
     /** The state of reading one export. */
     private final class Session {
+        private final Path path;
         private final String file;
         private final ExportDatabase db;
         private final StringTable strings;
         private final Warnings warnings = new Warnings();
         private final LaunchIndex launches = new LaunchIndex();
+        private final RowNames rowNames = new RowNames();
         private final Map<Long, ProcessNvtx> processes = new HashMap<>();
         /** (processKey, deviceId) → rank, in first-seen order. */
         private final Map<Long, Map<Integer, RankBuilder>> ranks = new LinkedHashMap<>();
@@ -168,8 +180,9 @@ public final class NsysReader implements TraceReader {
         private long epochNs;
         private long droppedDeviceRows;
 
-        Session(String file, ExportDatabase db, StringTable strings) {
-            this.file = file;
+        Session(Path path, ExportDatabase db, StringTable strings) {
+            this.path = path;
+            this.file = path.toString();
             this.db = db;
             this.strings = strings;
         }
@@ -181,12 +194,31 @@ public final class NsysReader implements TraceReader {
             threadNames();
             mpiRanks();
             boolean kernelTable = db.hasTable(KERNEL);
-            readLaunches();
+            // The runtime table (launch calls) and the kernel table are the two big tables: they are
+            // read at the same time on two read-only connections; kernels join their launches when
+            // they are ordered (RankBuilder.flush), after both are in.
+            String launchSql = launchQuery();
+            FutureTask<Void> launchRead = null;
+            if (launchSql == null) {
+                launches.build();
+            } else if (kernelTable) {
+                launchRead = new FutureTask<>(() -> {
+                    try (ExportDatabase db2 = ExportDatabase.open(path); StringTable strings2 = new StringTable(db2)) {
+                        readLaunches(db2, strings2, launchSql);
+                    }
+                    return null;
+                });
+                Thread t = new Thread(launchRead, "nsys-launches");
+                t.setDaemon(true);
+                t.start();
+            } else {
+                readLaunches(db, strings, launchSql);
+            }
             if (kernelTable) {
-                readDevice(KERNEL, DeviceKind.COMPUTE);
-                readDevice(MEMCPY, DeviceKind.MEMCPY);
-                readDevice(MEMSET, DeviceKind.MEMSET);
-                readDevice(GRAPH, DeviceKind.OTHER);
+                readDevice(KERNEL, DeviceKind.COMPUTE, launchRead);
+                readDevice(MEMCPY, DeviceKind.MEMCPY, null);
+                readDevice(MEMSET, DeviceKind.MEMSET, null);
+                readDevice(GRAPH, DeviceKind.OTHER, null);
             }
             readNvtx();
             if (droppedDeviceRows > 0) {
@@ -364,11 +396,13 @@ public final class NsysReader implements TraceReader {
             }
         }
 
-        /** Runtime and driver calls that launch device work, into the (process, correlationId) index. */
-        private void readLaunches() throws SQLException, TraceFormatException {
+        /**
+         * The query of the runtime and driver calls that launch device work, or {@code null} when the
+         * export has none to join (a warning says why when the table lacks a column).
+         */
+        private String launchQuery() throws SQLException, TraceFormatException {
             if (!db.hasTable(RUNTIME)) {
-                launches.build();
-                return;
+                return null;
             }
             String start = required(RUNTIME, "start");
             String corr = db.column(RUNTIME, "correlationId");
@@ -379,42 +413,72 @@ public final class NsysReader implements TraceReader {
             if (corr == null || nameId == null) {
                 warnings.add("runtime calls not joined to device work: " + RUNTIME + " has no "
                         + (corr == null ? "correlationId" : "nameId") + " column");
-                launches.build();
-                return;
+                return null;
             }
-            String sql = "SELECT " + ExportDatabase.quote(start) + ", " + ExportDatabase.columnOrNull(tid) + ", "
+            // No ORDER BY: the index keeps the earliest call of a key and sorts what it returns.
+            return "SELECT " + ExportDatabase.quote(start) + ", " + ExportDatabase.columnOrNull(tid) + ", "
                     + ExportDatabase.quote(corr) + ", " + ExportDatabase.quote(nameId) + ", " + ExportDatabase.columnOrNull(ret)
                     + " FROM " + ExportDatabase.quote(db.table(RUNTIME))
                     // Class 67 (CUDA backtrace) rows repeat the correlationId under an unversioned name.
-                    + (cls == null ? "" : " WHERE " + ExportDatabase.quote(cls) + " IN (0, 1)")
-                    + " ORDER BY 1";
-            boolean memcpyTable = db.hasTable(MEMCPY);
-            boolean graphTable = db.hasTable(GRAPH);
-            Map<Long, Integer> launchKind = new HashMap<>(); // nameId → 0 none, 1 joinable, 2 counts as launch
-            try (Statement st = db.statement(); ResultSet rs = st.executeQuery(sql)) {
+                    + (cls == null ? "" : " WHERE " + ExportDatabase.quote(cls) + " IN (0, 1)");
+        }
+
+        /**
+         * Runtime and driver calls that launch device work, into the (process, correlationId) index.
+         * Runs on its own connection {@code in} (and its string table) while the kernel table is read.
+         */
+        private void readLaunches(ExportDatabase in, StringTable names, String sql) throws SQLException {
+            boolean memcpyTable = in.hasTable(MEMCPY);
+            boolean graphTable = in.hasTable(GRAPH);
+            LongIntMap launchKind = new LongIntMap(); // nameId → 0 none, 1 joinable, 2 counts as launch
+            try (Statement st = in.statement(); ResultSet rs = st.executeQuery(sql)) {
                 while (rs.next()) {
                     long c = rs.getLong(3);
-                    if (rs.wasNull()) {
+                    if (c == 0 && rs.wasNull()) {
                         continue;
                     }
                     long id = rs.getLong(4);
-                    Integer kind = launchKind.get(id);
-                    if (kind == null) {
-                        kind = launchKind(strings.get(id), memcpyTable, graphTable);
+                    int kind = launchKind.get(id, -1);
+                    if (kind < 0) {
+                        kind = launchKind(names.get(id), memcpyTable, graphTable);
                         launchKind.put(id, kind);
                     }
                     if (kind == 0) {
                         continue;
                     }
                     long g = rs.getLong(2);
-                    boolean noThread = rs.wasNull();
+                    boolean noThread = g == 0 && rs.wasNull();
                     long returned = rs.getLong(5);
-                    boolean failed = !rs.wasNull() && returned != 0; // a failed launch has no device work
+                    boolean failed = returned != 0; // a failed launch has no device work (NULL reads as 0)
                     launches.add(noThread ? 0 : GlobalIds.process(g), c, time(rs.getLong(1)), noThread ? -1 : GlobalIds.tid(g),
                             kind == 2 && !failed);
                 }
             }
             launches.build();
+        }
+
+        private void awaitLaunches(FutureTask<Void> launchRead) throws SQLException, TraceFormatException {
+            try {
+                launchRead.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("interrupted while reading " + RUNTIME, e);
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof SQLException se) {
+                    throw se;
+                }
+                if (cause instanceof TraceFormatException te) {
+                    throw te;
+                }
+                if (cause instanceof RuntimeException re) {
+                    throw re;
+                }
+                if (cause instanceof Error err) {
+                    throw err;
+                }
+                throw new SQLException(cause);
+            }
         }
 
         /**
@@ -451,7 +515,8 @@ public final class NsysReader implements TraceReader {
          * Streams one device table sorted by start into the ranks. Kernels create ranks; memcpy,
          * memset and graph rows join the ranks of their (process, device).
          */
-        private void readDevice(String table, DeviceKind baseKind) throws SQLException, TraceFormatException {
+        private void readDevice(String table, DeviceKind baseKind, FutureTask<Void> launchRead)
+                throws SQLException, TraceFormatException {
             if (!db.hasTable(table)) {
                 return;
             }
@@ -489,74 +554,155 @@ public final class NsysReader implements TraceReader {
                     + ExportDatabase.columnOrNull(device) + ", " + ExportDatabase.columnOrNull(context) + ", "
                     + ExportDatabase.columnOrNull(stream) + ", " + ExportDatabase.columnOrNull(corr) + ", "
                     + ExportDatabase.columnOrNull(pid) + ", " + ExportDatabase.columnOrNull(name) + ", "
-                    + ExportDatabase.columnOrNull(extra)
-                    + " FROM " + ExportDatabase.quote(db.table(table)) + " ORDER BY 1, 2";
-            Map<Long, Object[]> names = new HashMap<>(); // string id → {name, kind}
+                    + ExportDatabase.columnOrNull(extra) + ", " + packedPlace(device, context, stream)
+                    + " FROM " + ExportDatabase.quote(db.table(table));
+            // No ORDER BY (nsys.md §12): rows are streamed in file order into primitive buffers per
+            // rank and ordered in Java (RankBuilder.flush), which the unindexed table would otherwise
+            // cost SQLite a temp B-tree of the whole table for.
+            boolean hasDevice = device != null;
+            boolean hasContext = context != null;
+            boolean hasStream = stream != null;
+            boolean hasCorr = corr != null;
+            boolean hasPid = pid != null;
+            boolean memcpy = table.equals(MEMCPY);
+            boolean graph = table.equals(GRAPH);
+            // Skipped rows, reported as the sorted query reported them: the first example is the
+            // smallest (start, end); rows without start sort first.
+            long nullRows = 0;
+            long nullKeyS = Long.MAX_VALUE;
+            long nullKeyE = Long.MAX_VALUE;
+            long badRows = 0;
+            long badS = Long.MAX_VALUE;
+            long badE = Long.MAX_VALUE;
+            int memsetRef = memcpy || graph || kernels ? -1 : rowNames.ref("Memset", baseKind);
+            LongIntMap extraRefs = new LongIntMap();
+            int nullExtraRef = -1;
             try (Statement st = db.statement(); ResultSet rs = st.executeQuery(sql)) {
                 while (rs.next()) {
                     long s = rs.getLong(1);
-                    boolean nullStart = rs.wasNull();
+                    boolean nullStart = s == 0 && rs.wasNull();
                     long e = rs.getLong(2);
-                    if (nullStart || rs.wasNull()) {
-                        warnings.add(table + " rows without start or end skipped", "");
+                    if (nullStart || (e == 0 && rs.wasNull())) {
+                        long ks = nullStart ? Long.MIN_VALUE : s;
+                        long ke = Long.MIN_VALUE;
+                        if (nullRows == 0 || ks < nullKeyS || (ks == nullKeyS && ke < nullKeyE)) {
+                            nullKeyS = ks;
+                            nullKeyE = ke;
+                        }
+                        nullRows++;
                         continue;
                     }
                     if (e < s) {
-                        warnings.add(table + " rows ending before they start skipped", "start " + s + ", end " + e);
+                        if (badRows == 0 || s < badS || (s == badS && e < badE)) {
+                            badS = s;
+                            badE = e;
+                        }
+                        badRows++;
                         continue;
                     }
-                    int dev = rs.getInt(3);
-                    long ctx = rs.getLong(4);
-                    long str = rs.wasNull() ? -1 : rs.getLong(5);
-                    if (stream == null) {
+                    int dev;
+                    long ctx;
+                    long str;
+                    long packed = rs.getLong(10);
+                    if (packed >= 0) {
+                        dev = (int) (packed >>> 48);
+                        ctx = (packed >>> 24) & 0xFFFFFF;
+                        str = packed & 0xFFFFFF;
+                    } else {
+                        dev = hasDevice ? rs.getInt(3) : 0;
+                        ctx = hasContext ? rs.getLong(4) : 0;
                         str = -1;
+                        if (hasStream) {
+                            str = rs.getLong(5);
+                            if (str == 0 && rs.wasNull()) {
+                                str = -1;
+                            }
+                        }
                     }
-                    long c = rs.getLong(6);
-                    boolean noCorr = rs.wasNull();
-                    long processKey = GlobalIds.process(rs.getLong(7));
+                    long c = 0;
+                    boolean noCorr = true;
+                    if (hasCorr) {
+                        c = rs.getLong(6);
+                        noCorr = c == 0 && rs.wasNull();
+                    }
+                    long processKey = hasPid ? GlobalIds.process(rs.getLong(7)) : 0;
                     RankBuilder rank = rank(processKey, dev, kernels);
                     if (rank == null) {
                         droppedDeviceRows++;
                         continue;
                     }
-                    String intervalName;
-                    DeviceKind kind = baseKind;
+                    int ref;
                     if (kernels) {
                         long id = rs.getLong(8);
-                        Object[] info = names.get(id);
-                        if (info == null) {
+                        ref = rowNames.kernel(id);
+                        if (ref < 0) {
                             String n = strings.get(id);
                             if (n == null || n.isEmpty()) {
                                 n = "(unnamed kernel)";
                             }
-                            info = new Object[] {n, classifier.isCommKernelName(n) ? DeviceKind.COMM : DeviceKind.COMPUTE};
-                            names.put(id, info);
+                            ref = rowNames.ref(n, classifier.isCommKernelName(n) ? DeviceKind.COMM : DeviceKind.COMPUTE);
+                            rowNames.cacheKernel(id, ref);
                         }
-                        intervalName = (String) info[0];
-                        kind = (DeviceKind) info[1];
-                    } else if (table.equals(MEMCPY)) {
+                    } else if (memcpy || graph) {
                         long k = rs.getLong(9);
-                        intervalName = rs.wasNull() ? "Memcpy" : "Memcpy " + copyKind(k);
-                    } else if (table.equals(GRAPH)) {
-                        long g = rs.getLong(9);
-                        intervalName = rs.wasNull() ? "CUDA graph" : "CUDA graph " + g;
-                        warnings.add("CUDA graphs traced as whole graphs (--cuda-graph-trace=graph): each graph launch is"
-                                + " one OTHER interval, its kernels are not visible", "");
-                    } else {
-                        intervalName = "Memset";
-                    }
-                    long launchNs = Time.UNKNOWN;
-                    long launchTid = -1;
-                    if (!noCorr) {
-                        int row = launches.match(processKey, c);
-                        if (row >= 0) {
-                            launchNs = launches.start(row);
-                            launchTid = launches.globalTid(row);
+                        boolean nullExtra = k == 0 && rs.wasNull();
+                        if (graph) {
+                            warnings.add("CUDA graphs traced as whole graphs (--cuda-graph-trace=graph): each graph launch is"
+                                    + " one OTHER interval, its kernels are not visible", "");
                         }
+                        if (nullExtra) {
+                            if (nullExtraRef < 0) {
+                                nullExtraRef = rowNames.ref(memcpy ? "Memcpy" : "CUDA graph", baseKind);
+                            }
+                            ref = nullExtraRef;
+                        } else {
+                            ref = extraRefs.get(k, -1);
+                            if (ref < 0) {
+                                ref = rowNames.ref(memcpy ? "Memcpy " + copyKind(k) : "CUDA graph " + k, baseKind);
+                                extraRefs.put(k, ref);
+                            }
+                        }
+                    } else {
+                        ref = memsetRef;
                     }
-                    rank.add(time(s), time(e), ctx, str, kind, intervalName, launchNs, launchTid);
+                    rank.pend(time(s), time(e), ctx, str, ref, noCorr ? RankBuilder.NO_CORRELATION : c);
                 }
             }
+            boolean nullFirst = nullRows > 0 && (badRows == 0 || nullKeyS < badS || (nullKeyS == badS && nullKeyE < badE));
+            if (nullFirst) {
+                warnings.add(table + " rows without start or end skipped", "", nullRows);
+            }
+            if (badRows > 0) {
+                warnings.add(table + " rows ending before they start skipped", "start " + badS + ", end " + badE, badRows);
+            }
+            if (nullRows > 0 && !nullFirst) {
+                warnings.add(table + " rows without start or end skipped", "", nullRows);
+            }
+            if (launchRead != null) {
+                awaitLaunches(launchRead);
+            }
+            for (RankBuilder r : rankList) {
+                r.flush(rowNames, launches);
+            }
+            if (kernels) {
+                // Ranks in the order of their first kernel, as a time-ordered read would meet them.
+                rankList.sort(Comparator.comparingLong((RankBuilder r) -> r.firstStart).thenComparingLong(r -> r.firstEnd));
+            }
+        }
+
+        /**
+         * deviceId, contextId and streamId in one value when all three are present and small (they are
+         * small counters in every export seen), else -1: one column read instead of three per row.
+         */
+        private String packedPlace(String device, String context, String stream) {
+            if (device == null || context == null || stream == null) {
+                return "-1";
+            }
+            String d = ExportDatabase.quote(device);
+            String c = ExportDatabase.quote(context);
+            String s = ExportDatabase.quote(stream);
+            return "CASE WHEN " + d + " BETWEEN 0 AND 32767 AND " + c + " BETWEEN 0 AND 16777215 AND " + s
+                    + " BETWEEN 0 AND 16777215 THEN (" + d + " << 48) | (" + c + " << 24) | " + s + " ELSE -1 END";
         }
 
         private RankBuilder rank(long processKey, int deviceId, boolean create) {

@@ -4,6 +4,7 @@ import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.Lane;
 import io.overlapanalyze.model.StringPool;
+import io.overlapanalyze.model.Time;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,19 +15,42 @@ import java.util.Map;
  * The device work of one rank: one (process, CUDA device) pair of the export (nsys.md §8).
  * Streams are keyed by (context, stream) within the pair, because stream ids repeat across
  * processes and contexts.
+ *
+ * <p>Rows of a device table arrive in the export's own order, which nsys does not promise to be
+ * time order (nsys.md §9). They are buffered in primitive columns ({@link #pend}: 28 bytes a row,
+ * no object per row) and {@link #flush}ed at the end of each table: ordered by (start, end) with
+ * {@link RowOrder} and appended to {@link #device} in that order, lanes numbered in order of first
+ * use. The model is therefore exactly what an {@code ORDER BY start, end} query would have built.
  */
 final class RankBuilder {
     final long processKey;
     final long pid;
     final int deviceId;
-    final DeviceIntervals device = new DeviceIntervals(new StringPool(), 4096);
-    final List<Lane> lanes = new ArrayList<>();
+    /** The rank's device intervals; created at the first {@link #flush}, sized to the rows then. */
+    DeviceIntervals device;
     private final Map<Long, Map<Long, Integer>> laneIndex = new HashMap<>();
     private final List<long[]> laneKeys = new ArrayList<>();
-    /** Indexes of COMM kernels, in device start order (kernel rows arrive sorted by start). */
+    /** Indexes of COMM kernels, in device start order. */
     final LongList commIntervals = new LongList(64);
     long kernels;
     long commKernels;
+    /** Start and end of this rank's first kernel in time order: ranks are listed in that order. */
+    long firstStart = Long.MAX_VALUE;
+    long firstEnd = Long.MAX_VALUE;
+
+    // Rows of the table being read, in read order.
+    private LongList pendStart = new LongList(1024);
+    private LongList pendEnd = new LongList(1024);
+    private IntList pendLane = new IntList(1024);
+    private IntList pendName = new IntList(1024);
+    private LongList pendCorrelation = new LongList(1024);
+    /** Provisional lanes of the pending rows: (context, stream) in read order. */
+    private final LongList provContext = new LongList(16);
+    private final LongList provStream = new LongList(16);
+    private int lastProv = -1;
+
+    /** A row without correlationId (CUPTI's ids are unsigned 32-bit, so this value never occurs). */
+    static final long NO_CORRELATION = Long.MIN_VALUE;
 
     RankBuilder(long processKey, int deviceId) {
         this.processKey = processKey;
@@ -34,17 +58,81 @@ final class RankBuilder {
         this.deviceId = deviceId;
     }
 
-    int add(long start, long end, long context, long stream, DeviceKind kind, String name, long launchNs,
-            long launchTid) {
-        int i = device.add(start, end, lane(context, stream), kind, name, launchNs, launchTid);
+    /**
+     * Buffers one row. {@code name} indexes the session's {@link RowNames}; {@code correlation} is its
+     * correlationId ({@link #NO_CORRELATION} for none), joined to the launch call at {@link #flush}.
+     */
+    void pend(long start, long end, long context, long stream, int name, long correlation) {
+        pendStart.add(start);
+        pendEnd.add(end);
+        pendLane.add(provisionalLane(context, stream));
+        pendName.add(name);
+        pendCorrelation.add(correlation);
+    }
+
+    private int provisionalLane(long context, long stream) {
+        if (lastProv >= 0 && provContext.get(lastProv) == context && provStream.get(lastProv) == stream) {
+            return lastProv;
+        }
+        for (int k = 0; k < provContext.size(); k++) {
+            if (provContext.get(k) == context && provStream.get(k) == stream) {
+                lastProv = k;
+                return k;
+            }
+        }
+        provContext.add(context);
+        provStream.add(stream);
+        lastProv = provContext.size() - 1;
+        return lastProv;
+    }
+
+    /** Orders the buffered rows by time and appends them to {@link #device}; empties the buffer. */
+    void flush(RowNames names, LaunchIndex launches) {
+        int n = pendStart.size();
+        if (device == null) {
+            device = new DeviceIntervals(new StringPool(), n + 1024);
+        }
+        if (n > 0) {
+            int[] order = RowOrder.of(pendStart.array(), pendEnd.array(), n);
+            int[] lanes = new int[provContext.size()];
+            java.util.Arrays.fill(lanes, -1);
+            for (int i : order) {
+                int prov = pendLane.get(i);
+                int lane = lanes[prov];
+                if (lane < 0) {
+                    lane = lane(provContext.get(prov), provStream.get(prov));
+                    lanes[prov] = lane;
+                }
+                long c = pendCorrelation.get(i);
+                int launch = c == NO_CORRELATION ? -1 : launches.match(processKey, c);
+                int nameRef = pendName.get(i);
+                add(pendStart.get(i), pendEnd.get(i), lane, names.kind(nameRef), names.name(nameRef),
+                        launch < 0 ? Time.UNKNOWN : launches.start(launch), launch < 0 ? -1 : launches.globalTid(launch));
+            }
+        }
+        pendStart = new LongList(16);
+        pendEnd = new LongList(16);
+        pendLane = new IntList(16);
+        pendName = new IntList(16);
+        pendCorrelation = new LongList(16);
+        provContext.clear();
+        provStream.clear();
+        lastProv = -1;
+    }
+
+    private void add(long start, long end, int lane, DeviceKind kind, String name, long launchNs, long launchTid) {
+        int i = device.add(start, end, lane, kind, name, launchNs, launchTid);
         if (kind == DeviceKind.COMM) {
             commIntervals.add(i);
             commKernels++;
         }
         if (kind == DeviceKind.COMM || kind == DeviceKind.COMPUTE) {
+            if (kernels == 0) {
+                firstStart = start;
+                firstEnd = end;
+            }
             kernels++;
         }
-        return i;
     }
 
     private int lane(long context, long stream) {

@@ -22,6 +22,11 @@ final class Warnings {
         byKind.computeIfAbsent(kind, k -> new Entry(detail)).count++;
     }
 
+    /** {@code count} occurrences at once; {@code detail} is the first one's. */
+    void add(String kind, String detail, long count) {
+        byKind.computeIfAbsent(kind, k -> new Entry(detail)).count += count;
+    }
+
     void add(String line) {
         add(line, "");
     }

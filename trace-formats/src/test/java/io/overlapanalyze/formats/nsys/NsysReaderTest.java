@@ -243,6 +243,77 @@ class NsysReaderTest {
         }
     }
 
+    /**
+     * nsys does not promise time order (nsys.md §9) and the reader orders rows in Java: the same
+     * export with its device and runtime tables stored in reverse or scrambled order reads to the
+     * same model, field by field.
+     */
+    @Test
+    void rowOrderOfTheExportDoesNotMatter() throws Exception {
+        for (String order : List.of("start DESC, end DESC", "(correlationId * 7919) % 101, end DESC")) {
+            Path clean = tmp.resolve("clean.sqlite");
+            Files.deleteIfExists(clean);
+            NsysScenarioWriter.write(BuiltinScenarios.get("training-jitter"), clean);
+            Path f = tmp.resolve("shuffled.sqlite");
+            Files.copy(clean, f, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            for (String table : List.of("CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME")) {
+                sql(f, "CREATE TEMP TABLE copy AS SELECT * FROM " + table, "DELETE FROM " + table,
+                        "INSERT INTO " + table + " SELECT * FROM copy ORDER BY " + order, "DROP TABLE copy");
+            }
+            assertSameModel(new NsysReader().read(clean).get(0), new NsysReader().read(f).get(0), order);
+        }
+    }
+
+    /** Of two launch calls with one (process, correlationId) the earliest joins, whichever is stored first. */
+    @Test
+    void earliestLaunchCallOfAKeyJoinsWhateverTheStoredOrder() throws Exception {
+        Path clean = seed("seed-1ms");
+        RankTrace expected = new NsysReader().read(clean).get(0);
+        Path f = tmp.resolve("dup.sqlite");
+        Files.copy(clean, f);
+        sql(f, "CREATE TEMP TABLE copy AS SELECT * FROM CUPTI_ACTIVITY_KIND_RUNTIME",
+                "DELETE FROM CUPTI_ACTIVITY_KIND_RUNTIME",
+                "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME SELECT * FROM copy",
+                "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start = start + 1000 WHERE rowid IN"
+                        + " (SELECT rowid FROM CUPTI_ACTIVITY_KIND_RUNTIME ORDER BY rowid LIMIT (SELECT count(*) FROM copy))",
+                "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME SELECT * FROM copy", "DROP TABLE copy");
+        RankTrace t = new NsysReader().read(f).get(0);
+        assertEquals(expected.device().size(), t.device().size());
+        for (int i = 0; i < t.device().size(); i++) {
+            assertEquals(expected.device().launchNs(i), t.device().launchNs(i), "the earlier of the two calls");
+        }
+    }
+
+    private static void assertSameModel(RankTrace a, RankTrace b, String what) {
+        assertEquals(a.device().size(), b.device().size(), what);
+        for (int i = 0; i < a.device().size(); i++) {
+            String at = what + ", interval " + i;
+            assertEquals(a.device().start(i), b.device().start(i), at);
+            assertEquals(a.device().end(i), b.device().end(i), at);
+            assertEquals(a.device().lane(i), b.device().lane(i), at);
+            assertEquals(a.device().kind(i), b.device().kind(i), at);
+            assertEquals(a.device().name(i), b.device().name(i), at);
+            assertEquals(a.device().nameId(i), b.device().nameId(i), at);
+            assertEquals(a.device().launchNs(i), b.device().launchNs(i), at);
+            assertEquals(a.device().launchThread(i), b.device().launchThread(i), at);
+            assertEquals(a.device().collective(i), b.device().collective(i), at);
+        }
+        assertEquals(a.lanes(), b.lanes(), what);
+        assertEquals(a.hostSpans(), b.hostSpans(), what);
+        assertEquals(a.threads(), b.threads(), what);
+        assertEquals(a.collectives().size(), b.collectives().size(), what);
+        for (int k = 0; k < a.collectives().size(); k++) {
+            Collective x = a.collectives().get(k);
+            Collective y = b.collectives().get(k);
+            assertEquals(List.of(x.id(), x.type(), x.name(), x.enqueueNs(), x.threadId(), x.bytes()),
+                    List.of(y.id(), y.type(), y.name(), y.enqueueNs(), y.threadId(), y.bytes()), what + ", collective " + k);
+            assertEquals(java.util.Arrays.toString(x.deviceIntervals()), java.util.Arrays.toString(y.deviceIntervals()), what);
+        }
+        assertEquals(java.util.Arrays.toString(a.unmatchedLaunchNs()), java.util.Arrays.toString(b.unmatchedLaunchNs()), what);
+        assertEquals(a.warnings(), b.warnings(), what);
+        assertEquals(a.rank(), b.rank(), what);
+    }
+
     @Test
     void customStepPattern() throws Exception {
         Path f = seed("training-jitter");
