@@ -1,5 +1,7 @@
 package io.overlapanalyze.formats.kineto;
 
+import io.overlapanalyze.formats.LongList;
+
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.CollectiveType;
 import io.overlapanalyze.model.DeviceIntervals;

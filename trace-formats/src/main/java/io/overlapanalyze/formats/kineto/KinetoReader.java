@@ -1,5 +1,7 @@
 package io.overlapanalyze.formats.kineto;
 
+import io.overlapanalyze.formats.Warnings;
+
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;

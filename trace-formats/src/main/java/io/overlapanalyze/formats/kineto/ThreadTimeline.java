@@ -1,5 +1,7 @@
 package io.overlapanalyze.formats.kineto;
 
+import io.overlapanalyze.formats.LongList;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

@@ -1,5 +1,8 @@
 package io.overlapanalyze.formats.kineto;
 
+import io.overlapanalyze.formats.LongList;
+import io.overlapanalyze.formats.Warnings;
+
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.HostSpan;

@@ -1,5 +1,7 @@
 package io.overlapanalyze.formats.nsys;
 
+import io.overlapanalyze.formats.Warnings;
+
 import io.overlapanalyze.formats.TraceFormatException;
 import io.overlapanalyze.formats.TraceReader;
 import io.overlapanalyze.formats.kineto.KernelClassifier;

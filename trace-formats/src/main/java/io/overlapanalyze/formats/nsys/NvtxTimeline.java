@@ -1,5 +1,7 @@
 package io.overlapanalyze.formats.nsys;
 
+import io.overlapanalyze.formats.LongList;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

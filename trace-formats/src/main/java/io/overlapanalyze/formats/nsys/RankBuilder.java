@@ -1,5 +1,7 @@
 package io.overlapanalyze.formats.nsys;
 
+import io.overlapanalyze.formats.LongList;
+
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.Lane;

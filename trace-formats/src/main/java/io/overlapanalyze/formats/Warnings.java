@@ -1,12 +1,15 @@
-package io.overlapanalyze.formats.nsys;
+package io.overlapanalyze.formats;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Reader warnings by kind: the first example and a count, so a million bad rows give one line. */
-final class Warnings {
+/**
+ * Collects reader warnings by kind, keeping the first example's text and a count, so that a trace
+ * with a million bad events (or rows) yields one line, not a million. Shared by the readers.
+ */
+public final class Warnings {
     private static final class Entry {
         final String first;
         long count;
@@ -18,20 +21,22 @@ final class Warnings {
 
     private final Map<String, Entry> byKind = new LinkedHashMap<>();
 
-    void add(String kind, String detail) {
+    /** Records one occurrence of {@code kind}; {@code detail} is kept for the first one only. */
+    public void add(String kind, String detail) {
         byKind.computeIfAbsent(kind, k -> new Entry(detail)).count++;
     }
 
     /** {@code count} occurrences at once; {@code detail} is the first one's. */
-    void add(String kind, String detail, long count) {
+    public void add(String kind, String detail, long count) {
         byKind.computeIfAbsent(kind, k -> new Entry(detail)).count += count;
     }
 
-    void add(String line) {
+    public void add(String line) {
         add(line, "");
     }
 
-    List<String> lines() {
+    /** One line per kind: {@code "kind: detail"} or {@code "kind: N times (first: detail)"}. */
+    public List<String> lines() {
         List<String> out = new ArrayList<>();
         for (Map.Entry<String, Entry> e : byKind.entrySet()) {
             Entry v = e.getValue();

@@ -1,41 +1,41 @@
-package io.overlapanalyze.formats.nsys;
+package io.overlapanalyze.formats;
 
 import java.util.Arrays;
 
-/** A growable {@code long[]}: one column of retained per-row data without boxing. */
-final class LongList {
+/** A growable {@code long[]}: one column of retained per-event (or per-row) data without boxing; readers share it. */
+public final class LongList {
     private long[] data;
     private int size;
 
-    LongList(int initialCapacity) {
+    public LongList(int initialCapacity) {
         data = new long[Math.max(16, initialCapacity)];
     }
 
-    void add(long v) {
+    public void add(long v) {
         if (size == data.length) {
             data = Arrays.copyOf(data, size * 2);
         }
         data[size++] = v;
     }
 
-    long get(int i) {
+    public long get(int i) {
         return data[i];
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
     /** The backing array (valid up to {@link #size()}); no copy. */
-    long[] array() {
+    public long[] array() {
         return data;
     }
 
-    void clear() {
+    public void clear() {
         size = 0;
     }
 
-    long[] toArray() {
+    public long[] toArray() {
         return Arrays.copyOf(data, size);
     }
 }
