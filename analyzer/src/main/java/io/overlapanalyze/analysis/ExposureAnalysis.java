@@ -38,9 +38,9 @@ public final class ExposureAnalysis {
             windowStart = Math.min(windowStart, dev.start(i));
             windowEnd = Math.max(windowEnd, dev.end(i));
         }
-        IntervalSet c = unionOf(dev, step.comm());
-        IntervalSet k = unionOf(dev, step.compute());
-        IntervalSet m = unionOf(dev, step.memory());
+        IntervalSet c = IntervalSet.unionOf(dev, step.comm());
+        IntervalSet k = IntervalSet.unionOf(dev, step.compute());
+        IntervalSet m = IntervalSet.unionOf(dev, step.memory());
         IntervalSet.Builder gb = IntervalSet.builder();
         for (CollectiveSpan g : gradients) {
             for (int i : g.intervals()) {
@@ -64,15 +64,5 @@ public final class ExposureAnalysis {
         Double ratio = commBusy == 0 ? null : (double) overlapped / (double) commBusy;
         return new Exposure(true, windowStart, windowEnd, stepTime, commBusy, computeBusy, overlapped, exposedComm,
                 exposedGradComm, idle, serial, saving, ratio);
-    }
-
-    private static IntervalSet unionOf(DeviceIntervals dev, int[] intervals) {
-        long[] s = new long[intervals.length];
-        long[] e = new long[intervals.length];
-        for (int j = 0; j < intervals.length; j++) {
-            s[j] = dev.start(intervals[j]);
-            e[j] = dev.end(intervals[j]);
-        }
-        return IntervalSet.union(s, e, intervals.length);
     }
 }

@@ -1,5 +1,7 @@
 package io.overlapanalyze.analysis;
 
+import io.overlapanalyze.model.DeviceIntervals;
+
 import java.util.Arrays;
 
 /**
@@ -40,6 +42,17 @@ public final class IntervalSet {
      * The union of {@code n} raw intervals given as parallel arrays (not modified), in any order,
      * possibly overlapping, nested or touching.
      */
+    /** The union of some of a rank's device intervals (indexes into {@code dev}). */
+    public static IntervalSet unionOf(DeviceIntervals dev, int[] intervals) {
+        long[] s = new long[intervals.length];
+        long[] e = new long[intervals.length];
+        for (int j = 0; j < intervals.length; j++) {
+            s[j] = dev.start(intervals[j]);
+            e[j] = dev.end(intervals[j]);
+        }
+        return union(s, e, intervals.length);
+    }
+
     public static IntervalSet union(long[] rawStarts, long[] rawEnds, int n) {
         if (n == 0) {
             return EMPTY;

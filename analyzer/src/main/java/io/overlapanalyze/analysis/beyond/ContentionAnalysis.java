@@ -56,7 +56,7 @@ public final class ContentionAnalysis {
     public void add(StepContext step) {
         steps++;
         DeviceIntervals dev = step.device();
-        IntervalSet c = Unions.of(dev, step.comm());
+        IntervalSet c = IntervalSet.unionOf(dev, step.comm());
         anyComm |= !c.isEmpty();
         int[] compute = step.compute();
         anyCompute |= compute.length > 0;

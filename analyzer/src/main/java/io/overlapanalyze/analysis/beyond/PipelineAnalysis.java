@@ -52,7 +52,7 @@ public final class PipelineAnalysis {
             return null;
         }
         IntervalSet pSet = p.build();
-        IntervalSet k = Unions.of(dev, step.compute());
+        IntervalSet k = IntervalSet.unionOf(dev, step.compute());
         long overlapped = pSet.intersectionLength(k);
         IntervalSet bubbles = Unions.window(dev, step.intervals()).subtract(k);
         long largest = 0;

@@ -123,10 +123,10 @@ final class CrossRankSection {
         }
         List<String> parts = new ArrayList<>();
         for (Map.Entry<Integer, Long> e : x.clockOffsetsNs().entrySet()) {
-            parts.add("rank " + e.getKey() + " " + signedUs(e.getValue()));
+            parts.add("rank " + e.getKey() + " " + Units.signedUs(e.getValue()));
         }
         return "offsets (own clock minus the mean clock) " + String.join(", ", parts) + "; " + x.clock().note()
-                + ", largest residual " + signedUs(x.clock().maxResidualNs()).substring(1);
+                + ", largest residual " + Units.signedUs(x.clock().maxResidualNs()).substring(1);
     }
 
     private static String group(GroupSummary g) {
@@ -169,7 +169,7 @@ final class CrossRankSection {
         for (BandwidthByType b : x.bandwidth()) {
             rows.add(new String[] {b.type(), Integer.toString(b.count()), Integer.toString(b.withSize()),
                     b.withSize() == 0 ? "?" : Units.bytes(b.bytes()), b.withSize() == 0 ? "-" : Units.ms(b.transferNs()),
-                    gbps(b.algBwGBps()), gbps(b.busBwGBps()), gbps(b.medianBusBwGBps())});
+                    Units.gbps(b.algBwGBps()), Units.gbps(b.busBwGBps()), Units.gbps(b.medianBusBwGBps())});
         }
         return rows;
     }
@@ -183,19 +183,6 @@ final class CrossRankSection {
                     Units.ms(t.minTailNs()), Integer.toString(t.ranks())});
         }
         return rows;
-    }
-
-    private static String gbps(Double v) {
-        return v == null ? "-" : String.format(Locale.ROOT, "%.2f", v);
-    }
-
-    /** Signed µs with 3 decimals from exact ns: "+37.000 µs". */
-    static String signedUs(Long ns) {
-        if (ns == null) {
-            return "-";
-        }
-        long abs = Math.abs(ns);
-        return (ns < 0 ? "-" : "+") + abs / 1000 + "." + String.format(Locale.ROOT, "%03d", abs % 1000) + " µs";
     }
 
     private static String esc(String s) {

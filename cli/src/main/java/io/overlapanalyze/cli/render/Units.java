@@ -56,4 +56,18 @@ public final class Units {
         }
         return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
     }
+
+    /** Signed µs with 3 decimals from exact ns: "+37.000 µs"; "-" when undefined. */
+    public static String signedUs(Long ns) {
+        if (ns == null) {
+            return "-";
+        }
+        long abs = Math.abs(ns);
+        return (ns < 0 ? "-" : "+") + abs / 1000 + "." + String.format(Locale.ROOT, "%03d", abs % 1000) + " µs";
+    }
+
+    /** A bandwidth in GB/s with two decimals, "-" when unknown. */
+    public static String gbps(Double v) {
+        return v == null ? "-" : String.format(Locale.ROOT, "%.2f", v);
+    }
 }

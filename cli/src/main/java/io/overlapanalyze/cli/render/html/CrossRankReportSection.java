@@ -186,7 +186,7 @@ public final class CrossRankReportSection implements CrossRankSection {
         }
         html.append("<p>Each rank's clock minus the mean clock (matched collectives end together, so their ends "
                         + "give the offsets): ").append(Html.esc(x.clock().note())).append(". Largest residual after alignment ")
-                .append(Html.esc(signedUs(x.clock().maxResidualNs()).substring(1)))
+                .append(Html.esc(Units.signedUs(x.clock().maxResidualNs()).substring(1)))
                 .append(". Arrivals and waits below use the aligned clocks.</p>");
         html.append(OffsetChart.render(x.clockOffsetsNs()));
         List<Map.Entry<Integer, Long>> rows = new ArrayList<>(x.clockOffsetsNs().entrySet());
@@ -198,7 +198,7 @@ public final class CrossRankReportSection implements CrossRankSection {
         html.append("<table class=\"offsets\"><tr><th>rank</th><th>offset</th></tr>");
         for (Map.Entry<Integer, Long> e : rows) {
             html.append("<tr data-rank=\"").append(e.getKey()).append("\" data-ns=\"").append(e.getValue())
-                    .append("\"><td>").append(e.getKey()).append("</td><td>").append(Html.esc(signedUs(e.getValue())))
+                    .append("\"><td>").append(e.getKey()).append("</td><td>").append(Html.esc(Units.signedUs(e.getValue())))
                     .append("</td></tr>");
         }
         html.append("</table>");
@@ -353,8 +353,8 @@ public final class CrossRankReportSection implements CrossRankSection {
                     .append("</td><td>").append(b.withSize()).append("</td><td>")
                     .append(b.withSize() == 0 ? "?" : Units.bytes(b.bytes())).append("</td><td>")
                     .append(b.withSize() == 0 ? "-" : Units.ms(b.transferNs())).append("</td><td>")
-                    .append(gbps(b.algBwGBps())).append("</td><td>").append(gbps(b.busBwGBps())).append("</td><td>")
-                    .append(gbps(b.medianBusBwGBps())).append("</td></tr>");
+                    .append(Units.gbps(b.algBwGBps())).append("</td><td>").append(Units.gbps(b.busBwGBps())).append("</td><td>")
+                    .append(Units.gbps(b.medianBusBwGBps())).append("</td></tr>");
         }
         html.append("</table>");
     }
@@ -401,19 +401,6 @@ public final class CrossRankReportSection implements CrossRankSection {
             html.append("<p class=\"muted\">").append(more).append(" more ").append(what)
                     .append(" not listed to keep this file small; <code>-f json</code> has them all.</p>");
         }
-    }
-
-    private static String gbps(Double v) {
-        return v == null ? "-" : String.format(Locale.ROOT, "%.2f", v);
-    }
-
-    /** Signed µs with 3 decimals from exact ns: "+37.000 µs" (as the text report). */
-    static String signedUs(Long ns) {
-        if (ns == null) {
-            return "-";
-        }
-        long abs = Math.abs(ns);
-        return (ns < 0 ? "-" : "+") + abs / 1000 + "." + String.format(Locale.ROOT, "%03d", abs % 1000) + " µs";
     }
 
     /** Ascending runs as ranges: "0–3, 5, 7–9". */

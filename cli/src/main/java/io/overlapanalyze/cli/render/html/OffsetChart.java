@@ -1,5 +1,7 @@
 package io.overlapanalyze.cli.render.html;
 
+import io.overlapanalyze.cli.render.Units;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -70,8 +72,8 @@ final class OffsetChart {
         }
         sb.append("<path class=\"ax\" d=\"M").append(Html.num(GUTTER)).append(' ').append(Html.num(zero)).append('h')
                 .append(Html.num(PLOT)).append("\"/>");
-        String top = CrossRankReportSection.signedUs(maxAbs);
-        String bottom = CrossRankReportSection.signedUs(-maxAbs);
+        String top = Units.signedUs(maxAbs);
+        String bottom = Units.signedUs(-maxAbs);
         axisText(sb, GUTTER - 4, TOP + 8, "end", top);
         axisText(sb, GUTTER - 4, zero + 4, "end", "0");
         axisText(sb, GUTTER - 4, zero + HALF, "end", bottom);
