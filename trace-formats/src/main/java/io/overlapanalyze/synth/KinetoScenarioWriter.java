@@ -19,7 +19,7 @@ import java.util.zip.GZIPOutputStream;
  * decimals, {@code distributedInfo}, {@code deviceProperties}, {@code schemaVersion},
  * {@code traceName}. The ground truth it encodes is {@link #plan(Scenario)}.
  *
- * <p>Usage: {@code java ... io.overlapanalyze.synth.KinetoScenarioWriter <builtin name | scenario.json> <out.json[.gz]>}.
+ * <p>Users reach it through {@code overlap-analyze synth}.
  */
 public final class KinetoScenarioWriter {
     private static final JsonFactory JSON = JsonFactory.builder().build();
@@ -189,22 +189,5 @@ public final class KinetoScenarioWriter {
         g.writeEndArray();
         g.writeStringField("nccl_version", "2.21.5");
         g.writeEndObject();
-    }
-
-    /** {@code <builtin name | scenario.json> <out.json[.gz]>}: writes one trace. */
-    public static void main(String[] args) throws IOException {
-        if (args.length != 2) {
-            System.err.println("usage: KinetoScenarioWriter <" + String.join("|", BuiltinScenarios.names())
-                    + "|scenario.json> <out.pt.trace.json[.gz]>");
-            System.exit(2);
-        }
-        try {
-            Scenario s = BuiltinScenarios.names().contains(args[0]) ? BuiltinScenarios.get(args[0])
-                    : Scenario.parse(Path.of(args[0]));
-            write(s, Path.of(args[1]));
-        } catch (ScenarioException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-        }
     }
 }

@@ -394,21 +394,4 @@ public final class NsysScenarioWriter {
             }
         }
     }
-
-    /** {@code <builtin name | scenario.json> <out.sqlite>}: writes one export. */
-    public static void main(String[] args) throws IOException {
-        if (args.length != 2) {
-            System.err.println("usage: NsysScenarioWriter <" + String.join("|", BuiltinScenarios.names())
-                    + "|scenario.json> <out.sqlite>");
-            System.exit(2);
-        }
-        try {
-            Scenario s = BuiltinScenarios.names().contains(args[0]) ? BuiltinScenarios.get(args[0])
-                    : Scenario.parse(Path.of(args[0]));
-            write(s, Path.of(args[1]));
-        } catch (ScenarioException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-        }
-    }
 }
