@@ -57,10 +57,7 @@ final class CollectiveJoiner {
     /** Sets launch times/threads on device intervals; returns launch times with no device work (relative). */
     long[] linkLaunches() {
         int rows = c.rtCorrelation.size();
-        runtimeByCorrelation = new LongIntMap(rows);
-        for (int r = 0; r < rows; r++) {
-            runtimeByCorrelation.putIfAbsent(c.rtCorrelation.get(r), r);
-        }
+        runtimeByCorrelation = LongIntMap.indexOf(c.rtCorrelation, NONE);
         BitSet matched = new BitSet(rows);
         for (int i = 0; i < dev.size(); i++) {
             int r = runtimeRow(i);
@@ -93,13 +90,9 @@ final class CollectiveJoiner {
         c.c10dOps.build();
         c.commAnnotations.build();
         int rpcCount = c.rpcTs.size();
-        LongIntMap rpcByExternalId = new LongIntMap(rpcCount);
+        LongIntMap rpcByExternalId = LongIntMap.indexOf(c.rpcExternalId, NONE);
         ThreadTimeline rpcTimeline = new ThreadTimeline();
         for (int r = 0; r < rpcCount; r++) {
-            long ext = c.rpcExternalId.get(r);
-            if (ext != NONE) {
-                rpcByExternalId.putIfAbsent(ext, r);
-            }
             rpcTimeline.add(c.rpcTid.get(r), c.rpcTs.get(r), c.rpcEnd.get(r), r);
         }
         rpcTimeline.build();

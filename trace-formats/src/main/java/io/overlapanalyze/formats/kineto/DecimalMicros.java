@@ -2,6 +2,7 @@ package io.overlapanalyze.formats.kineto;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Converts a decimal count of microseconds, as written in a Chrome trace ({@code 1712195495520870.926}),
@@ -35,6 +36,19 @@ public final class DecimalMicros {
 
     /** As {@link #toNanos(CharSequence)}, on a slice of a char buffer (Jackson's token buffer). */
     public static long toNanos(char[] buf, int off, int len) {
+        byte[] ascii = new byte[len];
+        for (int i = 0; i < len; i++) {
+            char c = buf[off + i];
+            if (c > 0x7f) {
+                throw bad(buf, off, len);
+            }
+            ascii[i] = (byte) c;
+        }
+        return toNanos(ascii, 0, len);
+    }
+
+    /** As {@link #toNanos(CharSequence)}, on a slice of ASCII bytes (the byte scanner's number text). */
+    public static long toNanos(byte[] buf, int off, int len) {
         int i = off;
         int end = off + len;
         if (i >= end) {
@@ -47,14 +61,19 @@ public final class DecimalMicros {
         }
         long micros = 0;
         int intDigits = 0;
-        try {
-            while (i < end && isDigit(buf[i])) {
-                micros = Math.addExact(Math.multiplyExact(micros, 10), buf[i] - '0');
-                i++;
-                intDigits++;
+        // 18 digits cannot overflow a long; only longer integer parts need the exact checks
+        while (i < end && isDigit(buf[i])) {
+            if (intDigits < 18) {
+                micros = micros * 10 + (buf[i] - '0');
+            } else {
+                try {
+                    micros = Math.addExact(Math.multiplyExact(micros, 10), buf[i] - '0');
+                } catch (ArithmeticException e) {
+                    throw tooLarge(buf, off, len);
+                }
             }
-        } catch (ArithmeticException e) {
-            throw tooLarge(buf, off, len);
+            i++;
+            intDigits++;
         }
         long fraction = 0; // nanoseconds: the first 3 fractional digits, padded
         int fracDigits = 0;
@@ -83,6 +102,10 @@ public final class DecimalMicros {
         for (int d = Math.min(fracDigits, 3); d < 3; d++) {
             fraction *= 10;
         }
+        if (micros <= MAX_EXACT_MICROS) {
+            long ns = micros * 1000 + fraction + (roundUp ? 1 : 0);
+            return negative ? -ns : ns;
+        }
         try {
             long ns = Math.addExact(Math.multiplyExact(micros, 1000), fraction + (roundUp ? 1 : 0));
             return negative ? -ns : ns;
@@ -91,9 +114,12 @@ public final class DecimalMicros {
         }
     }
 
-    private static long viaBigDecimal(char[] buf, int off, int len) {
+    /** Up to this many µs, {@code µs * 1000 + 1000} cannot overflow. */
+    private static final long MAX_EXACT_MICROS = (Long.MAX_VALUE - 1000) / 1000;
+
+    private static long viaBigDecimal(byte[] buf, int off, int len) {
         try {
-            BigDecimal ns = new BigDecimal(buf, off, len).movePointRight(3).setScale(0, RoundingMode.HALF_UP);
+            BigDecimal ns = new BigDecimal(text(buf, off, len)).movePointRight(3).setScale(0, RoundingMode.HALF_UP);
             return ns.longValueExact();
         } catch (ArithmeticException e) {
             throw tooLarge(buf, off, len);
@@ -102,15 +128,23 @@ public final class DecimalMicros {
         }
     }
 
-    private static boolean isDigit(char c) {
+    private static boolean isDigit(byte c) {
         return c >= '0' && c <= '9';
+    }
+
+    private static String text(byte[] buf, int off, int len) {
+        return new String(buf, off, len, StandardCharsets.ISO_8859_1);
     }
 
     private static NumberFormatException bad(char[] buf, int off, int len) {
         return new NumberFormatException("not a decimal number: \"" + new String(buf, off, Math.min(len, 40)) + "\"");
     }
 
-    private static NumberFormatException tooLarge(char[] buf, int off, int len) {
-        return new NumberFormatException("out of range for nanoseconds: " + new String(buf, off, Math.min(len, 40)));
+    private static NumberFormatException bad(byte[] buf, int off, int len) {
+        return new NumberFormatException("not a decimal number: \"" + text(buf, off, Math.min(len, 40)) + "\"");
+    }
+
+    private static NumberFormatException tooLarge(byte[] buf, int off, int len) {
+        return new NumberFormatException("out of range for nanoseconds: " + text(buf, off, Math.min(len, 40)));
     }
 }

@@ -10,7 +10,7 @@ import java.io.IOException;
  * The fields of one trace event the reader uses, read from the stream into reusable slots (no
  * tree, no per-event map). Unused fields and {@code args} keys are skipped unparsed.
  */
-final class EventHolder {
+final class EventHolder implements Cloneable {
     static final long NONE = CollectiveArgs.NONE;
 
     int fieldCount;
@@ -52,7 +52,8 @@ final class EventHolder {
     long memDeviceId;
     long memTotalAllocated;
 
-    private void reset() {
+    /** Clears every field for the next event (both read paths start from here). */
+    void reset() {
         fieldCount = 0;
         ph = null;
         cat = null;
@@ -308,6 +309,15 @@ final class EventHolder {
                 default:
                     p.skipChildren();
             }
+        }
+    }
+
+    /** A copy of this event's fields (for the parallel reader, which replays events in file order). */
+    EventHolder copy() {
+        try {
+            return (EventHolder) clone();
+        } catch (CloneNotSupportedException e) {
+            throw new AssertionError(e);
         }
     }
 

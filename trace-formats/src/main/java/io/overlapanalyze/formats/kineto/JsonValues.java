@@ -109,6 +109,19 @@ final class JsonValues {
 
     /** Parses an optionally signed decimal integer; {@link #NONE} when malformed or out of range. */
     static long parseLong(char[] buf, int off, int len) {
+        byte[] ascii = new byte[len];
+        for (int i = 0; i < len; i++) {
+            char c = buf[off + i];
+            if (c > 0x7f) {
+                return NONE;
+            }
+            ascii[i] = (byte) c;
+        }
+        return parseLong(ascii, 0, len);
+    }
+
+    /** As {@link #parseLong(char[], int, int)}, on ASCII bytes (the byte scanner's number text). */
+    static long parseLong(byte[] buf, int off, int len) {
         int i = off;
         int end = off + len;
         if (i >= end) {
@@ -123,7 +136,7 @@ final class JsonValues {
         }
         long v = 0;
         for (; i < end; i++) {
-            char c = buf[i];
+            int c = buf[i];
             if (c < '0' || c > '9') {
                 return NONE;
             }

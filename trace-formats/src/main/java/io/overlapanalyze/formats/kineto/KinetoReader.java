@@ -12,6 +12,9 @@ import com.fasterxml.jackson.core.json.JsonReadFeature;
 import io.overlapanalyze.formats.InputStreams;
 import io.overlapanalyze.formats.TraceFormatException;
 import io.overlapanalyze.formats.TraceReader;
+import io.overlapanalyze.formats.json.Utf8JsonScanner;
+import io.overlapanalyze.formats.json.Utf8JsonScanner.Unsupported;
+import io.overlapanalyze.formats.json.Utf8NameTable;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.HostSpan;
@@ -29,6 +32,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -102,12 +106,75 @@ public final class KinetoReader implements TraceReader {
         return looksLikeKineto(InputStreams.head(file, SNIFF_BYTES));
     }
 
+    /**
+     * Set {@code -Doverlap.kineto.scanner=jackson} to read every file with the Jackson path only
+     * (to compare the two, or to rule the fast path out when chasing a problem).
+     */
+    private static final boolean BYTE_SCANNER = !"jackson".equals(System.getProperty("overlap.kineto.scanner"));
+
     @Override
     public List<RankTrace> read(Path input) throws TraceFormatException, IOException {
+        if (BYTE_SCANNER) {
+            try {
+                return List.of(readWithScanner(input));
+            } catch (Unsupported e) {
+                // Outside the fast path's subset (damage, unusual JSON): the Jackson path decides.
+            }
+        }
+        return List.of(readWithJackson(input));
+    }
+
+    /** The reference path: Jackson's token stream. Package-private for the parity test. */
+    RankTrace readWithJackson(Path input) throws TraceFormatException, IOException {
         try {
-            return List.of(read(input, false));
+            return read(input, false);
         } catch (InvalidUtf8 e) {
-            return List.of(read(input, true));
+            return read(input, true);
+        }
+    }
+
+    /**
+     * The fast path ({@link Utf8JsonScanner}, {@link ByteEventReader}): the same model as
+     * {@link #readWithJackson}, or {@link Unsupported} for any input it does not take on, including
+     * every damaged file (the Jackson path words the error or the truncation warning). A plain file
+     * of at least {@link #PARALLEL_MIN_BYTES} has its events array scanned on several threads
+     * ({@link ParallelEventScan}); when that cannot cut the array cleanly, the file is read again
+     * on one thread.
+     */
+    RankTrace readWithScanner(Path input) throws IOException {
+        int threads = Integer.getInteger("overlap.kineto.threads", Math.min(4, Runtime.getRuntime().availableProcessors()));
+        boolean parallel = threads >= 2 && !InputStreams.isGzip(input) && Files.size(input) >= PARALLEL_MIN_BYTES;
+        return readWithScanner(input, parallel ? PARALLEL_CHUNK_BYTES : 0, threads);
+    }
+
+    /** Files this large (uncompressed) have their events scanned in parallel. */
+    static final long PARALLEL_MIN_BYTES = 32L << 20;
+    /** About 100,000 events per chunk in a typical trace. */
+    static final int PARALLEL_CHUNK_BYTES = 16 << 20;
+
+    /** As {@link #readWithScanner(Path)}; {@code chunkBytes} 0 reads on one thread (tests vary both). */
+    RankTrace readWithScanner(Path input, int chunkBytes, int threads) throws IOException {
+        if (chunkBytes > 0) {
+            try {
+                return scan(input, new ParallelEventScan(input, Files.size(input), chunkBytes, threads));
+            } catch (ParallelEventScan.Resequence e) {
+                // a guessed cut was inside an event: read it again on one thread
+            }
+        }
+        return scan(input, null);
+    }
+
+    private RankTrace scan(Path input, ParallelEventScan parallel) throws IOException {
+        InputStream in;
+        try {
+            in = InputStreams.open(input);
+        } catch (EOFException e) {
+            throw new Unsupported("the file ends inside the gzip header");
+        }
+        try (InputStream bytes = in; ParallelEventScan closeLater = parallel) {
+            return new Session(input.toString(), null, true).runScanner(bytes, parallel);
+        } catch (EOFException | ZipException e) {
+            throw new Unsupported("damaged input: " + e.getMessage());
         }
     }
 
@@ -151,8 +218,8 @@ public final class KinetoReader implements TraceReader {
         return m != null && m.startsWith("Invalid UTF-8");
     }
 
-    /** The state of reading one file. */
-    private final class Session {
+    /** The state of reading one file, by either path. */
+    private final class Session implements ByteEventReader.Sink {
         private final String file;
         private final JsonParser p;
         private final boolean bytePath;
@@ -174,6 +241,86 @@ public final class KinetoReader implements TraceReader {
             this.collector = new TraceCollector(classifier, warnings);
         }
 
+        /** The fast path: any {@link BadTraceException} becomes {@link Unsupported}, for the Jackson path to word. */
+        RankTrace runScanner(InputStream in, ParallelEventScan parallel) throws IOException {
+            try {
+                new ByteEventReader(new Utf8JsonScanner(in), this, event, new Utf8NameTable()).readDocument(parallel);
+                if (!sawEvents) {
+                    throw new Unsupported("no traceEvents array");
+                }
+                return finish();
+            } catch (BadTraceException e) {
+                throw new Unsupported(e.getMessage());
+            }
+        }
+
+        @Override
+        public void traceEventsStart() {
+            sawEvents = true;
+        }
+
+        @Override
+        public void event(EventHolder e) {
+            eventNumber++;
+            collector.accept(e, eventNumber);
+            completeEvents++;
+        }
+
+        private TraceCollector scratch;
+
+        @Override
+        public void rehearse(EventHolder e) {
+            if (scratch == null) {
+                scratch = new TraceCollector(classifier, new Warnings());
+            }
+            try {
+                scratch.accept(e, 1);
+            } catch (RuntimeException ignored) {
+                // a sample cut mid-way through a file can be anything: only the real scan counts
+            }
+        }
+
+        @Override
+        public void ignoredEvent() {
+            eventNumber++;
+            completeEvents++;
+        }
+
+        @Override
+        public void nullEvent() {
+            eventNumber++;
+            skippedNull();
+        }
+
+        /** Event {@link #eventNumber}, read into {@link #event}, goes to the collector. */
+        private void accepted() {
+            collector.accept(event, eventNumber);
+            completeEvents++;
+        }
+
+        private void skippedNull() {
+            warnings.add("null entries in traceEvents skipped", "event " + eventNumber);
+            completeEvents++;
+        }
+
+        @Override
+        public void traceEventsEnd() {
+            eventsComplete = true;
+        }
+
+        @Override
+        public void header(String key, byte[] value) throws IOException {
+            try (JsonParser hp = FACTORY.createParser(value)) {
+                JsonToken t = hp.nextToken();
+                if ("distributedInfo".equals(key)) {
+                    dist = DistributedInfo.read(hp);
+                } else {
+                    readBase(hp, t);
+                }
+            }
+        }
+
+        /** The reference path: Jackson's token stream. */
         RankTrace run() throws TraceFormatException, IOException {
             try {
                 parseDocument();
@@ -227,15 +374,15 @@ public final class KinetoReader implements TraceReader {
                         if (value != JsonToken.START_ARRAY) {
                             throw new BadTraceException("\"traceEvents\" is " + JsonValues.describe(value) + ", expected an array");
                         }
-                        sawEvents = true;
+                        traceEventsStart();
                         readEvents();
-                        eventsComplete = true;
+                        traceEventsEnd();
                         break;
                     case "distributedInfo":
                         dist = DistributedInfo.read(p);
                         break;
                     case "baseTimeNanoseconds":
-                        readBase(value);
+                        readBase(p, value);
                         break;
                     default:
                         p.skipChildren();
@@ -245,25 +392,23 @@ public final class KinetoReader implements TraceReader {
 
         private void readEvents() throws IOException {
             for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
-                eventNumber++;
+                eventNumber++; // before reading: messages about this event name its number
                 if (t == null) {
                     throw new EOFException("end of input inside traceEvents");
                 }
                 if (t == JsonToken.VALUE_NULL) {
-                    warnings.add("null entries in traceEvents skipped", "event " + eventNumber);
-                    completeEvents++;
+                    skippedNull();
                     continue;
                 }
                 if (t != JsonToken.START_OBJECT) {
                     throw new BadTraceException("trace event " + eventNumber + " is " + JsonValues.describe(t) + ", expected an object");
                 }
                 event.read(p);
-                collector.accept(event, eventNumber);
-                completeEvents++;
+                accepted();
             }
         }
 
-        private void readBase(JsonToken value) throws IOException {
+        private void readBase(JsonParser p, JsonToken value) throws IOException {
             if (value == JsonToken.VALUE_NULL) {
                 return;
             }

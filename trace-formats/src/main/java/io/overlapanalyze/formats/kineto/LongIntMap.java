@@ -1,10 +1,18 @@
 package io.overlapanalyze.formats.kineto;
 
+import io.overlapanalyze.formats.LongList;
+
 import java.util.Arrays;
 
 /**
  * A primitive {@code long → int} hash map (open addressing, linear probing), for joining
  * correlation and External ids without a boxed object per event.
+ *
+ * <p>{@link #indexOf} builds a read-only index of row numbers instead; when the keys are dense
+ * (profiler ids count up from a start, so nearly every value between the smallest and the largest is
+ * used) it is a plain array indexed by {@code key - min}. Lookups in time order then walk the array
+ * almost sequentially, where a hash spreads them over the whole table: with millions of rows
+ * that is the difference between a cache hit and a miss per lookup.
  */
 final class LongIntMap {
     static final int MISSING = -1;
@@ -15,6 +23,50 @@ final class LongIntMap {
     private int size;
     private boolean hasFreeKey;
     private int freeKeyValue;
+    /** Dense mode ({@link #indexOf}): the value of key k is {@code dense[k - denseMin]}. */
+    private int[] dense;
+    private long denseMin;
+
+    /**
+     * The first row of each key in {@code keys}, skipping the key {@code skip}: {@code get(k)} is the
+     * smallest {@code r} with {@code keys.get(r) == k}.
+     */
+    static LongIntMap indexOf(LongList keys, long skip) {
+        int n = keys.size();
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        int count = 0;
+        for (int r = 0; r < n; r++) {
+            long k = keys.get(r);
+            if (k != skip) {
+                min = Math.min(min, k);
+                max = Math.max(max, k);
+                count++;
+            }
+        }
+        // Dense when the span is at most 4 slots per key (and fits an array).
+        if (count > 0 && max - min >= 0 && max - min < 4L * count + 64 && max - min < Integer.MAX_VALUE - 8) {
+            LongIntMap m = new LongIntMap(0);
+            m.dense = new int[(int) (max - min + 1)];
+            Arrays.fill(m.dense, MISSING);
+            m.denseMin = min;
+            for (int r = 0; r < n; r++) {
+                long k = keys.get(r);
+                if (k != skip && m.dense[(int) (k - min)] == MISSING) {
+                    m.dense[(int) (k - min)] = r;
+                }
+            }
+            return m;
+        }
+        LongIntMap m = new LongIntMap(count);
+        for (int r = 0; r < n; r++) {
+            long k = keys.get(r);
+            if (k != skip) {
+                m.putIfAbsent(k, r);
+            }
+        }
+        return m;
+    }
 
     LongIntMap(int expected) {
         int cap = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
@@ -25,6 +77,9 @@ final class LongIntMap {
 
     /** Stores {@code value} for {@code key} unless the key is already present (first wins). */
     void putIfAbsent(long key, int value) {
+        if (dense != null) {
+            throw new IllegalStateException("an index is read-only");
+        }
         if (key == FREE) {
             if (!hasFreeKey) {
                 hasFreeKey = true;
@@ -45,6 +100,10 @@ final class LongIntMap {
 
     /** The value for {@code key}, or {@link #MISSING}. */
     int get(long key) {
+        if (dense != null) {
+            long i = key - denseMin;
+            return i >= 0 && i < dense.length ? dense[(int) i] : MISSING;
+        }
         if (key == FREE) {
             return hasFreeKey ? freeKeyValue : MISSING;
         }

@@ -31,11 +31,7 @@ final class StreamWaitJoiner {
         if (n == 0) {
             return List.of();
         }
-        int rows = c.rtCorrelation.size();
-        LongIntMap runtimeByCorrelation = new LongIntMap(rows);
-        for (int r = 0; r < rows; r++) {
-            runtimeByCorrelation.putIfAbsent(c.rtCorrelation.get(r), r);
-        }
+        LongIntMap runtimeByCorrelation = LongIntMap.indexOf(c.rtCorrelation, CollectiveArgs.NONE);
         List<StreamWait> out = new ArrayList<>(n);
         for (int w = 0; w < n; w++) {
             int waiting = (int) c.waitLane.get(w);

@@ -124,6 +124,25 @@ final class TraceCollector {
         return "cpu_op".equals(cat) && (name == null || "record_param_comms".equals(name));
     }
 
+    /**
+     * Whether {@link #accept} would do nothing at all with {@code e} (flows, counters, Python
+     * frames...): the parallel reader then keeps no copy of it. <b>Keep in step with
+     * {@code accept}</b>.
+     */
+    static boolean ignores(EventHolder e) {
+        if (e.fieldCount == 0 || e.ph == null) {
+            return false;
+        }
+        if ("M".equals(e.ph) || "i".equals(e.ph) || "I".equals(e.ph)) {
+            return false;
+        }
+        if (!"X".equals(e.ph) || e.cat == null) {
+            return true;
+        }
+        return !KernelClassifier.isDeviceCategory(e.cat) && !KernelClassifier.isRuntimeCategory(e.cat)
+                && !"cpu_op".equals(e.cat) && !"user_annotation".equals(e.cat);
+    }
+
     /** Takes one complete event; {@code eventNumber} is 1-based, for messages. */
     void accept(EventHolder e, long eventNumber) {
         if (e.fieldCount == 0) {

@@ -1,0 +1,719 @@
+package io.overlapanalyze.formats.json;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A pull scanner over the UTF-8 bytes of a JSON document: the fast path of the JSON trace readers.
+ *
+ * <p>Jackson's token stream costs most of a big trace's read time (it decodes every field name,
+ * keeps a parsing context and a token state machine). The readers only need a few fields of each
+ * event, so this scanner works on the raw bytes: field names are matched as bytes against a
+ * {@link KeyTable}, numbers are handed over as byte slices (never through {@code double}), and
+ * values the caller does not want are skipped, validated but not decoded.
+ *
+ * <p><b>Contract</b>: the scanner accepts a strict subset of what the readers' Jackson parsers
+ * accept, with the same meaning, and throws {@link Unsupported} for everything else: exponents,
+ * leading zeros, {@code NaN}, trailing commas, escapes in field names, invalid or unusual UTF-8,
+ * very deep nesting, a file that ends early. A reader that gets {@link Unsupported} reads the file
+ * again with its Jackson path, which then gives the exact result or the exact error message (with
+ * its position) that it always gave. So the fast path never has to word an error, and it can be
+ * conservative wherever Jackson's behaviour is intricate.
+ *
+ * <p>Slices ({@link #sliceStart()}, {@link #sliceEnd()}, {@link #buffer()}) are valid until the
+ * next call that reads input.
+ */
+public final class Utf8JsonScanner {
+    /** Value kinds, as {@link #peekKind()} gives them. */
+    public static final int STRING = 1;
+    public static final int NUMBER = 2;
+    public static final int OBJECT = 3;
+    public static final int ARRAY = 4;
+    public static final int TRUE = 5;
+    public static final int FALSE = 6;
+    public static final int NULL = 7;
+
+    /** Below Jackson's own limits (nesting 1000, names 50,000, numbers 1,000, strings 20 M chars). */
+    private static final int MAX_DEPTH = 200;
+    private static final int MAX_KEY_BYTES = 1000;
+    private static final int MAX_NUMBER_BYTES = 500;
+    private static final int MAX_STRING_BYTES = 4 << 20;
+    private static final int BUFFER = 1 << 20;
+    private static final int MAX_BUFFER = 64 << 20;
+
+    private static final byte[] TRUE_BYTES = "true".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] FALSE_BYTES = "false".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NULL_BYTES = "null".getBytes(StandardCharsets.US_ASCII);
+
+    /** The input is outside what the scanner takes on: read it with the reference (Jackson) path. */
+    public static final class Unsupported extends RuntimeException {
+        public Unsupported(String why) {
+            super(why, null, false, false);
+        }
+    }
+
+    private final InputStream in;
+    private byte[] buf = new byte[BUFFER];
+    private int pos;
+    private int limit;
+    private boolean eof;
+    /** When ≥ 0, {@code buf[keep..]} must survive a refill (a token being scanned, or a captured value). */
+    private int keep = -1;
+
+    private int sliceStart;
+    private int sliceEnd;
+    private boolean sliceEscaped;
+    private boolean sliceAscii;
+    private boolean numberIsInt;
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
+    private static final boolean[] WHITESPACE = new boolean[' ' + 1];
+    private static final boolean[] DELIMITER = new boolean[256];
+
+    static {
+        for (char c : new char[] {' ', '\n', '\r', '\t'}) {
+            WHITESPACE[c] = true;
+            DELIMITER[c] = true;
+        }
+        for (char c : new char[] {',', '}', ']'}) {
+            DELIMITER[c] = true;
+        }
+    }
+
+    /** Bytes of input before {@code buf[0]}: the absolute offset of {@code buf[i]} is {@code discarded + i}. */
+    private long discarded;
+
+    public Utf8JsonScanner(InputStream in) {
+        this(in, 0);
+    }
+
+    /** A scanner over {@code in}, whose first byte is at {@code startOffset} of the file (for {@link #offset()}). */
+    public Utf8JsonScanner(InputStream in, long startOffset) {
+        this.in = in;
+        this.discarded = startOffset;
+    }
+
+    /** The absolute offset of the next byte to scan (after {@link #peek()}: of the next token). */
+    public long offset() {
+        return discarded + pos;
+    }
+
+    // ---------------------------------------------------------------- buffer
+
+    /** Reads more input, moving the bytes still needed to the front. False at the end of input. */
+    private boolean fill() throws IOException {
+        if (eof) {
+            return false;
+        }
+        int from = keep >= 0 ? keep : pos;
+        if (from > 0) {
+            System.arraycopy(buf, from, buf, 0, limit - from);
+            discarded += from;
+            limit -= from;
+            pos -= from;
+            if (keep >= 0) {
+                keep -= from;
+            }
+        }
+        if (limit == buf.length) {
+            if (buf.length >= MAX_BUFFER) {
+                throw new Unsupported("a single value over " + MAX_BUFFER + " bytes");
+            }
+            buf = Arrays.copyOf(buf, buf.length * 2);
+        }
+        int n;
+        do {
+            n = in.read(buf, limit, buf.length - limit);
+        } while (n == 0);
+        if (n < 0) {
+            eof = true;
+            return false;
+        }
+        limit += n;
+        return true;
+    }
+
+    /** The byte at {@code pos} (0–255), or -1 at the end of input. */
+    private int peekByte() throws IOException {
+        if (pos < limit || fill()) {
+            return buf[pos] & 0xff;
+        }
+        return -1;
+    }
+
+    // ---------------------------------------------------------------- structure
+
+    /** The first byte after whitespace (not consumed), or -1 at the end of input. */
+    public int peek() throws IOException {
+        for (;;) {
+            byte[] b = buf;
+            int p = pos;
+            int lim = limit;
+            while (p < lim) {
+                int c = b[p];
+                if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+                    p++;
+                } else {
+                    pos = p;
+                    return c & 0xff;
+                }
+            }
+            pos = p;
+            if (!fill()) {
+                return -1;
+            }
+        }
+    }
+
+    /** Skips a UTF-8 byte order mark at the very start, as Jackson does. */
+    public void skipByteOrderMark() throws IOException {
+        if (peekByte() == 0xef) {
+            keep = pos;
+            while (limit - pos < 3 && fill()) {
+                // need three bytes
+            }
+            keep = -1;
+            if (limit - pos >= 3 && (buf[pos + 1] & 0xff) == 0xbb && (buf[pos + 2] & 0xff) == 0xbf) {
+                pos += 3;
+            }
+        }
+    }
+
+    /** The kind of the next value (after whitespace), without consuming it. */
+    public int peekKind() throws IOException {
+        int c = peek();
+        switch (c) {
+            case '"':
+                return STRING;
+            case '{':
+                return OBJECT;
+            case '[':
+                return ARRAY;
+            case 't':
+                return TRUE;
+            case 'f':
+                return FALSE;
+            case 'n':
+                return NULL;
+            default:
+                if (c == '-' || (c >= '0' && c <= '9')) {
+                    return NUMBER;
+                }
+                throw unsupported(c, "a value");
+        }
+    }
+
+    /** Consumes {@code c} after whitespace. */
+    public void expect(char c) throws IOException {
+        int b = peek();
+        if (b != c) {
+            throw unsupported(b, "'" + c + "'");
+        }
+        pos++;
+    }
+
+    /**
+     * Opens an object ({@code {} after whitespace). True when it has a first member, whose key comes
+     * next; false when it is empty (the closing brace is consumed).
+     */
+    public boolean beginObject() throws IOException {
+        expect('{');
+        if (peek() == '}') {
+            pos++;
+            return false;
+        }
+        return true;
+    }
+
+    /** After a member's value: true when another member follows, false at the object's end (consumed). */
+    public boolean nextMember() throws IOException {
+        int c = peek();
+        if (c == ',') {
+            pos++;
+            if (peek() != '"') {
+                throw new Unsupported("a trailing comma or a non-string key"); // Jackson words it
+            }
+            return true;
+        }
+        if (c == '}') {
+            pos++;
+            return false;
+        }
+        throw unsupported(c, "',' or '}'");
+    }
+
+    /** Opens an array ({@code [}). True when it has a first element; false when empty (consumed). */
+    public boolean beginArray() throws IOException {
+        expect('[');
+        if (peek() == ']') {
+            pos++;
+            return false;
+        }
+        return true;
+    }
+
+    /** After an element: true when another follows, false at the array's end (consumed). */
+    public boolean nextElement() throws IOException {
+        int c = peek();
+        if (c == ',') {
+            pos++;
+            if (peek() == ']') {
+                throw new Unsupported("a trailing comma");
+            }
+            return true;
+        }
+        if (c == ']') {
+            pos++;
+            return false;
+        }
+        throw unsupported(c, "',' or ']'");
+    }
+
+    /**
+     * Reads a member's key and its colon; returns the key's id in {@code keys}, or -1 for any other
+     * key. Keys with escapes or control characters are {@link Unsupported} (Jackson decodes them; a
+     * key could spell a known name in escapes).
+     */
+    public int key(KeyTable keys) throws IOException {
+        if (peek() != '"') {
+            throw unsupported(peek(), "a field name");
+        }
+        scanString(true);
+        int id = sliceAscii ? keys.find(buf, sliceStart, sliceEnd) : -1;
+        expect(':');
+        return id;
+    }
+
+    // ---------------------------------------------------------------- strings
+
+    /** Scans the string value at the next position; its raw bytes are the slice. */
+    public void string() throws IOException {
+        if (peek() != '"') {
+            throw unsupported(peek(), "a string");
+        }
+        scanString(false);
+    }
+
+    /** Whether the last string slice had backslash escapes (then {@link #stringValue()} decodes them). */
+    public boolean sliceEscaped() {
+        return sliceEscaped;
+    }
+
+    /** Whether the last string slice is pure ASCII without escapes (its bytes are its chars). */
+    public boolean slicePlainAscii() {
+        return sliceAscii && !sliceEscaped;
+    }
+
+    /** The last string slice decoded (escapes resolved, UTF-8 decoded). */
+    public String stringValue() {
+        if (!sliceEscaped) {
+            return new String(buf, sliceStart, sliceEnd - sliceStart,
+                    sliceAscii ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
+        }
+        return decodeEscaped(buf, sliceStart, sliceEnd);
+    }
+
+    /** The raw slice as text (numbers: their exact digits; ASCII strings). */
+    public String sliceText() {
+        return new String(buf, sliceStart, sliceEnd - sliceStart, StandardCharsets.ISO_8859_1);
+    }
+
+    public byte[] buffer() {
+        return buf;
+    }
+
+    public int sliceStart() {
+        return sliceStart;
+    }
+
+    public int sliceEnd() {
+        return sliceEnd;
+    }
+
+    /**
+     * Scans a string from its opening quote. Sets the slice to its content and the flags; validates
+     * UTF-8 and escapes (so a skipped string is checked as Jackson checks it).
+     */
+    private void scanString(boolean isKey) throws IOException {
+        // Fast path: plain ASCII, closing quote already in the buffer (nearly every string).
+        byte[] b = buf;
+        int start = pos + 1;
+        int p = start;
+        int lim = limit;
+        while (p + 8 <= lim && plainWord((long) LONGS.get(b, p))) {
+            p += 8;
+        }
+        while (p < lim) {
+            int c = b[p];
+            if (c == '"') {
+                if (p - start > MAX_KEY_BYTES && isKey) {
+                    break; // the slow path refuses it
+                }
+                sliceStart = start;
+                sliceEnd = p;
+                sliceEscaped = false;
+                sliceAscii = true;
+                pos = p + 1;
+                return;
+            }
+            if (c < 0x20 || c == '\\') {
+                break;
+            }
+            p++;
+        }
+        scanStringSlowly(isKey);
+    }
+
+    /** No quote, backslash, control character or non-ASCII byte among the 8 bytes of {@code w}. */
+    private static boolean plainWord(long w) {
+        long quote = w ^ 0x2222222222222222L;
+        long backslash = w ^ 0x5C5C5C5C5C5C5C5CL;
+        long special = ((quote - ONES) & ~quote)
+                | ((backslash - ONES) & ~backslash)
+                | ((w - 0x2020202020202020L) & ~w)
+                | w;
+        return (special & HIGH_BITS) == 0;
+    }
+
+    /** The general case of {@link #scanString}: refills, escapes, control characters, UTF-8. */
+    private void scanStringSlowly(boolean isKey) throws IOException {
+        int outer = keep;
+        if (outer < 0) {
+            keep = pos;
+        }
+        int rel = pos - keep;
+        pos++; // opening quote
+        boolean escaped = false;
+        boolean ascii = true;
+        boolean control = false;
+        for (;;) {
+            byte[] b = buf;
+            int p = pos;
+            int lim = limit;
+            int c = 0;
+            while (p < lim) {
+                c = b[p];
+                if (c >= 0x20 && c != '"' && c != '\\') {
+                    p++;
+                } else {
+                    break;
+                }
+            }
+            pos = p;
+            if (p >= lim) {
+                if (!fill()) {
+                    throw new Unsupported("end of input inside a string");
+                }
+                if (pos - (keep + rel) > MAX_STRING_BYTES) {
+                    throw new Unsupported("a string over " + MAX_STRING_BYTES + " bytes");
+                }
+                continue;
+            }
+            if (c == '"') {
+                break;
+            }
+            if (c == '\\') {
+                escaped = true;
+                if (pos + 1 >= limit && !ensure(2)) {
+                    throw new Unsupported("end of input inside a string");
+                }
+                pos += 2; // the escaped byte cannot end the string; decodeEscaped validates it
+            } else if (c < 0) {
+                ascii = false;
+                pos++;
+            } else {
+                control = true; // raw control character: allowed in values (ALLOW_UNESCAPED_CONTROL_CHARS)
+                pos++;
+            }
+        }
+        sliceStart = keep + rel + 1;
+        sliceEnd = pos;
+        pos++; // closing quote
+        if (outer < 0) {
+            keep = -1;
+        }
+        sliceEscaped = escaped;
+        sliceAscii = ascii;
+        if (isKey) {
+            if (escaped || control) {
+                throw new Unsupported("a field name with escapes or control characters");
+            }
+            if (sliceEnd - sliceStart > MAX_KEY_BYTES) {
+                throw new Unsupported("a field name over " + MAX_KEY_BYTES + " bytes");
+            }
+        }
+        if (sliceEnd - sliceStart > MAX_STRING_BYTES) {
+            throw new Unsupported("a string over " + MAX_STRING_BYTES + " bytes");
+        }
+        if (escaped) {
+            decodeEscaped(buf, sliceStart, sliceEnd); // validates
+        } else if (!ascii) {
+            Utf8.validate(buf, sliceStart, sliceEnd);
+        }
+    }
+
+    /** At least {@code n} bytes from {@code pos} (keeping what {@link #keep} holds); false at the end of input. */
+    private boolean ensure(int n) throws IOException {
+        while (limit - pos < n) {
+            if (!fill()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Decodes a string with escapes as Jackson does with ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER:
+     * the JSON escapes, {@code \}{@code uXXXX} to one char each (surrogate pairs stay two chars), and
+     * a backslash before any other printable ASCII character gives that character.
+     */
+    static String decodeEscaped(byte[] b, int start, int end) {
+        StringBuilder sb = new StringBuilder(end - start);
+        int i = start;
+        while (i < end) {
+            int c = b[i];
+            if (c == '\\') {
+                int e = b[i + 1];
+                i += 2;
+                switch (e) {
+                    case 'b' -> sb.append('\b');
+                    case 'f' -> sb.append('\f');
+                    case 'n' -> sb.append('\n');
+                    case 'r' -> sb.append('\r');
+                    case 't' -> sb.append('\t');
+                    case 'u' -> {
+                        if (i + 4 > end) {
+                            throw new Unsupported("a short \\u escape");
+                        }
+                        int v = 0;
+                        for (int k = 0; k < 4; k++) {
+                            int h = Character.digit(b[i + k], 16);
+                            if (h < 0 || b[i + k] < 0) {
+                                throw new Unsupported("a bad \\u escape");
+                            }
+                            v = v * 16 + h;
+                        }
+                        sb.append((char) v);
+                        i += 4;
+                    }
+                    default -> {
+                        if (e < 0x20) {
+                            throw new Unsupported("a backslash before a control or non-ASCII character");
+                        }
+                        sb.append((char) e); // \" \\ \/ and any other printable ASCII
+                    }
+                }
+            } else if (c >= 0) {
+                sb.append((char) c);
+                i++;
+            } else {
+                int n = Utf8.sequenceLength(b, i, end);
+                sb.append(new String(b, i, n, StandardCharsets.UTF_8));
+                i += n;
+            }
+        }
+        return sb.toString();
+    }
+
+    // ---------------------------------------------------------------- numbers and literals
+
+    /**
+     * Scans a number in the form {@code -?(0|[1-9][0-9]*)(\.[0-9]+)?}; its text is the slice.
+     * Returns whether it is an integer. Exponents and the like are {@link Unsupported}.
+     */
+    public boolean number() throws IOException {
+        int c = peek();
+        // Fast path: an unsigned number whose end is already in the buffer.
+        byte[] b = buf;
+        int start = pos;
+        int p = start;
+        int lim = limit;
+        if (c >= '1' && c <= '9') {
+            p++;
+            while (p < lim && b[p] >= '0' && b[p] <= '9') {
+                p++;
+            }
+            boolean isInt = true;
+            if (p + 1 < lim && b[p] == '.' && b[p + 1] >= '0' && b[p + 1] <= '9') {
+                p += 2;
+                while (p < lim && b[p] >= '0' && b[p] <= '9') {
+                    p++;
+                }
+                isInt = false;
+            }
+            if (p < lim && isDelimiterByte(b[p]) && p - start <= MAX_NUMBER_BYTES) {
+                sliceStart = start;
+                sliceEnd = p;
+                pos = p;
+                numberIsInt = isInt;
+                return isInt;
+            }
+        }
+        return numberSlowly(c);
+    }
+
+    private static boolean isDelimiterByte(byte c) {
+        return c >= 0 && DELIMITER[c];
+    }
+
+    /** The general case of {@link #number()}: signs, zeros, refills, and the forms it refuses. */
+    private boolean numberSlowly(int c) throws IOException {
+        int outer = keep;
+        if (outer < 0) {
+            keep = pos;
+        }
+        int rel = pos - keep;
+        if (c == '-') {
+            pos++;
+            c = peekByte();
+        }
+        if (c == '0') {
+            pos++;
+            c = peekByte();
+            if (c >= '0' && c <= '9') {
+                throw new Unsupported("a number with a leading zero");
+            }
+        } else if (c >= '1' && c <= '9') {
+            c = digits();
+        } else {
+            throw new Unsupported("not a number");
+        }
+        boolean isInt = true;
+        if (c == '.') {
+            pos++;
+            c = peekByte();
+            if (c < '0' || c > '9') {
+                throw new Unsupported("a number without fraction digits");
+            }
+            c = digits();
+            isInt = false;
+        }
+        if (!isDelimiter(c)) {
+            throw new Unsupported("a number in a form the scanner does not take (exponent or junk)");
+        }
+        sliceStart = keep + rel;
+        sliceEnd = pos;
+        if (outer < 0) {
+            keep = -1;
+        }
+        if (sliceEnd - sliceStart > MAX_NUMBER_BYTES) {
+            throw new Unsupported("a number over " + MAX_NUMBER_BYTES + " digits");
+        }
+        numberIsInt = isInt;
+        return isInt;
+    }
+
+    /** Consumes digits; returns the byte after them (-1 at the end of input). */
+    private int digits() throws IOException {
+        for (;;) {
+            byte[] b = buf;
+            int p = pos;
+            int lim = limit;
+            while (p < lim) {
+                int c = b[p];
+                if (c >= '0' && c <= '9') {
+                    p++;
+                } else {
+                    pos = p;
+                    return c & 0xff;
+                }
+            }
+            pos = p;
+            if (!fill()) {
+                return -1;
+            }
+        }
+    }
+
+    /** Whether the last number was an integer. */
+    public boolean numberIsInt() {
+        return numberIsInt;
+    }
+
+    private static boolean isDelimiter(int c) {
+        return c >= 0 && DELIMITER[c];
+    }
+
+    /** Consumes {@code true}, {@code false} or {@code null} (as {@link #peekKind()} announced it). */
+    public void literal(int kind) throws IOException {
+        byte[] word = kind == TRUE ? TRUE_BYTES : kind == FALSE ? FALSE_BYTES : NULL_BYTES;
+        peek();
+        if (!ensure(word.length) || !Arrays.equals(buf, pos, pos + word.length, word, 0, word.length)) {
+            throw new Unsupported("not a literal");
+        }
+        pos += word.length;
+        if (!isDelimiter(peekByte())) {
+            throw new Unsupported("junk after a literal");
+        }
+    }
+
+    // ---------------------------------------------------------------- skipping and capturing
+
+    /** Skips the next value, validating it as Jackson would. */
+    public void skipValue() throws IOException {
+        skipValue(0);
+    }
+
+    private void skipValue(int depth) throws IOException {
+        int kind = peekKind();
+        switch (kind) {
+            case STRING -> scanString(false);
+            case NUMBER -> number();
+            case OBJECT -> {
+                if (depth >= MAX_DEPTH) {
+                    throw new Unsupported("nesting deeper than " + MAX_DEPTH);
+                }
+                if (beginObject()) {
+                    do {
+                        if (peek() != '"') {
+                            throw unsupported(peek(), "a field name");
+                        }
+                        scanString(true);
+                        expect(':');
+                        skipValue(depth + 1);
+                    } while (nextMember());
+                }
+            }
+            case ARRAY -> {
+                if (depth >= MAX_DEPTH) {
+                    throw new Unsupported("nesting deeper than " + MAX_DEPTH);
+                }
+                if (beginArray()) {
+                    do {
+                        skipValue(depth + 1);
+                    } while (nextElement());
+                }
+            }
+            default -> literal(kind);
+        }
+    }
+
+    /**
+     * Skips the next value and returns its bytes (for the few header values a reader hands to
+     * Jackson, such as {@code distributedInfo}).
+     */
+    public byte[] captureValue() throws IOException {
+        peek();
+        int outer = keep;
+        if (outer >= 0) {
+            throw new IllegalStateException("nested capture");
+        }
+        keep = pos;
+        skipValue();
+        byte[] out = Arrays.copyOfRange(buf, keep, pos);
+        keep = -1;
+        return out;
+    }
+
+    private static Unsupported unsupported(int c, String expected) {
+        return new Unsupported(c < 0 ? "end of input where " + expected + " was expected"
+                : "byte 0x" + Integer.toHexString(c) + " where " + expected + " was expected");
+    }
+}
