@@ -1,6 +1,9 @@
 package io.overlapanalyze.formats.kineto;
 
 import io.overlapanalyze.formats.json.KeyTable;
+import io.overlapanalyze.formats.json.ParallelArrayScan;
+import io.overlapanalyze.formats.json.ParallelArrayScan.ElementParser;
+import io.overlapanalyze.formats.json.ParallelArrayScan.Replay;
 import io.overlapanalyze.formats.json.Utf8JsonScanner;
 import io.overlapanalyze.formats.json.Utf8JsonScanner.Unsupported;
 import io.overlapanalyze.formats.json.Utf8NameTable;
@@ -33,7 +36,7 @@ final class ByteEventReader {
         /** The next event, read into {@code event} (the reader's holder, or a replayed copy). */
         void event(EventHolder event);
 
-        /** A sampled event for a scratch collector (JIT warm-up, {@link ParallelEventScan}): no effect on the trace. */
+        /** A sampled event for a scratch collector (JIT warm-up, {@link ParallelArrayScan}): no effect on the trace. */
         void rehearse(EventHolder event);
 
         /** The next event, one the collector ignores (only counted). */
@@ -108,7 +111,7 @@ final class ByteEventReader {
      * Jackson path). Anything but an object is {@link Unsupported}: the Jackson path words it.
      * With {@code parallel}, the events array is scanned by it (a plain file, random access).
      */
-    void readDocument(ParallelEventScan parallel) throws IOException {
+    void readDocument(ParallelArrayScan<EventHolder> parallel) throws IOException {
         s.skipByteOrderMark();
         if (!s.beginObject()) {
             return;
@@ -123,14 +126,32 @@ final class ByteEventReader {
         } while (s.nextMember());
     }
 
-    private void readEvents(ParallelEventScan parallel) throws IOException {
+    private void readEvents(ParallelArrayScan<EventHolder> parallel) throws IOException {
         if (s.peekKind() != ARRAY) {
             throw new Unsupported("\"traceEvents\" is not an array");
         }
         sink.traceEventsStart();
         if (s.beginArray()) {
             if (parallel != null) {
-                long end = parallel.run(s.offset(), sink);
+                long end = parallel.run(s.offset(), ByteEventReader::elementParser, new Replay<>() {
+                    @Override
+                    public void element(EventHolder e) {
+                        if (e == NULL_EVENT) {
+                            sink.nullEvent();
+                        } else if (e == IGNORED) {
+                            sink.ignoredEvent();
+                        } else {
+                            sink.event(e);
+                        }
+                    }
+
+                    @Override
+                    public void rehearse(EventHolder e) {
+                        if (e != NULL_EVENT && e != IGNORED) {
+                            sink.rehearse(e);
+                        }
+                    }
+                });
                 s = parallel.scannerAt(end);
             } else {
                 do {
@@ -150,8 +171,33 @@ final class ByteEventReader {
         sink.traceEventsEnd();
     }
 
+    /** Markers for the events the parallel scan keeps no copy of. */
+    private static final EventHolder IGNORED = new EventHolder();
+    private static final EventHolder NULL_EVENT = new EventHolder();
+
+    /**
+     * A parser of events for the parallel scan: one per pool thread, with its own holder and name
+     * table. An event the collector ignores becomes {@link #IGNORED}, others a copy of the holder.
+     */
+    private static ElementParser<EventHolder> elementParser() {
+        ByteEventReader r = new ByteEventReader(null, null, new EventHolder(), new Utf8NameTable());
+        return scanner -> {
+            r.s = scanner;
+            int kind = scanner.peekKind();
+            if (kind == OBJECT) {
+                r.readEvent();
+                return TraceCollector.ignores(r.event) ? IGNORED : r.event.copy();
+            }
+            if (kind == NULL) {
+                scanner.literal(NULL);
+                return NULL_EVENT;
+            }
+            throw new Unsupported("a trace event that is not an object");
+        };
+    }
+
     /** Reads the event object that comes next into the holder. Mirrors {@link EventHolder#read}. */
-    void readEvent() throws IOException {
+    private void readEvent() throws IOException {
         EventHolder e = event;
         e.reset();
         if (!s.beginObject()) {

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.core.json.JsonReadFeature;
 import io.overlapanalyze.formats.InputStreams;
 import io.overlapanalyze.formats.TraceFormatException;
 import io.overlapanalyze.formats.TraceReader;
+import io.overlapanalyze.formats.json.ParallelArrayScan;
 import io.overlapanalyze.formats.json.Utf8JsonScanner;
 import io.overlapanalyze.formats.json.Utf8JsonScanner.Unsupported;
 import io.overlapanalyze.formats.json.Utf8NameTable;
@@ -138,7 +139,7 @@ public final class KinetoReader implements TraceReader {
      * {@link #readWithJackson}, or {@link Unsupported} for any input it does not take on, including
      * every damaged file (the Jackson path words the error or the truncation warning). A plain file
      * of at least {@link #PARALLEL_MIN_BYTES} has its events array scanned on several threads
-     * ({@link ParallelEventScan}); when that cannot cut the array cleanly, the file is read again
+     * ({@link ParallelArrayScan}); when that cannot cut the array cleanly, the file is read again
      * on one thread.
      */
     RankTrace readWithScanner(Path input) throws IOException {
@@ -156,22 +157,22 @@ public final class KinetoReader implements TraceReader {
     RankTrace readWithScanner(Path input, int chunkBytes, int threads) throws IOException {
         if (chunkBytes > 0) {
             try {
-                return scan(input, new ParallelEventScan(input, Files.size(input), chunkBytes, threads));
-            } catch (ParallelEventScan.Resequence e) {
+                return scan(input, new ParallelArrayScan<>(input, Files.size(input), chunkBytes, threads));
+            } catch (ParallelArrayScan.Resequence e) {
                 // a guessed cut was inside an event: read it again on one thread
             }
         }
         return scan(input, null);
     }
 
-    private RankTrace scan(Path input, ParallelEventScan parallel) throws IOException {
+    private RankTrace scan(Path input, ParallelArrayScan<EventHolder> parallel) throws IOException {
         InputStream in;
         try {
             in = InputStreams.open(input);
         } catch (EOFException e) {
             throw new Unsupported("the file ends inside the gzip header");
         }
-        try (InputStream bytes = in; ParallelEventScan closeLater = parallel) {
+        try (InputStream bytes = in; ParallelArrayScan<EventHolder> closeLater = parallel) {
             return new Session(input.toString(), null, true).runScanner(bytes, parallel);
         } catch (EOFException | ZipException e) {
             throw new Unsupported("damaged input: " + e.getMessage());
@@ -242,7 +243,7 @@ public final class KinetoReader implements TraceReader {
         }
 
         /** The fast path: any {@link BadTraceException} becomes {@link Unsupported}, for the Jackson path to word. */
-        RankTrace runScanner(InputStream in, ParallelEventScan parallel) throws IOException {
+        RankTrace runScanner(InputStream in, ParallelArrayScan<EventHolder> parallel) throws IOException {
             try {
                 new ByteEventReader(new Utf8JsonScanner(in), this, event, new Utf8NameTable()).readDocument(parallel);
                 if (!sawEvents) {

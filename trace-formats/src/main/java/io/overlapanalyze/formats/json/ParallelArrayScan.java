@@ -1,0 +1,319 @@
+package io.overlapanalyze.formats.json;
+
+import io.overlapanalyze.formats.json.Utf8JsonScanner.Unsupported;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * Scans the array of trace events of an uncompressed file on several threads, and hands the
+ * elements to the reader in file order, so that the reader sees exactly what a sequential read
+ * would give it. Format-blind: a per-thread {@link ElementParser} turns each element into the
+ * reader's own record.
+ *
+ * <p>The array is cut into chunks of about {@code chunkBytes} bytes. A chunk starts at the first
+ * place after its nominal offset that looks like the start of an element ({@code }, {}), and
+ * ends where the next chunk starts. Each chunk is scanned on its own (a pool thread), keeping the
+ * parsed elements. Whether a chunk really started at an element is only known once the chunk
+ * before it has been scanned: its last element must end exactly where the next begins. The first
+ * chunk starts at the array's first element, which the reader's sequential scan of the header
+ * found; so by induction every chunk whose start was confirmed this way is what a sequential scan
+ * would have read. Elements are replayed only from confirmed chunks.
+ *
+ * <p>When a guess was wrong (a {@code }, {} inside a string, or inside an element's nested
+ * objects), the chunk before it does not land on it: the scan throws {@link Resequence} and the
+ * reader reads the file again sequentially. An {@link Unsupported} in a confirmed chunk is a real
+ * one (damaged or unusual JSON), for the reader's reference path to deal with.
+ *
+ * <p>Memory: at most twice as many chunks as threads are in flight, each holding what its elements
+ * parsed to (a parser returns a shared marker for elements the reader ignores), so memory is
+ * bounded by the chunk size, not by the file.
+ *
+ * @param <E> what an element parses to
+ */
+public final class ParallelArrayScan<E> implements Closeable {
+    /** A chunk's guessed start was not an element start: read the file sequentially. */
+    public static final class Resequence extends RuntimeException {
+        Resequence(String why) {
+            super(why, null, false, false);
+        }
+    }
+
+    /** Parses one element; one instance per pool thread (it may keep thread-confined state). */
+    public interface ElementParser<E> {
+        /** Parses the element that comes next in {@code s} (whitespace before it is skipped). */
+        E parse(Utf8JsonScanner s) throws IOException;
+    }
+
+    /** Where confirmed elements go, in file order. */
+    public interface Replay<E> {
+        void element(E element) throws IOException;
+
+        /**
+         * An element from a sample taken to warm up the JIT (see {@link #REHEARSALS}); it is not
+         * part of the result and must only feed scratch state.
+         */
+        void rehearse(E element);
+    }
+
+    /**
+     * Before the real scan, small samples spread over the array are parsed and handed to
+     * {@link Replay#rehearse}, then thrown away. Profilers write events grouped by kind (CPU ops,
+     * then kernels, then flows), so without this the JIT compiles the hot code for the first kind
+     * only and recompiles it, after a slow spell, each time the next kind begins. The samples cost
+     * about 0.2 % of a 1 GB file.
+     */
+    private static final int REHEARSALS = 16;
+    private static final int REHEARSAL_BYTES = 128 << 10;
+    /** How far past a nominal cut to look for an element start. */
+    private static final int SEARCH_BYTES = 4 << 20;
+
+    /** What one chunk found. */
+    private static final class Chunk<E> {
+        final long start;
+        final long end;
+        final List<E> elements = new ArrayList<>();
+        /** True when the scan reached {@link #end} exactly at an element start. */
+        boolean landed;
+        /** The offset just after the array's closing bracket, when this chunk reached it; else -1. */
+        long arrayEnd = -1;
+        RuntimeException failure;
+
+        Chunk(long start, long end) {
+            this.start = start;
+            this.end = end;
+        }
+    }
+
+    private final Path file;
+    private final long fileSize;
+    private final int chunkBytes;
+    private final int threads;
+    private FileChannel tail;
+
+    /** A scan of {@code file} (plain, {@code fileSize} bytes) in chunks of {@code chunkBytes} on {@code threads} threads. */
+    public ParallelArrayScan(Path file, long fileSize, int chunkBytes, int threads) {
+        this.file = file;
+        this.fileSize = fileSize;
+        this.chunkBytes = chunkBytes;
+        this.threads = threads;
+    }
+
+    /**
+     * Scans the array whose first element starts at {@code firstElement}, replaying its elements
+     * in order; returns the offset just after the array's closing bracket.
+     */
+    public long run(long firstElement, Supplier<ElementParser<E>> parsers, Replay<E> replay) throws IOException {
+        AtomicInteger names = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "overlap-analyze-scan-" + names.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        ThreadLocal<Worker> workers = ThreadLocal.withInitial(() -> new Worker(parsers.get()));
+        try {
+            rehearse(firstElement, pool, workers, replay);
+            ArrayDeque<Future<Chunk<E>>> inFlight = new ArrayDeque<>();
+            long nominal = firstElement;
+            long expectedStart = firstElement;
+            boolean submittedAll = false;
+            while (true) {
+                while (!submittedAll && inFlight.size() < 2 * threads) {
+                    long from = nominal;
+                    long to = nominal + chunkBytes;
+                    boolean first = from == firstElement;
+                    inFlight.add(pool.submit(() -> workers.get().scan(first, from, to)));
+                    nominal = to;
+                    submittedAll = to >= fileSize;
+                }
+                Future<Chunk<E>> next = inFlight.poll();
+                if (next == null) {
+                    throw new Unsupported("the array does not end before the end of the file");
+                }
+                Chunk<E> c = get(next);
+                if (c.start != expectedStart) {
+                    throw new Resequence("the cut at " + c.start + " was not an element start");
+                }
+                for (E e : c.elements) {
+                    replay.element(e);
+                }
+                if (c.failure != null) {
+                    throw c.failure; // a real one: this chunk's start is confirmed
+                }
+                if (c.arrayEnd >= 0) {
+                    return c.arrayEnd;
+                }
+                if (!c.landed) {
+                    throw new Resequence("the chunk " + c.start + ".." + c.end + " ran past the next cut");
+                }
+                expectedStart = c.end;
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private void rehearse(long firstElement, ExecutorService pool, ThreadLocal<Worker> workers, Replay<E> replay)
+            throws IOException {
+        long span = fileSize - firstElement;
+        if (span < (long) REHEARSALS * REHEARSAL_BYTES * 8) {
+            return;
+        }
+        List<Future<Chunk<E>>> samples = new ArrayList<>();
+        for (int i = 0; i < REHEARSALS; i++) {
+            long from = firstElement + span * (2L * i + 1) / (2L * REHEARSALS);
+            samples.add(pool.submit(() -> workers.get().scan(false, from, from + REHEARSAL_BYTES)));
+        }
+        for (Future<Chunk<E>> f : samples) {
+            for (E e : get(f).elements) {
+                replay.rehearse(e);
+            }
+        }
+    }
+
+    /** A scanner over the rest of the file from {@code offset} (what follows the array). */
+    public Utf8JsonScanner scannerAt(long offset) throws IOException {
+        tail = FileChannel.open(file, StandardOpenOption.READ);
+        tail.position(offset);
+        return new Utf8JsonScanner(Channels.newInputStream(tail), offset);
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (tail != null) {
+            tail.close();
+        }
+    }
+
+    private static <T> T get(Future<T> f) throws IOException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while reading", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof UncheckedIOException u) {
+                throw u.getCause();
+            }
+            if (cause instanceof RuntimeException r) {
+                throw r;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IOException(cause);
+        }
+    }
+
+    /** One pool thread's reusable state: its parser and search buffer. */
+    private final class Worker {
+        private final ElementParser<E> parser;
+        private final byte[] probe = new byte[64 * 1024];
+
+        Worker(ElementParser<E> parser) {
+            this.parser = parser;
+        }
+
+        Chunk<E> scan(boolean first, long nominalStart, long nominalEnd) {
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+                long start = first ? nominalStart : elementStartAfter(ch, nominalStart);
+                long end = nominalEnd >= fileSize ? -1 : elementStartAfter(ch, nominalEnd);
+                // No element start near the next cut: this chunk runs to the array's end.
+                Chunk<E> c = new Chunk<>(start, end < 0 ? Long.MAX_VALUE : end);
+                if (start < 0) {
+                    return c; // never confirmed: the chunk before runs on past it
+                }
+                ch.position(start);
+                Utf8JsonScanner s = new Utf8JsonScanner(Channels.newInputStream(ch), start);
+                try {
+                    scanElements(s, c);
+                } catch (RuntimeException e) {
+                    c.failure = e;
+                }
+                return c;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** Elements from the chunk's start until the next chunk's start (or the array's end). */
+        private void scanElements(Utf8JsonScanner s, Chunk<E> c) throws IOException {
+            for (;;) {
+                s.peek();
+                long at = s.offset();
+                if (at == c.end) {
+                    c.landed = true;
+                    return;
+                }
+                if (at > c.end) {
+                    return; // ran past the next cut: that guess was wrong
+                }
+                c.elements.add(parser.parse(s));
+                if (!s.nextElement()) {
+                    c.arrayEnd = s.offset();
+                    return;
+                }
+            }
+        }
+
+        /**
+         * The offset of the first {@code {} after {@code from} that follows {@code }} and {@code ,}
+         * (whitespace between) and is followed by a quote or {@code }}: what the start of an
+         * element looks like in an array of events. -1 when there is none in {@link #SEARCH_BYTES}.
+         */
+        private long elementStartAfter(FileChannel ch, long from) throws IOException {
+            long at = from;
+            int state = 0; // 0: looking for '}', 1: after '}', 2: after '}' ','
+            while (at - from < SEARCH_BYTES) {
+                int n = ch.read(ByteBuffer.wrap(probe), at);
+                if (n <= 0) {
+                    return -1;
+                }
+                for (int i = 0; i < n; i++) {
+                    int c = probe[i];
+                    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+                        continue;
+                    }
+                    if (state == 2 && c == '{' && followedByKeyOrEnd(ch, at + i + 1)) {
+                        return at + i;
+                    }
+                    if (state == 1 && c == ',') {
+                        state = 2;
+                    } else {
+                        state = c == '}' ? 1 : 0;
+                    }
+                }
+                at += n;
+            }
+            return -1;
+        }
+
+        private boolean followedByKeyOrEnd(FileChannel ch, long from) throws IOException {
+            ByteBuffer small = ByteBuffer.allocate(256);
+            int n = ch.read(small, from);
+            for (int i = 0; i < n; i++) {
+                int c = small.get(i);
+                if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+                    return c == '"' || c == '}';
+                }
+            }
+            return false;
+        }
+    }
+}
