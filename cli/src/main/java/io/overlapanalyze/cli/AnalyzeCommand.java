@@ -57,6 +57,20 @@ import java.util.regex.Pattern;
         subcommands = {SynthCommand.class, SummaryCommand.class, DiffCommand.class, GateCommand.class,
                 WhatIfCommand.class, AnnotateCommand.class})
 public final class AnalyzeCommand implements Callable<Integer> {
+    /**
+     * Standard output as bytes, under the picocli writer, when the real process runs ({@link Main#main});
+     * {@code null} in tests, which capture the writer.
+     */
+    private final java.io.OutputStream stdoutBytes;
+
+    AnalyzeCommand() {
+        this(null);
+    }
+
+    AnalyzeCommand(java.io.OutputStream stdoutBytes) {
+        this.stdoutBytes = stdoutBytes;
+    }
+
 
     @Spec
     CommandSpec spec;
@@ -143,11 +157,16 @@ public final class AnalyzeCommand implements Callable<Integer> {
             case JSON -> format.renderer(); // JSON always carries crossCheck
         };
         if (output != null) {
-            SafeOutput.write(output, inputsOf(), w -> renderer.render(report, w));
+            SafeOutput.writeBytes(output, inputsOf(), o -> renderer.render(report, o));
         } else {
             PrintWriter out = spec.commandLine().getOut();
             try {
-                renderer.render(report, out);
+                if (stdoutBytes != null) {
+                    out.flush();
+                    renderer.render(report, stdoutBytes);
+                } else {
+                    renderer.render(report, out);
+                }
             } catch (java.io.IOException e) {
                 throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
             }

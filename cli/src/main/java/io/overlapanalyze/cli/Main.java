@@ -2,7 +2,13 @@ package io.overlapanalyze.cli;
 
 import picocli.CommandLine;
 
+import java.io.BufferedOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 
 /** Entry point: wires picocli, exit codes and one-line errors. */
 public final class Main {
@@ -10,7 +16,12 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        // One buffered byte stream under both the text writer and the renderers that write bytes.
+        OutputStream stdout = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8), true);
+        int code = commandLine(out, new PrintWriter(System.err, true), stdout).execute(args);
+        out.flush();
+        System.exit(code);
     }
 
     /** Runs the CLI with the given streams and returns the exit code (tests call this). */
@@ -20,7 +31,11 @@ public final class Main {
     }
 
     static CommandLine commandLine(PrintWriter out, PrintWriter err) {
-        CommandLine cl = new CommandLine(new AnalyzeCommand());
+        return commandLine(out, err, null);
+    }
+
+    private static CommandLine commandLine(PrintWriter out, PrintWriter err, OutputStream stdoutBytes) {
+        CommandLine cl = new CommandLine(new AnalyzeCommand(stdoutBytes));
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);

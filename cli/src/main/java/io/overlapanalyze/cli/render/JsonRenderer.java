@@ -5,8 +5,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.overlapanalyze.report.AnalysisReport;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The machine-readable report: the report records serialised as they are. Field names are a
@@ -28,6 +32,17 @@ public final class JsonRenderer implements ReportRenderer {
     public void render(AnalysisReport report, Writer out) throws IOException {
         MAPPER.writerWithDefaultPrettyPrinter().writeValue(new NonClosingWriter(out), report);
         out.write(System.lineSeparator());
+        out.flush();
+    }
+
+    @Override
+    public void render(AnalysisReport report, OutputStream out) throws IOException {
+        // Jackson's UTF-8 generator writes bytes straight away (no char buffer to encode).
+        try (JsonGenerator g = MAPPER.getFactory().createGenerator(out)) {
+            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            MAPPER.writerWithDefaultPrettyPrinter().writeValue(g, report);
+        }
+        out.write(System.lineSeparator().getBytes(StandardCharsets.US_ASCII));
         out.flush();
     }
 

@@ -158,12 +158,11 @@ public final class Utf8JsonScanner {
             int lim = limit;
             while (p < lim) {
                 int c = b[p];
-                if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
-                    p++;
-                } else {
+                if (c > ' ' || (c != ' ' && c != '\n' && c != '\r' && c != '\t')) {
                     pos = p;
                     return c & 0xff;
                 }
+                p++;
             }
             pos = p;
             if (!fill()) {

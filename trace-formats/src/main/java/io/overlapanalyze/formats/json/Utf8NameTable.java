@@ -46,6 +46,9 @@ public final class Utf8NameTable {
         if (size >= MAX_ENTRIES) {
             return s;
         }
+        // The JVM's instance: "X".equals(ph) and the like in the readers then succeed on identity,
+        // without comparing characters (once per distinct name, so the JVM's table stays small).
+        s = s.intern();
         strings[slot] = s;
         bytes[slot] = Arrays.copyOfRange(buf, start, end);
         hashes[slot] = h;
