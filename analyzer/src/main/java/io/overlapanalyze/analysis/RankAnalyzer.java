@@ -19,6 +19,8 @@ import io.overlapanalyze.report.Totals;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * The single-rank analysis: steps (§2), gradient set (§3), markers (§4), overlap and exposure
@@ -41,6 +43,9 @@ public final class RankAnalyzer {
     /** Step note: the trace has stream waits, but some collective had none usable. */
     public static final String NOTE_EXPLICIT_FALLBACK =
             "some collectives have no usable stream-wait dependency: their data-ready uses the fallback rule";
+
+    /** From this many steps on, steps are analysed in parallel. */
+    private static final int PARALLEL_STEPS = 64;
 
     private RankAnalyzer() {
     }
@@ -70,12 +75,21 @@ public final class RankAnalyzer {
                 notes.add(assignment.unassigned() + " device intervals were launched outside every step and are not analysed");
             }
             StreamWaitIndex waits = StreamWaitIndex.of(trace);
-            for (StepAssigner.Step step : assignment.steps()) {
-                StepContext context = new StepContext(trace, step, phases);
-                StepReport report = analyzeStep(context, phases, waits, options, memory);
-                steps.add(report);
-                if (TotalsCalculator.aggregated(report, options)) {
-                    contention.add(context); // medians over the same steps as the totals
+            // Steps are independent (the trace and the indexes are only read): a big trace's
+            // thousands of steps are analysed on all cores, and kept in step order.
+            List<StepAssigner.Step> all = assignment.steps();
+            IntStream indexes = IntStream.range(0, all.size());
+            if (all.size() >= PARALLEL_STEPS) {
+                indexes = indexes.parallel();
+            }
+            List<Map.Entry<StepContext, StepReport>> analysed = indexes.mapToObj(k -> {
+                StepContext context = new StepContext(trace, all.get(k), phases);
+                return Map.entry(context, analyzeStep(context, phases, waits, options, memory));
+            }).toList();
+            for (Map.Entry<StepContext, StepReport> a : analysed) {
+                steps.add(a.getValue());
+                if (TotalsCalculator.aggregated(a.getValue(), options)) {
+                    contention.add(a.getKey()); // medians over the same steps as the totals
                 }
             }
             addPartialNote(steps, options, notes);
