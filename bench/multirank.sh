@@ -6,7 +6,8 @@
 #   one   - one rank file alone
 #   8-ser - all 8 rank files with one reader thread (-Doverlap.readers=1): the serial baseline
 #   8-par - all 8 rank files with the default (parallel) readers
-# Usage: bench/multirank.sh [runs=3] [workdir=/tmp/overlap-bench-multirank]
+# Usage: bench/multirank.sh [runs=3] [workdir=/tmp/overlap-bench-multirank] [steps=1500]
+# (steps per rank: 1500 ~ 59 MB of JSON per rank, 6400 ~ 250 MB)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${1:-3}"
@@ -15,8 +16,14 @@ cli="$root/overlap-analyze"
 jvm="${OVERLAP_ANALYZE_JAVA_OPTS:--XX:+UseParallelGC}"
 
 "$cli" --version >/dev/null 2>&1 || true  # builds the jar if needed, outside the timings
-if [[ ! -f "$work/rank-7.pt.trace.json.gz" ]]; then
-  "$cli" synth "$root/bench/multirank.job.json" --gzip -o "$work" >/dev/null
+steps="${3:-1500}"
+if [[ ! -f "$work/rank-7.pt.trace.json.gz" || "$(cat "$work.steps" 2>/dev/null)" != "$steps" ]]; then
+  rm -rf "$work" && mkdir -p "$work"
+  sed "s/\"steps\": 1500,/\"steps\": $steps,/" "$root/bench/multirank.job.json" >"$work.job.json"
+  # java directly: the launcher would pick its small-input flags (C1) for the job file
+  java -Xmx2g -cp "$root/cli/target/overlap-analyze.jar" io.overlapanalyze.cli.Main synth "$work.job.json" --gzip \
+    -o "$work" >/dev/null
+  echo "$steps" >"$work.steps"
 fi
 
 best() { # best wall seconds of $runs runs of "$@"

@@ -233,6 +233,23 @@ public final class Utf8JsonScanner {
 
     /** After a member's value: true when another member follows, false at the object's end (consumed). */
     public boolean nextMember() throws IOException {
+        // Fast path: "," then whitespace then the next key's quote, in the buffer.
+        byte[] b = buf;
+        int p = pos;
+        int lim = limit;
+        while (p < lim && (b[p] == ' ' || b[p] == '\n' || b[p] == '\r' || b[p] == '\t')) {
+            p++;
+        }
+        if (p < lim && b[p] == ',') {
+            p++;
+            while (p < lim && (b[p] == ' ' || b[p] == '\n' || b[p] == '\r' || b[p] == '\t')) {
+                p++;
+            }
+            if (p < lim && b[p] == '"') {
+                pos = p;
+                return true;
+            }
+        }
         int c = peek();
         if (c == ',') {
             pos++;
@@ -281,6 +298,32 @@ public final class Utf8JsonScanner {
      * key could spell a known name in escapes).
      */
     public int key(KeyTable keys) throws IOException {
+        // Fast path, in one method (the client compiler inlines little): a plain ASCII key, its
+        // colon and the whitespace between, all in the buffer.
+        byte[] b = buf;
+        int p = pos;
+        int lim = limit;
+        if (p < lim && b[p] == '"') {
+            int start = p + 1;
+            int q = start;
+            while (q < lim && b[q] >= 0x20 && b[q] != '"' && b[q] != '\\') {
+                q++;
+            }
+            if (q < lim && b[q] == '"' && q - start <= MAX_KEY_BYTES) {
+                int end = q++;
+                while (q < lim && (b[q] == ' ' || b[q] == '\n' || b[q] == '\r' || b[q] == '\t')) {
+                    q++;
+                }
+                if (q < lim && b[q] == ':') {
+                    pos = q + 1;
+                    return keys.find(b, start, end);
+                }
+            }
+        }
+        return keySlowly(keys);
+    }
+
+    private int keySlowly(KeyTable keys) throws IOException {
         if (peek() != '"') {
             throw unsupported(peek(), "a field name");
         }
