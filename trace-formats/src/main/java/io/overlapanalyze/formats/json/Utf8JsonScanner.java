@@ -395,8 +395,11 @@ public final class Utf8JsonScanner {
         while (p < lim) {
             int c = b[p];
             if (c == '"') {
-                if (p - start > MAX_KEY_BYTES && isKey) {
-                    break; // the slow path refuses it
+                // The length limits hold here too: the buffer grows past 1 MiB while a header value
+                // is captured, and a whole string over Jackson's own limit (20 M chars) could then
+                // sit in it. Too long: the slow path refuses it.
+                if (p - start > (isKey ? MAX_KEY_BYTES : MAX_STRING_BYTES)) {
+                    break;
                 }
                 sliceStart = start;
                 sliceEnd = p;

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import io.overlapanalyze.formats.InputLimitExceededException;
 import io.overlapanalyze.formats.InputStreams;
 import io.overlapanalyze.formats.TraceFormatException;
 import io.overlapanalyze.formats.TraceReader;
@@ -176,6 +177,11 @@ public final class KinetoReader implements TraceReader {
             return new Session(input.toString(), null, true).runScanner(bytes, parallel);
         } catch (EOFException | ZipException e) {
             throw new Unsupported("damaged input: " + e.getMessage());
+        } catch (InputLimitExceededException e) {
+            // This path reads ahead in pieces of up to 1 MiB, Jackson's in 64 KB ones: a gzip file's
+            // limit can be crossed here only, in data after the JSON that Jackson never reads (and
+            // the ratio message counts the bytes read so far). The Jackson path decides.
+            throw new Unsupported("an input limit: " + e.getMessage());
         }
     }
 
