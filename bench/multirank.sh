@@ -6,8 +6,9 @@
 #   one   - one rank file alone
 #   8-ser - all 8 rank files with one reader thread (-Doverlap.readers=1): the serial baseline
 #   8-par - all 8 rank files with the default (parallel) readers
-# Usage: bench/multirank.sh [runs=3] [workdir=/tmp/overlap-bench-multirank] [steps=1500]
-# (steps per rank: 1500 ~ 59 MB of JSON per rank, 6400 ~ 250 MB)
+# Usage: bench/multirank.sh [runs=3] [workdir=/tmp/overlap-bench-multirank] [steps]
+# Without steps: the 8-rank job bench/multirank.job.json (59 MB of JSON per rank). With steps: 8 ranks
+# of bench/scenarios/kineto-bench.scenario.json of that many steps each (690 steps ~ 250 MB per rank).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${1:-3}"
@@ -16,13 +17,23 @@ cli="$root/overlap-analyze"
 jvm="${OVERLAP_ANALYZE_JAVA_OPTS:--XX:+UseParallelGC}"
 
 "$cli" --version >/dev/null 2>&1 || true  # builds the jar if needed, outside the timings
-steps="${3:-1500}"
+steps="${3:-}"
 if [[ ! -f "$work/rank-7.pt.trace.json.gz" || "$(cat "$work.steps" 2>/dev/null)" != "$steps" ]]; then
   rm -rf "$work" && mkdir -p "$work"
-  sed "s/\"steps\": 1500,/\"steps\": $steps,/" "$root/bench/multirank.job.json" >"$work.job.json"
-  # java directly: the launcher would pick its small-input flags (C1) for the job file
-  java -Xmx2g -cp "$root/cli/target/overlap-analyze.jar" io.overlapanalyze.cli.Main synth "$work.job.json" --gzip \
-    -o "$work" >/dev/null
+  if [[ -z "$steps" ]]; then
+    "$cli" synth "$root/bench/multirank.job.json" --gzip -o "$work" >/dev/null
+  else
+    # Bigger ranks: the job planner keeps every rank's plan in memory, so each rank is written on its
+    # own from the streaming benchmark scenario (bench/run.sh's; 0.36 MB of JSON per step), then gzipped.
+    for r in 0 1 2 3 4 5 6 7; do
+      sed -e "s/\"steps\": 10,/\"steps\": $steps,/" -e "s/\"rank\": 0,/\"rank\": $r,/" \
+        "$root/bench/scenarios/kineto-bench.scenario.json" >"$work.scenario.json"
+      java -Xmx1g -cp "$root/cli/target/overlap-analyze.jar" io.overlapanalyze.cli.Main synth "$work.scenario.json" \
+        -o "$work/rank-$r.pt.trace.json" >/dev/null
+      gzip -1 "$work/rank-$r.pt.trace.json"
+    done
+    rm -f "$work.scenario.json"
+  fi
   echo "$steps" >"$work.steps"
 fi
 

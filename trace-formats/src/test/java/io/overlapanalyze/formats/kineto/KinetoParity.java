@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.json.ParallelArrayScan;
 import io.overlapanalyze.formats.json.Utf8JsonScanner;
 import io.overlapanalyze.formats.json.Utf8JsonScanner.Unsupported;
 import io.overlapanalyze.formats.json.Utf8NameTable;
@@ -304,14 +305,14 @@ final class KinetoParity {
     }
 
     /**
-     * The events array of a plain file scanned by {@link ParallelEventScan} (cut into chunks of
+     * The events array of a plain file scanned by {@link ParallelArrayScan} (cut into chunks of
      * {@code chunkBytes}), as the reader's session would receive them; ignored events normalized.
-     * Throws {@link ParallelEventScan.Resequence} or {@link Unsupported} as the scan does.
+     * Throws {@link ParallelArrayScan.Resequence} or {@link Unsupported} as the scan does.
      */
     static List<String> parallelEvents(Path file, int chunkBytes, int threads) throws IOException {
         Recorder r = new Recorder(true);
         try (java.io.InputStream in = Files.newInputStream(file);
-             ParallelEventScan scan = new ParallelEventScan(file, Files.size(file), chunkBytes, threads)) {
+             ParallelArrayScan<EventHolder> scan = new ParallelArrayScan<>(file, Files.size(file), chunkBytes, threads)) {
             new ByteEventReader(new Utf8JsonScanner(in), r, new EventHolder(), new Utf8NameTable()).readDocument(scan);
         }
         return r.out;

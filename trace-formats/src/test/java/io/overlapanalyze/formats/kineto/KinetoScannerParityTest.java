@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.kineto;
 
+import io.overlapanalyze.formats.json.ParallelArrayScan;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -100,7 +101,7 @@ class KinetoScannerParityTest {
     /**
      * A well-formed file: the fast path must take it (sequentially and in parallel) with the
      * Jackson model, and the parallel scan must cut its events array without falling back
-     * ({@link ParallelEventScan.Resequence}) and hand over exactly the sequential event stream.
+     * ({@link ParallelArrayScan.Resequence}) and hand over exactly the sequential event stream.
      */
     private void checkWellFormed(Checker c, String name, Path f, int[] chunks) throws IOException {
         byte[] content = decompressed(f);
@@ -117,7 +118,7 @@ class KinetoScannerParityTest {
             List<String> parallel;
             try {
                 parallel = KinetoParity.parallelEvents(plain, chunks[k], threads);
-            } catch (ParallelEventScan.Resequence e) {
+            } catch (ParallelArrayScan.Resequence e) {
                 c.failures.add(name + ": the parallel scan (chunks of " + chunks[k] + ") fell back: " + e.getMessage());
                 continue;
             }
@@ -852,7 +853,7 @@ class KinetoScannerParityTest {
         for (int chunk = 8; chunk < doc.length; chunk = chunk * 3 / 2 + 1) {
             try {
                 assertEquals(sequential, KinetoParity.parallelEvents(f, chunk, 2), "chunks of " + chunk);
-            } catch (ParallelEventScan.Resequence r) {
+            } catch (ParallelArrayScan.Resequence r) {
                 resequenced++;
             }
         }
