@@ -19,8 +19,8 @@ import java.util.Arrays;
  *
  * <p><b>Contract</b>: the scanner accepts a strict subset of what the readers' Jackson parsers
  * accept, with the same meaning, and throws {@link Unsupported} for everything else: exponents,
- * leading zeros, {@code NaN}, trailing commas, escapes in field names, invalid or unusual UTF-8,
- * very deep nesting, a file that ends early. A reader that gets {@link Unsupported} reads the file
+ * leading zeros, {@code NaN}, trailing commas, escapes in field names, escapes JSON does not
+ * define ({@code \q}), invalid or unusual UTF-8, very deep nesting, a file that ends early. A reader that gets {@link Unsupported} reads the file
  * again with its Jackson path, which then gives the exact result or the exact error message (with
  * its position) that it always gave. So the fast path never has to word an error, and it can be
  * conservative wherever Jackson's behaviour is intricate.
@@ -301,7 +301,10 @@ public final class Utf8JsonScanner {
         scanString(false);
     }
 
-    /** Whether the last string slice had backslash escapes (then {@link #stringValue()} decodes them). */
+    /**
+     * Whether the last string slice had backslash escapes (then {@link #stringValue()} decodes them).
+     * A number's slice has none and is plain ASCII (so {@link Utf8NameTable#intern} takes it too).
+     */
     public boolean sliceEscaped() {
         return sliceEscaped;
     }
@@ -470,9 +473,11 @@ public final class Utf8JsonScanner {
     }
 
     /**
-     * Decodes a string with escapes as Jackson does with ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER:
-     * the JSON escapes, {@code \}{@code uXXXX} to one char each (surrogate pairs stay two chars), and
-     * a backslash before any other printable ASCII character gives that character.
+     * Decodes a string with escapes as Jackson does: the JSON escapes, {@code \}{@code uXXXX} to one
+     * char each (surrogate pairs stay two chars). A backslash before any other character is
+     * {@link Unsupported}: Jackson refuses it unless ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER is on,
+     * which the Kineto reader enables and the Ascend reader does not; so the scanner leaves such
+     * (rare) strings to either reader's Jackson path.
      */
     static String decodeEscaped(byte[] b, int start, int end) {
         StringBuilder sb = new StringBuilder(end - start);
@@ -503,12 +508,8 @@ public final class Utf8JsonScanner {
                         sb.append((char) v);
                         i += 4;
                     }
-                    default -> {
-                        if (e < 0x20) {
-                            throw new Unsupported("a backslash before a control or non-ASCII character");
-                        }
-                        sb.append((char) e); // \" \\ \/ and any other printable ASCII
-                    }
+                    case '"', '\\', '/' -> sb.append((char) e);
+                    default -> throw new Unsupported("a backslash before a character JSON does not escape");
                 }
             } else if (c >= 0) {
                 sb.append((char) c);
@@ -551,6 +552,8 @@ public final class Utf8JsonScanner {
             if (p < lim && isDelimiterByte(b[p]) && p - start <= MAX_NUMBER_BYTES) {
                 sliceStart = start;
                 sliceEnd = p;
+                sliceEscaped = false;
+                sliceAscii = true;
                 pos = p;
                 numberIsInt = isInt;
                 return isInt;
@@ -600,6 +603,8 @@ public final class Utf8JsonScanner {
         }
         sliceStart = keep + rel;
         sliceEnd = pos;
+        sliceEscaped = false;
+        sliceAscii = true;
         if (outer < 0) {
             keep = -1;
         }
