@@ -1,13 +1,23 @@
 package io.overlapanalyze.formats.ascend;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The flow events of a timeline ({@code async_npu}, {@code HostToDevice}): where each flow starts
- * (its id → launching thread and time) and which event it ends at ((pid, tid, ts) → id). Primitive
- * open-address tables, no object per flow: a capture holds one flow per device task. Later flows of
- * the same key replace earlier ones (as a map's {@code put} did).
+ * (its id → launching thread and time) and which event it ends at ((pid, tid, ts) → id). Later
+ * flows of the same key replace earlier ones (as a map's {@code put} did).
+ *
+ * <p>A capture holds one flow per device task, so this is a join of millions of rows, and with a
+ * hash table every put and every lookup is a cache miss (a quarter of a big capture's read time,
+ * more than parsing its JSON on the fast path). So the rows are kept in primitive blocks in file
+ * order ({@link Rows}), and joined in bulk at the first lookup, which comes once all flows are
+ * known: each key column is sorted, and a lookup searches it from where the previous one ended.
+ * Device events, flow ends and flow ids (device start times, or counters) all come in about time
+ * order, so most searches take a few steps in memory the previous one touched.
  */
 final class FlowIndex {
     static final int ASYNC = 0;
@@ -21,11 +31,38 @@ final class FlowIndex {
     private String lastTid;
     private int lastThread = -1;
 
-    private final Table sources = new Table();   // (kind, id) → (tid, ts)
-    private final Table targets = new Table();   // (thread * 2 + kind, ts) → id
+    /** Per kind: flow id → (tid, ts) of its start. */
+    private final Rows[] sources = {new Rows(), new Rows()};
+    /** Per thread * 2 + kind: ts → id of the flow that ends there. */
+    private final List<Rows> targets = new ArrayList<>();
 
-    /** A flow id from its text: the number itself when the text is a canonical decimal integer. */
+    /**
+     * A flow id from its text: the number itself when the text is a canonical decimal integer of up
+     * to 18 digits, or a positive one of 19 that fits a {@code long} (torch_npu's ids are epoch
+     * nanoseconds: 19 digits). Other texts get numbers from {@code Long.MIN_VALUE} up, which no
+     * numeric id reaches.
+     */
     long id(char[] buf, int off, int len) {
+        long v = numericId(buf, off, len);
+        return v != NOT_NUMERIC ? v : otherId(buf, off, len);
+    }
+
+    /** What {@link #numericId} gives for a text that is not a numeric id (no numeric id is this low). */
+    static final long NOT_NUMERIC = Long.MIN_VALUE;
+
+    /** {@link #id} of a numeric id, else {@link #NOT_NUMERIC}; needs no state (the fast path calls it early). */
+    static long numericId(char[] buf, int off, int len) {
+        if (len == 19 && buf[off] >= '1' && buf[off] <= '9') {
+            long v = 0;
+            for (int i = off; i < off + 19; i++) {
+                char c = buf[i];
+                if (c < '0' || c > '9') {
+                    return NOT_NUMERIC;
+                }
+                v = v * 10 + (c - '0'); // below 10^19 < 2^64: exact modulo 2^64
+            }
+            return v >= 0 ? v : NOT_NUMERIC; // negative: above Long.MAX_VALUE
+        }
         long v = 0;
         boolean numeric = len > 0 && len <= 18;
         int i = off;
@@ -47,6 +84,10 @@ final class FlowIndex {
         if (numeric && !(buf[off] == '-' && v == 0)) {
             return buf[off] == '-' ? -v : v;
         }
+        return NOT_NUMERIC;
+    }
+
+    private long otherId(char[] buf, int off, int len) {
         String text = new String(buf, off, len);
         Long other = otherIds.get(text);
         if (other == null) {
@@ -57,11 +98,15 @@ final class FlowIndex {
     }
 
     void start(int kind, long id, long tid, long ts) {
-        sources.put(kind, id, tid, ts);
+        sources[kind].add(id, tid, ts);
     }
 
     void end(int kind, String pid, String tid, long ts, long id) {
-        targets.put(thread(pid, tid, true) * 2L + kind, ts, id, 0);
+        int t = thread(pid, tid, true) * 2 + kind;
+        while (targets.size() <= t) {
+            targets.add(new Rows());
+        }
+        targets.get(t).add(ts, id, 0);
     }
 
     /**
@@ -74,11 +119,13 @@ final class FlowIndex {
             return null;
         }
         for (int kind = ASYNC; kind <= H2D; kind++) {
-            int target = targets.find(t * 2L + kind, ts);
+            Rows ends = t * 2 + kind < targets.size() ? targets.get(t * 2 + kind) : null;
+            int target = ends == null ? -1 : ends.find(ts);
             if (target >= 0) {
-                int source = sources.find(kind, targets.v1(target));
+                Rows starts = sources[kind];
+                int source = starts.find(ends.v1(target));
                 if (source >= 0) {
-                    return new long[] {sources.v1(source), sources.v2(source)};
+                    return new long[] {starts.v1(source), starts.v2(source)};
                 }
             }
         }
@@ -107,74 +154,109 @@ final class FlowIndex {
     private int count;
 
     /**
-     * (long, long) → (long, long), open addressing, last put wins. One interleaved {@code long[]}
-     * (key, key, value, value per slot) so that a probe touches one cache line, not five arrays.
-     * The first key is never negative, so -1 marks an empty slot.
+     * Rows (key, v1, v2) in the order added, and {@link #find}: the last row of a key. Indexed on the
+     * first {@code find} after an {@code add}: the distinct keys sorted, each with its last row.
+     * The rows are stored in blocks that are never copied and stay below the size G1 allocates
+     * apart (humongous), rather than in arrays grown by doubling.
      */
-    private static final class Table {
-        private static final int W = 4;
-        long[] slots = empty(256);
-        int size;
+    private static final class Rows {
+        private static final int BLOCK_ROWS = 1 << 13; // (key, v1, v2) × 8192 = 192 KiB
+        private long[][] blocks = new long[4][];
+        private int size;
 
-        private static long[] empty(int capacity) {
-            long[] a = new long[capacity * W];
-            for (int i = 0; i < a.length; i += W) {
-                a[i] = -1;
+        private long[] sorted;   // distinct keys, ascending; null until indexed
+        private int distinct;
+        private int[] last;      // per distinct key: its last row
+        private int finger;      // where the previous search ended
+
+        void add(long key, long a, long b) {
+            int block = size / BLOCK_ROWS;
+            if (block == blocks.length) {
+                blocks = Arrays.copyOf(blocks, block * 2);
             }
-            return a;
-        }
-
-        void put(long a, long b, long x, long y) {
-            if ((size + 1) * 2 * W > slots.length) {
-                grow();
+            if (blocks[block] == null) {
+                blocks[block] = new long[3 * BLOCK_ROWS];
             }
-            int s = slot(a, b);
-            if (slots[s] < 0) {
-                slots[s] = a;
-                slots[s + 1] = b;
-                size++;
+            int at = 3 * (size % BLOCK_ROWS);
+            blocks[block][at] = key;
+            blocks[block][at + 1] = a;
+            blocks[block][at + 2] = b;
+            size++;
+            sorted = null;
+        }
+
+        private long column(int row, int column) {
+            return blocks[row / BLOCK_ROWS][3 * (row % BLOCK_ROWS) + column];
+        }
+
+        /** The last row whose key is {@code key}, or -1. */
+        int find(long key) {
+            if (sorted == null) {
+                index();
             }
-            slots[s + 2] = x;
-            slots[s + 3] = y;
+            int i = search(key);
+            return i < 0 ? -1 : last[i];
         }
 
-        /** The slot of the key (an index for {@link #v1}, {@link #v2}), or -1. */
-        int find(long a, long b) {
-            int s = slot(a, b);
-            return slots[s] < 0 ? -1 : s;
+        long v1(int row) {
+            return column(row, 1);
         }
 
-        long v1(int s) {
-            return slots[s + 2];
+        long v2(int row) {
+            return column(row, 2);
         }
 
-        long v2(int s) {
-            return slots[s + 3];
-        }
-
-        private int slot(long a, long b) {
-            int mask = slots.length / W - 1;
-            long h = (a + 1) * 0x9E3779B97F4A7C15L ^ b * 0xC2B2AE3D27D4EB4FL;
-            int s = (int) (h ^ (h >>> 29) ^ (h >>> 47)) & mask;
-            while (true) {
-                int at = s * W;
-                long k = slots[at];
-                if (k < 0 || (k == a && slots[at + 1] == b)) {
-                    return at;
-                }
-                s = (s + 1) & mask;
+        private void index() {
+            sorted = new long[size];
+            for (int row = 0; row < size; row++) {
+                sorted[row] = column(row, 0);
             }
-        }
-
-        private void grow() {
-            long[] old = slots;
-            slots = empty(old.length / W * 2);
-            size = 0;
-            for (int i = 0; i < old.length; i += W) {
-                if (old[i] >= 0) {
-                    put(old[i], old[i + 1], old[i + 2], old[i + 3]);
+            Arrays.sort(sorted); // rows come in about key order: sorting merges a few runs
+            int n = 0;
+            for (int i = 0; i < size; i++) {
+                if (n == 0 || sorted[i] != sorted[n - 1]) {
+                    sorted[n++] = sorted[i];
                 }
             }
+            distinct = n;
+            last = new int[n];
+            finger = 0;
+            for (int row = 0; row < size; row++) {
+                last[search(column(row, 0))] = row; // in row order: the last row of a key wins
+            }
+        }
+
+        /**
+         * The index of {@code key} among the sorted keys, or -1. Gallops from {@link #finger} (the
+         * end of the previous search) to bracket the key, then bisects the bracket: a few steps when
+         * lookups come in about key order, twice a binary search's at worst.
+         */
+        private int search(long key) {
+            long[] s = sorted;
+            int n = distinct;
+            if (n == 0) {
+                return -1;
+            }
+            int f = finger;
+            int lo;
+            int hi;
+            int step = 1;
+            if (s[f] <= key) {
+                while (f + step < n && s[f + step] <= key) {
+                    step <<= 1;
+                }
+                lo = f + (step >> 1);          // s[lo] <= key
+                hi = Math.min(n, f + step);    // s[hi] > key, or the end
+            } else {
+                while (f - step >= 0 && s[f - step] > key) {
+                    step <<= 1;
+                }
+                lo = Math.max(0, f - step);    // s[lo] <= key, or the start
+                hi = f - (step >> 1);          // s[hi] > key
+            }
+            int i = Arrays.binarySearch(s, lo, hi, key);
+            finger = i >= 0 ? i : Math.min(n - 1, -i - 1);
+            return i >= 0 ? i : -1;
         }
     }
 }

@@ -8,6 +8,11 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import io.overlapanalyze.formats.InputStreams;
 import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.json.ParallelArrayScan;
+import io.overlapanalyze.formats.json.ParallelArrayScan.ElementParser;
+import io.overlapanalyze.formats.json.ParallelArrayScan.Replay;
+import io.overlapanalyze.formats.json.Utf8JsonScanner;
+import io.overlapanalyze.formats.json.Utf8JsonScanner.Unsupported;
 import io.overlapanalyze.formats.kineto.DecimalMicros;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.RankTrace;
@@ -16,9 +21,8 @@ import io.overlapanalyze.model.TraceFormat;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,6 +34,10 @@ import java.util.TreeMap;
 import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.ZipException;
+
+import static io.overlapanalyze.formats.json.Utf8JsonScanner.ARRAY;
+import static io.overlapanalyze.formats.json.Utf8JsonScanner.OBJECT;
 
 /**
  * Reads an Ascend timeline ({@code trace_view.json}, {@code msprof_*.json}, or the slices of one
@@ -47,6 +55,15 @@ import java.util.regex.Pattern;
  * passes when a metadata event arrives for a process whose events it has already taken, or when the
  * file has an error (so that errors are those of the two-pass read). Either way the model is the
  * same; the single pass halves the parsing.
+ *
+ * <p>That single pass has a fast path, as the Kineto reader has ({@link #readWithScanner}): the same
+ * per-event logic ({@link #take}) fed by a byte scanner ({@link ByteEventFields}) instead of
+ * Jackson, on several threads for a big plain file. It takes on only well-formed files within the
+ * scanner's subset whose single pass succeeds; for anything else (damage, truncation, late
+ * metadata, a bad value) it gives up and the Jackson path ({@link #readWithJackson}) reads the file
+ * as it always did, so errors, truncation warnings and partial results are that path's. (The
+ * torch_npu captures in shared/traces write the Python process's metadata after its first events:
+ * they take the Jackson path's two passes, after a fast pass that stops at that metadata.)
  */
 final class TimelineReader {
     private static final JsonFactory FACTORY = JsonFactory.builder()
@@ -60,8 +77,6 @@ final class TimelineReader {
     private static final Pattern PLANE_THREAD = Pattern.compile("^Plane\\s+\\d+$");
 
     private final List<Path> parts;
-    /** Read metadata first, then events (any file); else one pass with a fallback (see {@link #read}). */
-    private final boolean twoPasses;
     private final String source;
     private final IntFunction<RankInfo> rankOfDevice;
 
@@ -85,6 +100,10 @@ final class TimelineReader {
     private String file;
     private long eventNumber;
 
+    // the single pass: processes whose events were taken (their metadata must not come later)
+    private final Set<String> usedPids = new HashSet<>();
+    private String lastUsed;
+
     /** What a device-side event is. */
     private enum Role { TASK, COLLECTIVE, OVERLAP }
 
@@ -93,30 +112,53 @@ final class TimelineReader {
                                int overlapType) {
     }
 
+    /** A reader of one timeline; each reader reads once ({@link #read}). */
     TimelineReader(List<Path> parts, String source, IntFunction<RankInfo> rankOfDevice) {
-        this(parts, source, rankOfDevice, false);
-    }
-
-    private TimelineReader(List<Path> parts, String source, IntFunction<RankInfo> rankOfDevice, boolean twoPasses) {
-        this.twoPasses = twoPasses;
         this.parts = List.copyOf(parts);
         this.source = source;
         this.rankOfDevice = rankOfDevice;
         this.completeEvents = new long[parts.size()];
     }
 
+    private TimelineReader fresh() {
+        return new TimelineReader(parts, source, rankOfDevice);
+    }
+
+    /**
+     * Set {@code -Doverlap.ascend.scanner=jackson} to read with the Jackson path only (to compare the
+     * two, or to rule the fast path out when chasing a problem).
+     */
+    private static final boolean BYTE_SCANNER = !"jackson".equals(System.getProperty("overlap.ascend.scanner"));
+
     List<RankTrace> read() throws TraceFormatException, IOException {
-        if (!twoPasses) {
+        if (BYTE_SCANNER) {
             try {
-                if (onePass()) {
-                    requireAscendLanes();
-                    return build();
-                }
-            } catch (TraceFormatException ex) {
-                // The two passes decide which error the file gives (a later part may be damaged).
+                return readWithScanner();
+            } catch (Unsupported ex) {
+                // Not a file the fast path takes on (see readWithScanner): the Jackson path decides.
             }
-            return new TimelineReader(parts, source, rankOfDevice, true).read();
         }
+        return readWithJackson();
+    }
+
+    /**
+     * The reference path: Jackson's token stream, one pass, else two. On an unused reader (it reads
+     * into this one). Package-private for the parity test.
+     */
+    List<RankTrace> readWithJackson() throws TraceFormatException, IOException {
+        try {
+            if (onePass()) {
+                requireAscendLanes();
+                return build();
+            }
+        } catch (TraceFormatException ex) {
+            // The two passes decide which error the file gives (a later part may be damaged).
+        }
+        return fresh().twoPasses();
+    }
+
+    /** Metadata of every part first, then the events: any file. */
+    private List<RankTrace> twoPasses() throws TraceFormatException, IOException {
         for (int i = 0; i < parts.size(); i++) {
             scanMetadata(i);
         }
@@ -125,6 +167,142 @@ final class TimelineReader {
             collect(i);
         }
         return build();
+    }
+
+    /** Plain single files this large have their event array scanned on several threads (as Kineto's). */
+    static final long PARALLEL_MIN_BYTES = 32L << 20;
+    /** About 100,000 events per chunk. */
+    static final int PARALLEL_CHUNK_BYTES = 16 << 20;
+
+    /**
+     * The fast path: the single pass of {@link #readWithJackson} with a {@link Utf8JsonScanner} and
+     * {@link ByteEventFields} in place of Jackson and {@link EventFields#read}, and the same
+     * {@link #take}; so the same model. {@link Unsupported} for every file it does not take on: one
+     * outside the scanner's subset (which includes every damaged or cut file), one whose metadata
+     * comes after its process's events (two passes), one that gives any {@link TraceFormatException}.
+     * So it never words an error, warns or marks a trace truncated: the Jackson path does. A plain
+     * single file of at least {@link #PARALLEL_MIN_BYTES} is scanned on several threads
+     * ({@link ParallelArrayScan}) and its events replayed in file order, so that {@link #take} sees
+     * them as a sequential read would (metadata before events, the late-metadata check).
+     * Reads with readers of its own: this one stays unused.
+     */
+    List<RankTrace> readWithScanner() throws IOException {
+        int threads = Integer.getInteger("overlap.ascend.threads", Math.min(4, Runtime.getRuntime().availableProcessors()));
+        boolean parallel = parts.size() == 1 && threads >= 2 && Files.size(parts.get(0)) >= PARALLEL_MIN_BYTES;
+        return readWithScanner(parallel ? PARALLEL_CHUNK_BYTES : 0, threads);
+    }
+
+    /**
+     * As {@link #readWithScanner()}; {@code chunkBytes} 0 reads on one thread (tests vary both). Only
+     * a single plain file can be read in parallel (random access), others are read on one thread.
+     */
+    List<RankTrace> readWithScanner(int chunkBytes, int threads) throws IOException {
+        if (chunkBytes > 0 && parts.size() == 1 && !InputStreams.isGzip(parts.get(0))) {
+            try {
+                return fresh().scan(chunkBytes, threads);
+            } catch (ParallelArrayScan.Resequence ex) {
+                // a guessed cut was inside an event: read it again on one thread
+            }
+        }
+        return fresh().scan(0, threads);
+    }
+
+    private List<RankTrace> scan(int chunkBytes, int threads) throws IOException {
+        ByteEventFields fields = new ByteEventFields();
+        for (int i = 0; i < parts.size(); i++) {
+            scanPart(i, fields, chunkBytes, threads);
+        }
+        try {
+            requireAscendLanes();
+        } catch (TraceFormatException ex) {
+            throw new Unsupported(ex.getMessage());
+        }
+        return build();
+    }
+
+    /** One part as {@link #onePass} reads it. */
+    private void scanPart(int partIndex, ByteEventFields fields, int chunkBytes, int threads) throws IOException {
+        Path part = parts.get(partIndex);
+        file = part.toString();
+        eventNumber = 0;
+        InputStream in;
+        try {
+            in = InputStreams.open(part);
+        } catch (EOFException ex) {
+            throw new Unsupported("the file ends inside the gzip header");
+        }
+        try (InputStream bytes = in; ParallelArrayScan<EventFields.Packed> parallel = chunkBytes <= 0 ? null
+                : new ParallelArrayScan<EventFields.Packed>(part, Files.size(part), chunkBytes, threads).strictEscapes()) {
+            // This reader's Jackson does not take \q-style escapes: neither may its scanner.
+            Utf8JsonScanner s = new Utf8JsonScanner(bytes).strictEscapes();
+            s.skipByteOrderMark();
+            if (s.peekKind() != ARRAY) {
+                throw new Unsupported("the top-level value is not an array");
+            }
+            if (s.beginArray()) {
+                if (parallel != null) {
+                    // What follows the array is not read, as on the Jackson path.
+                    parallel.run(s.offset(), TimelineReader::elementParser, new Replay<>() {
+                        @Override
+                        public void element(EventFields.Packed event) {
+                            if (event == IGNORED) {
+                                eventNumber++;
+                            } else {
+                                e.unpack(event);
+                                taken();
+                            }
+                        }
+
+                        @Override
+                        public void rehearse(EventFields.Packed event) {
+                            // The samples have warmed the element parser up; what take() does with an
+                            // event depends on the metadata before it, which a sample lacks.
+                        }
+                    });
+                } else {
+                    do {
+                        if (s.peekKind() != OBJECT) {
+                            throw new Unsupported("an event that is not an object");
+                        }
+                        fields.read(s, e);
+                        taken();
+                    } while (s.nextElement());
+                }
+            }
+        } catch (EOFException | ZipException ex) {
+            throw new Unsupported("damaged input: " + ex.getMessage());
+        }
+    }
+
+    /** {@link #take} on the fast path: whatever would not let the Jackson path's single pass go on is Unsupported. */
+    private void taken() {
+        try {
+            if (!take()) {
+                throw new Unsupported("metadata after its process's events: the file needs two passes");
+            }
+        } catch (TraceFormatException ex) {
+            throw new Unsupported(ex.getMessage());
+        }
+    }
+
+    /** Marks the events that {@link #take} does nothing with, whatever came before: no copy is kept. */
+    private static final EventFields.Packed IGNORED = new EventFields().pack();
+
+    /** A parser of events for the parallel scan: one per pool thread, with its own holder and name table. */
+    private static ElementParser<EventFields.Packed> elementParser() {
+        ByteEventFields fields = new ByteEventFields();
+        EventFields holder = new EventFields();
+        return s -> {
+            if (s.peekKind() != OBJECT) {
+                throw new Unsupported("an event that is not an object");
+            }
+            fields.read(s, holder);
+            boolean used = holder.pid != null && holder.ph != null && switch (holder.ph) {
+                case "M", "X", "s", "f" -> true;
+                default -> false;
+            };
+            return used ? holder.pack() : IGNORED;
+        };
     }
 
     private void requireAscendLanes() throws TraceFormatException {
@@ -145,8 +323,6 @@ final class TimelineReader {
      * names a process whose events were already taken: the caller then reads the file in two passes.
      */
     private boolean onePass() throws IOException, TraceFormatException {
-        Set<String> usedPids = new HashSet<>();
-        String lastUsed = null;
         for (int i = 0; i < parts.size(); i++) {
             Path part = parts.get(i);
             file = part.toString();
@@ -166,18 +342,8 @@ final class TimelineReader {
                             return false;
                         }
                         e.read(p);
-                        eventNumber++;
-                        if ("M".equals(e.ph)) {
-                            if (e.pid != null && usedPids.contains(e.pid)) {
-                                return false;
-                            }
-                            metadata();
-                        } else {
-                            if ("X".equals(e.ph) && e.pid != null && e.pid != lastUsed) {
-                                usedPids.add(e.pid);
-                                lastUsed = e.pid;
-                            }
-                            event();
+                        if (!take()) {
+                            return false;
                         }
                         complete++;
                     }
@@ -190,6 +356,28 @@ final class TimelineReader {
                     endedEarly(part, complete, "the gzip data is damaged", p);
                 }
             }
+        }
+        return true;
+    }
+
+    /**
+     * One event of the single pass, read into {@link #e}: metadata is kept, other events are taken
+     * at once. False when metadata comes for a process whose events were already taken: then the
+     * file needs the two passes. The same for both paths' single pass.
+     */
+    private boolean take() throws TraceFormatException {
+        eventNumber++;
+        if ("M".equals(e.ph)) {
+            if (e.pid != null && usedPids.contains(e.pid)) {
+                return false;
+            }
+            metadata();
+        } else {
+            if ("X".equals(e.ph) && e.pid != null && e.pid != lastUsed) {
+                usedPids.add(e.pid);
+                lastUsed = e.pid;
+            }
+            event();
         }
         return true;
     }
@@ -416,7 +604,7 @@ final class TimelineReader {
         long ts = ns(e.ts, "ts");
         int kind = flowKind(e.cat);
         if (kind >= 0) {
-            flows.start(kind, flows.id(e.id.buf, 0, e.id.len), tid, ts);
+            flows.start(kind, flowId(), tid, ts);
         }
     }
 
@@ -428,8 +616,12 @@ final class TimelineReader {
         long ts = ns(e.ts, "ts");
         int kind = flowKind(e.cat);
         if (kind >= 0) {
-            flows.end(kind, e.pid, e.tid, ts, flows.id(e.id.buf, 0, e.id.len));
+            flows.end(kind, e.pid, e.tid, ts, flowId());
         }
+    }
+
+    private long flowId() {
+        return e.id.valueKnown ? e.id.value : flows.id(e.id.buf, 0, e.id.len);
     }
 
     private static int flowKind(String cat) {
@@ -556,6 +748,9 @@ final class TimelineReader {
             }
             throw bad(field, null);
         }
+        if (text.valueKnown) {
+            return text.value;
+        }
         try {
             return DecimalMicros.toNanos(text.buf, 0, text.len);
         } catch (NumberFormatException ex) {
@@ -567,8 +762,13 @@ final class TimelineReader {
         if (text == null) {
             return -1;
         }
+        if (text == lastLongText) {
+            return lastLong; // tids repeat, as the same String (TextCache, Utf8NameTable)
+        }
         try {
-            return Long.parseLong(text);
+            lastLong = Long.parseLong(text);
+            lastLongText = text;
+            return lastLong;
         } catch (NumberFormatException ex) {
             try {
                 return new java.math.BigDecimal(text).longValueExact();
@@ -578,6 +778,9 @@ final class TimelineReader {
             }
         }
     }
+
+    private String lastLongText;
+    private long lastLong;
 
     private static String abbreviate(String s) {
         return s.length() > 40 ? s.substring(0, 40) + "..." : s;

@@ -105,6 +105,7 @@ public final class ParallelArrayScan<E> implements Closeable {
     private final int chunkBytes;
     private final int threads;
     private FileChannel tail;
+    private boolean strictEscapes;
 
     /** A scan of {@code file} (plain, {@code fileSize} bytes) in chunks of {@code chunkBytes} on {@code threads} threads. */
     public ParallelArrayScan(Path file, long fileSize, int chunkBytes, int threads) {
@@ -112,6 +113,12 @@ public final class ParallelArrayScan<E> implements Closeable {
         this.fileSize = fileSize;
         this.chunkBytes = chunkBytes;
         this.threads = threads;
+    }
+
+    /** The chunks' scanners take only the escapes JSON defines ({@link Utf8JsonScanner#strictEscapes()}). */
+    public ParallelArrayScan<E> strictEscapes() {
+        strictEscapes = true;
+        return this;
     }
 
     /**
@@ -190,7 +197,11 @@ public final class ParallelArrayScan<E> implements Closeable {
     public Utf8JsonScanner scannerAt(long offset) throws IOException {
         tail = FileChannel.open(file, StandardOpenOption.READ);
         tail.position(offset);
-        return new Utf8JsonScanner(Channels.newInputStream(tail), offset);
+        return scanner(new Utf8JsonScanner(Channels.newInputStream(tail), offset));
+    }
+
+    private Utf8JsonScanner scanner(Utf8JsonScanner s) {
+        return strictEscapes ? s.strictEscapes() : s;
     }
 
     @Override
@@ -240,7 +251,7 @@ public final class ParallelArrayScan<E> implements Closeable {
                     return c; // never confirmed: the chunk before runs on past it
                 }
                 ch.position(start);
-                Utf8JsonScanner s = new Utf8JsonScanner(Channels.newInputStream(ch), start);
+                Utf8JsonScanner s = scanner(new Utf8JsonScanner(Channels.newInputStream(ch), start));
                 try {
                     scanElements(s, c);
                 } catch (RuntimeException e) {

@@ -19,8 +19,10 @@ import java.util.Arrays;
  *
  * <p><b>Contract</b>: the scanner accepts a strict subset of what the readers' Jackson parsers
  * accept, with the same meaning, and throws {@link Unsupported} for everything else: exponents,
- * leading zeros, {@code NaN}, trailing commas, escapes in field names, invalid or unusual UTF-8,
- * very deep nesting, a file that ends early. A reader that gets {@link Unsupported} reads the file
+ * leading zeros, {@code NaN}, trailing commas, escapes in field names, escapes JSON does not
+ * define ({@code \q}) where the reader's Jackson refuses them ({@link #strictEscapes()}), invalid
+ * or unusual UTF-8, very deep nesting, a file that ends early. A reader that gets
+ * {@link Unsupported} reads the file
  * again with its Jackson path, which then gives the exact result or the exact error message (with
  * its position) that it always gave. So the fast path never has to word an error, and it can be
  * conservative wherever Jackson's behaviour is intricate.
@@ -98,6 +100,18 @@ public final class Utf8JsonScanner {
     public Utf8JsonScanner(InputStream in, long startOffset) {
         this.in = in;
         this.discarded = startOffset;
+    }
+
+    /** Whether a backslash may escape any printable ASCII character (see {@link #strictEscapes()}). */
+    private boolean anyCharEscapes = true;
+
+    /**
+     * Takes only the escapes JSON defines ({@code \q} becomes {@link Unsupported}), for a reader
+     * whose Jackson path does not enable ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER. Returns this scanner.
+     */
+    public Utf8JsonScanner strictEscapes() {
+        anyCharEscapes = false;
+        return this;
     }
 
     /** The absolute offset of the next byte to scan (after {@link #peek()}: of the next token). */
@@ -343,7 +357,10 @@ public final class Utf8JsonScanner {
         scanString(false);
     }
 
-    /** Whether the last string slice had backslash escapes (then {@link #stringValue()} decodes them). */
+    /**
+     * Whether the last string slice had backslash escapes (then {@link #stringValue()} decodes them).
+     * A number's slice has none and is plain ASCII (so {@link Utf8NameTable#intern} takes it too).
+     */
     public boolean sliceEscaped() {
         return sliceEscaped;
     }
@@ -359,7 +376,7 @@ public final class Utf8JsonScanner {
             return new String(buf, sliceStart, sliceEnd - sliceStart,
                     sliceAscii ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
         }
-        return decodeEscaped(buf, sliceStart, sliceEnd);
+        return decodeEscaped(buf, sliceStart, sliceEnd, anyCharEscapes);
     }
 
     /** The raw slice as text (numbers: their exact digits; ASCII strings). */
@@ -498,7 +515,7 @@ public final class Utf8JsonScanner {
             throw new Unsupported("a string over " + MAX_STRING_BYTES + " bytes");
         }
         if (escaped) {
-            decodeEscaped(buf, sliceStart, sliceEnd); // validates
+            decodeEscaped(buf, sliceStart, sliceEnd, anyCharEscapes); // validates
         } else if (!ascii) {
             Utf8.validate(buf, sliceStart, sliceEnd);
         }
@@ -515,11 +532,13 @@ public final class Utf8JsonScanner {
     }
 
     /**
-     * Decodes a string with escapes as Jackson does with ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER:
-     * the JSON escapes, {@code \}{@code uXXXX} to one char each (surrogate pairs stay two chars), and
-     * a backslash before any other printable ASCII character gives that character.
+     * Decodes a string with escapes as Jackson does: the JSON escapes, {@code \}{@code uXXXX} to one
+     * char each (surrogate pairs stay two chars). A backslash before any other printable ASCII
+     * character gives that character when {@code anyCharEscapes} (Jackson's
+     * ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER, which the Kineto reader enables), and is
+     * {@link Unsupported} otherwise (the Ascend reader's Jackson refuses it: its path decides).
      */
-    static String decodeEscaped(byte[] b, int start, int end) {
+    static String decodeEscaped(byte[] b, int start, int end, boolean anyCharEscapes) {
         StringBuilder sb = new StringBuilder(end - start);
         int i = start;
         while (i < end) {
@@ -548,11 +567,12 @@ public final class Utf8JsonScanner {
                         sb.append((char) v);
                         i += 4;
                     }
+                    case '"', '\\', '/' -> sb.append((char) e);
                     default -> {
-                        if (e < 0x20) {
-                            throw new Unsupported("a backslash before a control or non-ASCII character");
+                        if (!anyCharEscapes || e < 0x20) {
+                            throw new Unsupported("a backslash before a character JSON does not escape");
                         }
-                        sb.append((char) e); // \" \\ \/ and any other printable ASCII
+                        sb.append((char) e);
                     }
                 }
             } else if (c >= 0) {
@@ -596,6 +616,8 @@ public final class Utf8JsonScanner {
             if (p < lim && isDelimiterByte(b[p]) && p - start <= MAX_NUMBER_BYTES) {
                 sliceStart = start;
                 sliceEnd = p;
+                sliceEscaped = false;
+                sliceAscii = true;
                 pos = p;
                 numberIsInt = isInt;
                 return isInt;
@@ -645,6 +667,8 @@ public final class Utf8JsonScanner {
         }
         sliceStart = keep + rel;
         sliceEnd = pos;
+        sliceEscaped = false;
+        sliceAscii = true;
         if (outer < 0) {
             keep = -1;
         }

@@ -19,7 +19,7 @@ public final class Utf8NameTable {
     private int[] hashes = new int[1024];
     private int size;
 
-    /** The string of the scanner's last (plain, unescaped) string slice, interned. */
+    /** The string of the scanner's last slice (a string, decoded; or a number's text), interned. */
     public String intern(Utf8JsonScanner s) {
         if (s.sliceEscaped()) {
             return s.stringValue();

@@ -1,0 +1,207 @@
+package io.overlapanalyze.formats.ascend;
+
+import io.overlapanalyze.formats.json.KeyTable;
+import io.overlapanalyze.formats.json.Utf8JsonScanner;
+import io.overlapanalyze.formats.json.Utf8NameTable;
+import io.overlapanalyze.formats.kineto.DecimalMicros;
+
+import java.io.IOException;
+
+import static io.overlapanalyze.formats.json.Utf8JsonScanner.ARRAY;
+import static io.overlapanalyze.formats.json.Utf8JsonScanner.NULL;
+import static io.overlapanalyze.formats.json.Utf8JsonScanner.NUMBER;
+import static io.overlapanalyze.formats.json.Utf8JsonScanner.OBJECT;
+import static io.overlapanalyze.formats.json.Utf8JsonScanner.STRING;
+import static io.overlapanalyze.formats.json.Utf8JsonScanner.TRUE;
+
+/**
+ * The fast path's twin of {@link EventFields#read}: fills the same {@link EventFields} from a
+ * {@link Utf8JsonScanner}, field by field with the same meaning, so that the timeline reader cannot
+ * tell which path read an event.
+ *
+ * <p><b>Keep in step with {@link EventFields#read} and its {@code readArgs}</b>. What they do, and
+ * so what this does:
+ * <ul>
+ *   <li>a top-level {@code null} leaves the field absent (an earlier value of a repeated key stays);
+ *       objects and arrays are skipped; {@code args} is read only when it is an object;</li>
+ *   <li>{@code ph}, {@code name}, {@code cat}, {@code pid}, {@code tid} and the kept {@code args} are
+ *       the value's text as Jackson gives it ({@code TextCache.text}): a string decoded, a number's
+ *       exact digits, {@code "true"}/{@code "false"};</li>
+ *   <li>{@code ts}, {@code dur}, {@code id} are that same text as characters ({@link EventFields.Slice}),
+ *       and, made here from the bytes, what the reader would make of those characters when that is
+ *       a number: nanoseconds of a time, a numeric flow id (the slice's {@code value});</li>
+ *   <li>in {@code args} a {@code null} does clear the field (a repeated key: the last one wins).</li>
+ * </ul>
+ * Anything outside the scanner's subset is {@link Utf8JsonScanner.Unsupported}, for the Jackson
+ * path to read. {@code AscendScannerParityTest} reads every test timeline both ways and compares.
+ */
+final class ByteEventFields {
+    private static final int PH = 0;
+    private static final int NAME = 1;
+    private static final int CAT = 2;
+    private static final int PID = 3;
+    private static final int TID = 4;
+    private static final int TS = 5;
+    private static final int DUR = 6;
+    private static final int ID = 7;
+    private static final int ARGS = 8;
+    private static final KeyTable KEYS = KeyTable.of("ph", "name", "cat", "pid", "tid", "ts", "dur", "id", "args");
+
+    private static final int A_NAME = 0;
+    private static final int A_LABELS = 1;
+    private static final int A_TASK_TYPE = 2;
+    private static final int A_STREAM_ID = 3;
+    private static final int A_COUNT = 4;
+    private static final int A_DATA_TYPE = 5;
+    private static final KeyTable ARG_KEYS = KeyTable.of("name", "labels", "Task Type", "stream id", "count", "data_type");
+
+    /** The byte-side {@link TextCache}: names, pids and tids repeat across events. */
+    private final Utf8NameTable names = new Utf8NameTable();
+
+    /** Reads the event object that comes next in {@code s} into {@code e}. */
+    void read(Utf8JsonScanner s, EventFields e) throws IOException {
+        e.clear();
+        if (!s.beginObject()) {
+            return;
+        }
+        do {
+            int key = s.key(KEYS);
+            int kind = s.peekKind();
+            if (key == ARGS && kind == OBJECT) {
+                readArgs(s, e);
+            } else if (key < 0 || key == ARGS || kind == OBJECT || kind == ARRAY || kind == NULL) {
+                s.skipValue(); // not a field it keeps, a container, or null (absent)
+            } else {
+                switch (key) {
+                    case PH -> e.ph = text(s, kind);
+                    case NAME -> e.name = text(s, kind);
+                    case CAT -> e.cat = text(s, kind);
+                    case PID -> e.pid = text(s, kind);
+                    case TID -> e.tid = text(s, kind);
+                    case TS -> time(s, kind, e.ts);
+                    case DUR -> time(s, kind, e.dur);
+                    case ID -> {
+                        slice(s, kind, e.id);
+                        long v = FlowIndex.numericId(e.id.buf, 0, e.id.len);
+                        e.id.value = v;
+                        e.id.valueKnown = v != FlowIndex.NOT_NUMERIC;
+                    }
+                    default -> s.skipValue();
+                }
+            }
+        } while (s.nextMember());
+    }
+
+    private void readArgs(Utf8JsonScanner s, EventFields e) throws IOException {
+        if (!s.beginObject()) {
+            return;
+        }
+        do {
+            int key = s.key(ARG_KEYS);
+            int kind = s.peekKind();
+            if (key < 0 || kind == OBJECT || kind == ARRAY) {
+                s.skipValue();
+                continue;
+            }
+            String value = null;
+            if (kind == NULL) {
+                s.literal(NULL);
+            } else {
+                value = text(s, kind);
+            }
+            switch (key) {
+                case A_NAME -> e.argName = value;
+                case A_LABELS -> e.argLabels = value;
+                case A_TASK_TYPE -> e.argTaskType = value;
+                case A_STREAM_ID -> e.argStreamId = value;
+                case A_COUNT -> e.argCount = value;
+                case A_DATA_TYPE -> e.argDataType = value;
+                default -> { }
+            }
+        } while (s.nextMember());
+    }
+
+    /** A scalar's text, as Jackson's {@code getText()}: strings decoded, numbers as written. */
+    private String text(Utf8JsonScanner s, int kind) throws IOException {
+        if (kind == STRING) {
+            s.string();
+            return names.intern(s);
+        }
+        if (kind == NUMBER) {
+            s.number();
+            return names.intern(s);
+        }
+        s.literal(kind);
+        return kind == TRUE ? "true" : "false";
+    }
+
+    /**
+     * {@link #slice}, or, when the text is a plain number of microseconds, only its nanoseconds:
+     * what the reader would make of the characters, made from the bytes at hand (it then needs no
+     * characters; see {@link EventFields.Slice#value}).
+     */
+    private static void time(Utf8JsonScanner s, int kind, EventFields.Slice to) throws IOException {
+        if (!scan(s, kind, to)) {
+            return;
+        }
+        if (s.slicePlainAscii()) {
+            try {
+                to.value = DecimalMicros.toNanos(s.buffer(), s.sliceStart(), s.sliceEnd() - s.sliceStart());
+                to.valueKnown = true;
+                to.present = true;
+                to.len = 0;
+                return;
+            } catch (NumberFormatException ex) {
+                // not a time: the reader converts the characters and words the error, if it needs the value
+            }
+        }
+        setScanned(s, to);
+    }
+
+    /** {@link #text} as characters, without a {@code String} for the usual plain number or ASCII string. */
+    private static void slice(Utf8JsonScanner s, int kind, EventFields.Slice to) throws IOException {
+        if (scan(s, kind, to)) {
+            setScanned(s, to);
+        }
+    }
+
+    /** Scans a string or number (true: its text is the scanner's slice) or a literal (false: set here). */
+    private static boolean scan(Utf8JsonScanner s, int kind, EventFields.Slice to) throws IOException {
+        if (kind == STRING) {
+            s.string();
+            return true;
+        }
+        if (kind == NUMBER) {
+            s.number();
+            return true;
+        }
+        s.literal(kind);
+        set(to, kind == TRUE ? "true" : "false");
+        return false;
+    }
+
+    /** The scanner's slice as characters (decoded when it is not plain ASCII). */
+    private static void setScanned(Utf8JsonScanner s, EventFields.Slice to) {
+        if (!s.slicePlainAscii()) {
+            set(to, s.stringValue());
+            return;
+        }
+        byte[] b = s.buffer();
+        int start = s.sliceStart();
+        int n = s.sliceEnd() - start;
+        char[] c = to.room(n);
+        for (int i = 0; i < n; i++) {
+            c[i] = (char) b[start + i]; // plain ASCII: each byte is its char
+        }
+        to.len = n;
+        to.present = true;
+        to.valueKnown = false;
+    }
+
+    private static void set(EventFields.Slice to, String text) {
+        text.getChars(0, text.length(), to.room(text.length()), 0);
+        to.len = text.length();
+        to.present = true;
+        to.valueKnown = false;
+    }
+}
