@@ -6,9 +6,12 @@ import java.util.Arrays;
 /**
  * Interns short strings straight from UTF-8 bytes, so that the millions of events of a big trace
  * that repeat a few thousand names ({@code ph}, {@code cat}, kernel and op names) cost a hash
- * lookup each instead of a decoded {@code String}. The byte-path twin of the Kineto reader's
- * {@code NameTable}, with the same bounds: names longer than {@link #MAX_LENGTH} bytes and anything
- * after {@link #MAX_ENTRIES} distinct names get a fresh {@code String}.
+ * lookup each instead of a decoded {@code String}. Identical text gives the identical
+ * {@code String} instance, which also makes downstream maps hit on the cached hash code.
+ *
+ * <p>Bounded: names longer than {@link #MAX_LENGTH} bytes and anything after
+ * {@link #MAX_ENTRIES} distinct names get a fresh {@code String} (a trace with unbounded distinct
+ * names, e.g. ids baked into names, must not turn the table into the memory problem it solves).
  */
 public final class Utf8NameTable {
     static final int MAX_LENGTH = 512;
@@ -25,6 +28,31 @@ public final class Utf8NameTable {
             return s.stringValue();
         }
         return intern(s.buffer(), s.sliceStart(), s.sliceEnd());
+    }
+
+    private byte[] scratch = new byte[64];
+
+    /**
+     * The interned string of {@code buf[off, off + len)}: chars from Jackson's token buffer (the
+     * reference path). ASCII names, nearly all of them, share the table with the byte path; any
+     * other name gets a fresh {@code String} (a name with a lone surrogate has no UTF-8 form that
+     * would tell it apart from others).
+     */
+    public String intern(char[] buf, int off, int len) {
+        if (len > MAX_LENGTH) {
+            return new String(buf, off, len);
+        }
+        if (scratch.length < len) {
+            scratch = new byte[Math.max(len, scratch.length * 2)];
+        }
+        for (int i = 0; i < len; i++) {
+            char c = buf[off + i];
+            if (c >= 0x80) {
+                return new String(buf, off, len);
+            }
+            scratch[i] = (byte) c;
+        }
+        return intern(scratch, 0, len);
     }
 
     /** The interned string of the well-formed UTF-8 {@code buf[start, end)}. */

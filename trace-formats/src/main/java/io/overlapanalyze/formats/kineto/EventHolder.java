@@ -2,6 +2,7 @@ package io.overlapanalyze.formats.kineto;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.overlapanalyze.formats.json.Utf8NameTable;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -90,7 +91,7 @@ final class EventHolder implements Cloneable {
     }
 
     /** Names, categories and phases interned from the parser's buffer (no String per event). */
-    private final NameTable names = new NameTable();
+    private final Utf8NameTable names = new Utf8NameTable();
 
     /**
      * Reads the event object whose START_OBJECT is the current token, up to its END_OBJECT.
