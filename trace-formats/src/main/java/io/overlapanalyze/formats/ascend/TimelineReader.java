@@ -177,9 +177,10 @@ final class TimelineReader {
     /**
      * The fast path: the single pass of {@link #readWithJackson} with a {@link Utf8JsonScanner} and
      * {@link ByteEventFields} in place of Jackson and {@link EventFields#read}, and the same
-     * {@link #take}; so the same model. {@link Unsupported} for every file it does not take on: one
-     * outside the scanner's subset (which includes every damaged or cut file), one whose metadata
-     * comes after its process's events (two passes), one that gives any {@link TraceFormatException}.
+     * {@link #take}; so the same model. When metadata comes after its process's events, the file is
+     * read again in two passes, metadata then events, as {@link #twoPasses} does. {@link Unsupported}
+     * for every file it does not take on: one outside the scanner's subset (which includes every
+     * damaged or cut file), one that gives any {@link TraceFormatException}.
      * So it never words an error, warns or marks a trace truncated: the Jackson path does. A plain
      * single file of at least {@link #PARALLEL_MIN_BYTES} is scanned on several threads
      * ({@link ParallelArrayScan}) and its events replayed in file order, so that {@link #take} sees
@@ -197,18 +198,29 @@ final class TimelineReader {
      * a single plain file can be read in parallel (random access), others are read on one thread.
      */
     List<RankTrace> readWithScanner(int chunkBytes, int threads) throws IOException {
+        try {
+            return scanWith(chunkBytes, threads, false);
+        } catch (LateMetadata ex) {
+            // Metadata after its process's events (real torch_npu captures do this): every part's
+            // metadata first, then the events, as the Jackson path's two passes do.
+            return scanWith(chunkBytes, threads, true);
+        }
+    }
+
+    private List<RankTrace> scanWith(int chunkBytes, int threads, boolean twoPasses) throws IOException {
         if (chunkBytes > 0 && parts.size() == 1 && !InputStreams.isGzip(parts.get(0))) {
             try {
-                return fresh().scan(chunkBytes, threads);
+                return fresh().scan(chunkBytes, threads, twoPasses);
             } catch (ParallelArrayScan.Resequence ex) {
                 // a guessed cut was inside an event: read it again on one thread
             }
         }
-        return fresh().scan(0, threads);
+        return fresh().scan(0, threads, twoPasses);
     }
 
-    private List<RankTrace> scan(int chunkBytes, int threads) throws IOException {
+    private List<RankTrace> scan(int chunkBytes, int threads, boolean twoPasses) throws IOException {
         ByteEventFields fields = new ByteEventFields();
+        pass = twoPasses ? Pass.METADATA : Pass.ONE;
         for (int i = 0; i < parts.size(); i++) {
             scanPart(i, fields, chunkBytes, threads);
         }
@@ -217,7 +229,25 @@ final class TimelineReader {
         } catch (TraceFormatException ex) {
             throw new Unsupported(ex.getMessage());
         }
+        if (twoPasses) {
+            pass = Pass.EVENTS;
+            for (int i = 0; i < parts.size(); i++) {
+                scanPart(i, fields, chunkBytes, threads);
+            }
+        }
         return build();
+    }
+
+    /** Which events {@link #taken} uses: all in one pass, or metadata then the rest (as {@link #twoPasses}). */
+    private enum Pass { ONE, METADATA, EVENTS }
+
+    private Pass pass = Pass.ONE;
+
+    /** The single pass met metadata for a process whose events it had taken: read in two passes. */
+    private static final class LateMetadata extends RuntimeException {
+        LateMetadata() {
+            super(null, null, false, false);
+        }
     }
 
     /** One part as {@link #onePass} reads it. */
@@ -274,11 +304,29 @@ final class TimelineReader {
         }
     }
 
-    /** {@link #take} on the fast path: whatever would not let the Jackson path's single pass go on is Unsupported. */
+    /**
+     * The event in {@link #e} on the fast path: {@link #take} in the single pass; in two passes what
+     * {@link #scanMetadata} and then {@link #collect} do with it. Any error is Unsupported (the
+     * Jackson path words it).
+     */
     private void taken() {
         try {
-            if (!take()) {
-                throw new Unsupported("metadata after its process's events: the file needs two passes");
+            switch (pass) {
+                case ONE -> {
+                    if (!take()) {
+                        throw new LateMetadata();
+                    }
+                }
+                case METADATA -> {
+                    eventNumber++;
+                    if ("M".equals(e.ph)) {
+                        metadata();
+                    }
+                }
+                case EVENTS -> {
+                    eventNumber++;
+                    event();
+                }
             }
         } catch (TraceFormatException ex) {
             throw new Unsupported(ex.getMessage());
