@@ -160,15 +160,20 @@ public final class AnalyzeCommand implements Callable<Integer> {
             SafeOutput.writeBytes(output, inputsOf(), o -> renderer.render(report, o));
         } else {
             PrintWriter out = spec.commandLine().getOut();
-            try {
-                if (stdoutBytes != null) {
-                    out.flush();
+            if (stdoutBytes != null) {
+                out.flush();
+                try {
                     renderer.render(report, stdoutBytes);
-                } else {
-                    renderer.render(report, out);
+                } catch (java.io.IOException e) {
+                    // The reader went away (`| head`): stop quietly, as the text writer (a
+                    // PrintWriter, which never throws) does.
                 }
-            } catch (java.io.IOException e) {
-                throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
+            } else {
+                try {
+                    renderer.render(report, out);
+                } catch (java.io.IOException e) {
+                    throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
+                }
             }
             out.flush();
         }
