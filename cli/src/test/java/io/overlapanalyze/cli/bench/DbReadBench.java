@@ -149,13 +149,17 @@ public final class DbReadBench {
         RankReport kinetoReport = null;
         double[] ac = new double[repeats];
         double[] kc = new double[repeats];
+        double[] ar = new double[repeats]; // the read alone (TraceLoader.load), without the analysis
+        double[] kr = new double[repeats];
         for (int r = 0; r < repeats; r++) {
             for (boolean ascendNow : r % 2 == 0 ? new boolean[] {true, false} : new boolean[] {false, true}) {
                 long c0 = processCpuNs();
                 long t0 = System.nanoTime();
-                RankReport report = RankAnalyzer.analyze(TraceLoader.load(ascendNow ? bigDir : kineto).get(0),
-                        AnalysisOptions.defaults());
+                var trace = TraceLoader.load(ascendNow ? bigDir : kineto).get(0);
+                double read = (System.nanoTime() - t0) / 1e9;
+                RankReport report = RankAnalyzer.analyze(trace, AnalysisOptions.defaults());
                 double wall = (System.nanoTime() - t0) / 1e9;
+                (ascendNow ? ar : kr)[r] = read;
                 double cpu = (processCpuNs() - c0) / 1e9;
                 if (ascendNow) {
                     ascendReport = report;
@@ -183,6 +187,13 @@ public final class DbReadBench {
         System.out.printf(Locale.ROOT, "median read+analyse: ascend %.2f s = %.0f MB/s (best %.0f); kineto %.2f s = %.0f MB/s"
                         + " (best %.0f); ascend/kineto MB/s = %.2f%n", a[repeats / 2], am, ascendBytes / 1e6 / a[0],
                 k[repeats / 2], km, kinetoBytes / 1e6 / k[0], am / km);
+        Arrays.sort(ar);
+        Arrays.sort(kr);
+        double arm = ascendBytes / 1e6 / ar[repeats / 2];
+        double krm = kinetoBytes / 1e6 / kr[repeats / 2];
+        System.out.printf(Locale.ROOT, "median read only (the readers, no analysis): ascend %.2f s = %.0f MB/s (best %.0f);"
+                        + " kineto %.2f s = %.0f MB/s (best %.0f); ascend/kineto MB/s = %.2f%n", ar[repeats / 2], arm,
+                ascendBytes / 1e6 / ar[0], kr[repeats / 2], krm, kinetoBytes / 1e6 / kr[0], arm / krm);
         System.out.printf(Locale.ROOT, "median per step: ascend %.1f ms, kineto %.1f ms (same %d steps)%n",
                 a[repeats / 2] * 1e3 / steps, k[repeats / 2] * 1e3 / steps, steps);
         RankReport smallReport = RankAnalyzer.analyze(TraceLoader.load(smallDir).get(0), AnalysisOptions.defaults());
