@@ -237,8 +237,13 @@ public final class Utf8JsonScanner {
      * next; false when it is empty (the closing brace is consumed).
      */
     public boolean beginObject() throws IOException {
-        expect('{');
-        if (peek() == '}') {
+        return begin('{', '}');
+    }
+
+    /** Consumes {@code open}; true when the container has a first member or element, false when empty (consumed). */
+    private boolean begin(char open, char close) throws IOException {
+        expect(open);
+        if (peek() == close) {
             pos++;
             return false;
         }
@@ -281,12 +286,7 @@ public final class Utf8JsonScanner {
 
     /** Opens an array ({@code [}). True when it has a first element; false when empty (consumed). */
     public boolean beginArray() throws IOException {
-        expect('[');
-        if (peek() == ']') {
-            pos++;
-            return false;
-        }
-        return true;
+        return begin('[', ']');
     }
 
     /** After an element: true when another follows, false at the array's end (consumed). */
