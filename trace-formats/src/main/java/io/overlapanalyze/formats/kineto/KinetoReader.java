@@ -54,6 +54,13 @@ import java.util.zip.ZipException;
  * follow the event array, so times stay in the file's frame until the end and
  * {@code baseTimeNanoseconds} is added last.
  *
+ * <p>Two paths fill the same {@link EventHolder} for the same {@link TraceCollector}: the byte
+ * scanner ({@link #readWithScanner}, tried first; several threads on a big plain file) and Jackson
+ * ({@link #readWithJackson}, the reference). The scanner gives up ({@link Unsupported}) on anything
+ * outside a strict subset of what Jackson takes, damage included, and the file is then read by
+ * Jackson: so results, warnings and messages are always the reference path's (ARCHITECTURE.md,
+ * "Two paths").
+ *
  * <p>Damage is handled as kineto.md §9 asks: a file cut short (crash, {@code .tmp}, truncated gzip)
  * after at least one complete event gives a partial trace flagged {@code truncated} with a warning;
  * a file that is not a Kineto trace at all, or uses a value of the wrong type where the reader
@@ -186,7 +193,7 @@ public final class KinetoReader implements TraceReader {
     }
 
     /**
-     * One pass over the file. The fast path hands Jackson the UTF-8 bytes (its byte-based parser
+     * One Jackson pass over the file. It hands Jackson the UTF-8 bytes (its byte-based parser
      * decodes only the strings the reader looks at and skips the rest undecoded), which is about
      * twice as fast as decoding the whole text through a {@code Reader} first. That parser refuses
      * invalid UTF-8, which real traces contain (kernel names with raw bytes), while the rule is that
