@@ -276,8 +276,7 @@ public final class KinetoReader implements TraceReader {
         @Override
         public void event(EventHolder e) {
             eventNumber++;
-            collector.accept(e, eventNumber);
-            completeEvents++;
+            accepted(e);
         }
 
         private TraceCollector scratch;
@@ -306,9 +305,9 @@ public final class KinetoReader implements TraceReader {
             skippedNull();
         }
 
-        /** Event {@link #eventNumber}, read into {@link #event}, goes to the collector. */
-        private void accepted() {
-            collector.accept(event, eventNumber);
+        /** Event number {@link #eventNumber} goes to the collector (both paths). */
+        private void accepted(EventHolder e) {
+            collector.accept(e, eventNumber);
             completeEvents++;
         }
 
@@ -418,7 +417,7 @@ public final class KinetoReader implements TraceReader {
                     throw new BadTraceException("trace event " + eventNumber + " is " + JsonValues.describe(t) + ", expected an object");
                 }
                 event.read(p);
-                accepted();
+                accepted(event);
             }
         }
 
