@@ -76,15 +76,11 @@ public final class Utf8JsonScanner {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long ONES = 0x0101010101010101L;
     private static final long HIGH_BITS = 0x8080808080808080L;
-    private static final boolean[] WHITESPACE = new boolean[' ' + 1];
+    /** What may follow a number or a literal: whitespace, or the end of a member or element. */
     private static final boolean[] DELIMITER = new boolean[256];
 
     static {
-        for (char c : new char[] {' ', '\n', '\r', '\t'}) {
-            WHITESPACE[c] = true;
-            DELIMITER[c] = true;
-        }
-        for (char c : new char[] {',', '}', ']'}) {
+        for (char c : new char[] {' ', '\n', '\r', '\t', ',', '}', ']'}) {
             DELIMITER[c] = true;
         }
     }
@@ -613,7 +609,7 @@ public final class Utf8JsonScanner {
                 }
                 isInt = false;
             }
-            if (p < lim && isDelimiterByte(b[p]) && p - start <= MAX_NUMBER_BYTES) {
+            if (p < lim && isDelimiter(b[p]) && p - start <= MAX_NUMBER_BYTES) {
                 sliceStart = start;
                 sliceEnd = p;
                 sliceEscaped = false;
@@ -624,10 +620,6 @@ public final class Utf8JsonScanner {
             }
         }
         return numberSlowly(c);
-    }
-
-    private static boolean isDelimiterByte(byte c) {
-        return c >= 0 && DELIMITER[c];
     }
 
     /** The general case of {@link #number()}: signs, zeros, refills, and the forms it refuses. */
