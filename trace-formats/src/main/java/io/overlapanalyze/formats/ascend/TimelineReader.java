@@ -169,11 +169,6 @@ final class TimelineReader {
         return build();
     }
 
-    /** Plain single files this large have their event array scanned on several threads (as Kineto's). */
-    static final long PARALLEL_MIN_BYTES = 32L << 20;
-    /** About 100,000 events per chunk. */
-    static final int PARALLEL_CHUNK_BYTES = 16 << 20;
-
     /**
      * The fast path: the single pass of {@link #readWithJackson} with a {@link Utf8JsonScanner} and
      * {@link ByteEventFields} in place of Jackson and {@link EventFields#read}, and the same
@@ -182,15 +177,14 @@ final class TimelineReader {
      * for every file it does not take on: one outside the scanner's subset (which includes every
      * damaged or cut file), one that gives any {@link TraceFormatException}.
      * So it never words an error, warns or marks a trace truncated: the Jackson path does. A plain
-     * single file of at least {@link #PARALLEL_MIN_BYTES} is scanned on several threads
+     * single file of at least {@link ParallelArrayScan#MIN_FILE_BYTES} is scanned on several threads
      * ({@link ParallelArrayScan}) and its events replayed in file order, so that {@link #take} sees
      * them as a sequential read would (metadata before events, the late-metadata check).
      * Reads with readers of its own: this one stays unused.
      */
     List<RankTrace> readWithScanner() throws IOException {
-        int threads = Integer.getInteger("overlap.ascend.threads", Math.min(4, Runtime.getRuntime().availableProcessors()));
-        boolean parallel = parts.size() == 1 && threads >= 2 && Files.size(parts.get(0)) >= PARALLEL_MIN_BYTES;
-        return readWithScanner(parallel ? PARALLEL_CHUNK_BYTES : 0, threads);
+        int threads = ParallelArrayScan.threads("overlap.ascend.threads");
+        return readWithScanner(parts.size() == 1 ? ParallelArrayScan.chunkBytesFor(parts.get(0), threads) : 0, threads);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.json;
 
+import io.overlapanalyze.formats.InputStreams;
 import io.overlapanalyze.formats.json.Utf8JsonScanner.Unsupported;
 
 import java.io.Closeable;
@@ -8,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
@@ -80,6 +82,25 @@ public final class ParallelArrayScan<E> implements Closeable {
      */
     private static final int REHEARSALS = 16;
     private static final int REHEARSAL_BYTES = 128 << 10;
+    /** Plain files this large (uncompressed) have their event array scanned in parallel. */
+    public static final long MIN_FILE_BYTES = 32L << 20;
+    /** About 100,000 events per chunk in a typical trace. */
+    public static final int CHUNK_BYTES = 16 << 20;
+
+    /**
+     * The chunk size for a reader's {@code file}: {@link #CHUNK_BYTES} for a plain file of at
+     * least {@link #MIN_FILE_BYTES} when {@code threads} ≥ 2, else 0 (read it on one thread).
+     */
+    public static int chunkBytesFor(Path file, int threads) throws IOException {
+        boolean parallel = threads >= 2 && Files.size(file) >= MIN_FILE_BYTES && !InputStreams.isGzip(file);
+        return parallel ? CHUNK_BYTES : 0;
+    }
+
+    /** Scan threads: the system property {@code property} if set, else the cores (at most 4). */
+    public static int threads(String property) {
+        return Integer.getInteger(property, Math.min(4, Runtime.getRuntime().availableProcessors()));
+    }
+
     /** How far past a nominal cut to look for an element start. */
     private static final int SEARCH_BYTES = 4 << 20;
 

@@ -146,20 +146,14 @@ public final class KinetoReader implements TraceReader {
      * The fast path ({@link Utf8JsonScanner}, {@link ByteEventReader}): the same model as
      * {@link #readWithJackson}, or {@link Unsupported} for any input it does not take on, including
      * every damaged file (the Jackson path words the error or the truncation warning). A plain file
-     * of at least {@link #PARALLEL_MIN_BYTES} has its events array scanned on several threads
-     * ({@link ParallelArrayScan}); when that cannot cut the array cleanly, the file is read again
-     * on one thread.
+     * of at least {@link ParallelArrayScan#MIN_FILE_BYTES} has its events array scanned on several
+     * threads ({@link ParallelArrayScan}); when that cannot cut the array cleanly, the file is read
+     * again on one thread.
      */
     RankTrace readWithScanner(Path input) throws IOException {
-        int threads = Integer.getInteger("overlap.kineto.threads", Math.min(4, Runtime.getRuntime().availableProcessors()));
-        boolean parallel = threads >= 2 && !InputStreams.isGzip(input) && Files.size(input) >= PARALLEL_MIN_BYTES;
-        return readWithScanner(input, parallel ? PARALLEL_CHUNK_BYTES : 0, threads);
+        int threads = ParallelArrayScan.threads("overlap.kineto.threads");
+        return readWithScanner(input, ParallelArrayScan.chunkBytesFor(input, threads), threads);
     }
-
-    /** Files this large (uncompressed) have their events scanned in parallel. */
-    static final long PARALLEL_MIN_BYTES = 32L << 20;
-    /** About 100,000 events per chunk in a typical trace. */
-    static final int PARALLEL_CHUNK_BYTES = 16 << 20;
 
     /** As {@link #readWithScanner(Path)}; {@code chunkBytes} 0 reads on one thread (tests vary both). */
     RankTrace readWithScanner(Path input, int chunkBytes, int threads) throws IOException {

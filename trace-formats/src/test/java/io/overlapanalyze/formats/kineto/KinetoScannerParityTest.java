@@ -172,7 +172,7 @@ class KinetoScannerParityTest {
             if (gz) {
                 c.checkParallel(name + " (decompressed)", plain, ref, chunks);
             }
-            if (Files.size(plain) >= KinetoReader.PARALLEL_MIN_BYTES) {
+            if (Files.size(plain) >= ParallelArrayScan.MIN_FILE_BYTES) {
                 String byDefault = outcome(() -> new KinetoReader().readWithScanner(plain));
                 if (!withoutSource(byDefault).equals(withoutSource(ref))) {
                     c.failures.add(name + ": readWithScanner(Path) on the plain copy (parallel) differs at "
