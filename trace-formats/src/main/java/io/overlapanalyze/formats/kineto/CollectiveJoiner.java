@@ -36,7 +36,8 @@ final class CollectiveJoiner {
     private final DeviceIntervals dev;
     private final Map<String, ProcessGroup> declaredGroups = new HashMap<>();
     private final Map<List<Object>, ProcessGroup> groupCache = new HashMap<>();
-    private LongIntMap runtimeByCorrelation;
+    /** Runtime-call rows by correlation id: the join of device work (and stream waits) to its launch. */
+    private final LongIntMap runtimeByCorrelation;
 
     /** A collective before ids are assigned. */
     private record Draft(CollectiveType type, String name, ProcessGroup group, long sequence, long in, long out,
@@ -47,6 +48,7 @@ final class CollectiveJoiner {
     CollectiveJoiner(TraceCollector collector, List<ProcessGroup> pgConfig) {
         this.c = collector;
         this.dev = collector.device;
+        this.runtimeByCorrelation = LongIntMap.indexOf(collector.rtCorrelation, NONE);
         for (ProcessGroup g : pgConfig) {
             if (g.name() != null) {
                 declaredGroups.putIfAbsent(g.name(), g);
@@ -54,10 +56,14 @@ final class CollectiveJoiner {
         }
     }
 
+    /** The runtime-call row of each correlation id (for {@link StreamWaitJoiner}, which joins on it too). */
+    LongIntMap runtimeByCorrelation() {
+        return runtimeByCorrelation;
+    }
+
     /** Sets launch times/threads on device intervals; returns launch times with no device work (relative). */
     long[] linkLaunches() {
         int rows = c.rtCorrelation.size();
-        runtimeByCorrelation = LongIntMap.indexOf(c.rtCorrelation, NONE);
         BitSet matched = new BitSet(rows);
         for (int i = 0; i < dev.size(); i++) {
             int r = runtimeRow(i);

@@ -448,7 +448,7 @@ public final class KinetoReader implements TraceReader {
             CollectiveJoiner joiner = new CollectiveJoiner(collector, dist.groups());
             long[] unmatched = joiner.linkLaunches();
             List<Collective> collectives = joiner.buildCollectives(base);
-            List<StreamWait> streamWaits = StreamWaitJoiner.join(collector, base);
+            List<StreamWait> streamWaits = StreamWaitJoiner.join(collector, joiner.runtimeByCorrelation(), base);
 
             DeviceIntervals device = collector.device;
             device.trimToSize();

@@ -26,12 +26,12 @@ final class StreamWaitJoiner {
     private StreamWaitJoiner() {
     }
 
-    static List<StreamWait> join(TraceCollector c, long baseNs) {
+    /** {@code runtimeByCorrelation}: the runtime-call row of each correlation id ({@link CollectiveJoiner}'s). */
+    static List<StreamWait> join(TraceCollector c, LongIntMap runtimeByCorrelation, long baseNs) {
         int n = c.waitLane.size();
         if (n == 0) {
             return List.of();
         }
-        LongIntMap runtimeByCorrelation = LongIntMap.indexOf(c.rtCorrelation, CollectiveArgs.NONE);
         List<StreamWait> out = new ArrayList<>(n);
         for (int w = 0; w < n; w++) {
             int waiting = (int) c.waitLane.get(w);
