@@ -56,14 +56,14 @@ import static io.overlapanalyze.formats.json.Utf8JsonScanner.OBJECT;
  * file has an error (so that errors are those of the two-pass read). Either way the model is the
  * same; the single pass halves the parsing.
  *
- * <p>That single pass has a fast path, as the Kineto reader has ({@link #readWithScanner}): the same
- * per-event logic ({@link #take}) fed by a byte scanner ({@link ByteEventFields}) instead of
- * Jackson, on several threads for a big plain file. It takes on only well-formed files within the
- * scanner's subset whose single pass succeeds; for anything else (damage, truncation, late
- * metadata, a bad value) it gives up and the Jackson path ({@link #readWithJackson}) reads the file
- * as it always did, so errors, truncation warnings and partial results are that path's. (The
- * torch_npu captures in shared/traces write the Python process's metadata after its first events:
- * they take the Jackson path's two passes, after a fast pass that stops at that metadata.)
+ * <p>Both reads have a fast path, as the Kineto reader has ({@link #readWithScanner}): the same
+ * per-event logic ({@link #take}, or metadata then events) fed by a byte scanner
+ * ({@link ByteEventFields}) instead of Jackson, on several threads for a big plain file. It takes
+ * on only well-formed files within the scanner's subset; for anything else (damage, truncation, a
+ * bad value) it gives up and the Jackson path ({@link #readWithJackson}) reads the file as it
+ * always did, so errors, truncation warnings and partial results are that path's. (The torch_npu
+ * captures in shared/traces write the Python process's metadata after its first events: the fast
+ * path's single pass stops at that metadata and its two passes read them.)
  */
 final class TimelineReader {
     private static final JsonFactory FACTORY = JsonFactory.builder()
