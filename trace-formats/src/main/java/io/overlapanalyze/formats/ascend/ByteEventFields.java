@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.ascend;
 
+import io.overlapanalyze.formats.json.KeyPredictor;
 import io.overlapanalyze.formats.json.KeyTable;
 import io.overlapanalyze.formats.json.Utf8JsonScanner;
 import io.overlapanalyze.formats.json.Utf8NameTable;
@@ -28,8 +29,8 @@ import static io.overlapanalyze.formats.json.Utf8JsonScanner.TRUE;
  *       the value's text as Jackson gives it ({@code TextCache.text}): a string decoded, a number's
  *       exact digits, {@code "true"}/{@code "false"};</li>
  *   <li>{@code ts}, {@code dur}, {@code id} are that same text as characters ({@link EventFields.Slice}),
- *       and, made here from the bytes, what the reader would make of those characters when that is
- *       a number: nanoseconds of a time, a numeric flow id (the slice's {@code value});</li>
+ *       or, when it is a number, only what the reader would make of those characters, made here from
+ *       the bytes: nanoseconds of a time, a numeric flow id (the slice's {@code value});</li>
  *   <li>in {@code args} a {@code null} does clear the field (a repeated key: the last one wins).</li>
  * </ul>
  * Anything outside the scanner's subset is {@link Utf8JsonScanner.Unsupported}, for the Jackson
@@ -45,7 +46,9 @@ final class ByteEventFields {
     private static final int DUR = 6;
     private static final int ID = 7;
     private static final int ARGS = 8;
-    private static final KeyTable KEYS = KeyTable.of("ph", "name", "cat", "pid", "tid", "ts", "dur", "id", "args");
+    /** Kept by no field, but named so that {@link #keyOrder} can predict them: flows' binding point. */
+    private static final int BP = 9;
+    private static final KeyTable KEYS = KeyTable.of("ph", "name", "cat", "pid", "tid", "ts", "dur", "id", "args", "bp");
 
     private static final int A_NAME = 0;
     private static final int A_LABELS = 1;
@@ -53,7 +56,14 @@ final class ByteEventFields {
     private static final int A_STREAM_ID = 3;
     private static final int A_COUNT = 4;
     private static final int A_DATA_TYPE = 5;
-    private static final KeyTable ARG_KEYS = KeyTable.of("name", "labels", "Task Type", "stream id", "count", "data_type");
+    /** From here on, args no field keeps, named so that {@link #argOrder} can predict them (a task's ids). */
+    private static final int A_UNKEPT = 6;
+    private static final KeyTable ARG_KEYS = KeyTable.of("name", "labels", "Task Type", "stream id", "count", "data_type",
+            "Model Id", "Physic Stream Id", "Task Id", "Batch Id");
+
+    /** The keys of this thread's events, in the order they come (see {@link KeyPredictor}). */
+    private final KeyPredictor keyOrder = new KeyPredictor(KEYS);
+    private final KeyPredictor argOrder = new KeyPredictor(ARG_KEYS);
 
     /** The byte-side {@link TextCache}: names, pids and tids repeat across events. */
     private final Utf8NameTable names = new Utf8NameTable();
@@ -64,12 +74,13 @@ final class ByteEventFields {
         if (!s.beginObject()) {
             return;
         }
+        int key = KeyPredictor.START;
         do {
-            int key = s.key(KEYS);
+            key = s.key(keyOrder, key);
             int kind = s.peekKind();
             if (key == ARGS && kind == OBJECT) {
                 readArgs(s, e);
-            } else if (key < 0 || key == ARGS || kind == OBJECT || kind == ARRAY || kind == NULL) {
+            } else if (key < 0 || key == ARGS || key == BP || kind == OBJECT || kind == ARRAY || kind == NULL) {
                 s.skipValue(); // not a field it keeps, a container, or null (absent)
             } else {
                 switch (key) {
@@ -80,12 +91,7 @@ final class ByteEventFields {
                     case TID -> e.tid = text(s, kind);
                     case TS -> time(s, kind, e.ts);
                     case DUR -> time(s, kind, e.dur);
-                    case ID -> {
-                        slice(s, kind, e.id);
-                        long v = FlowIndex.numericId(e.id.buf, 0, e.id.len);
-                        e.id.value = v;
-                        e.id.valueKnown = v != FlowIndex.NOT_NUMERIC;
-                    }
+                    case ID -> flowId(s, kind, e.id);
                     default -> s.skipValue();
                 }
             }
@@ -96,10 +102,11 @@ final class ByteEventFields {
         if (!s.beginObject()) {
             return;
         }
+        int key = KeyPredictor.START;
         do {
-            int key = s.key(ARG_KEYS);
+            key = s.key(argOrder, key);
             int kind = s.peekKind();
-            if (key < 0 || kind == OBJECT || kind == ARRAY) {
+            if (key < 0 || key >= A_UNKEPT || kind == OBJECT || kind == ARRAY) {
                 s.skipValue();
                 continue;
             }
@@ -158,11 +165,25 @@ final class ByteEventFields {
         setScanned(s, to);
     }
 
-    /** {@link #text} as characters, without a {@code String} for the usual plain number or ASCII string. */
-    private static void slice(Utf8JsonScanner s, int kind, EventFields.Slice to) throws IOException {
-        if (scan(s, kind, to)) {
-            setScanned(s, to);
+    /**
+     * The text as characters ({@link #setScanned}), or, when it is a numeric flow id, only its number
+     * ({@link FlowIndex#numericId}, made from the bytes at hand; the reader then needs no characters).
+     */
+    private static void flowId(Utf8JsonScanner s, int kind, EventFields.Slice to) throws IOException {
+        if (!scan(s, kind, to)) {
+            return; // true/false: not numeric
         }
+        if (s.slicePlainAscii()) {
+            long v = FlowIndex.numericId(s.buffer(), s.sliceStart(), s.sliceEnd() - s.sliceStart());
+            if (v != FlowIndex.NOT_NUMERIC) {
+                to.value = v;
+                to.valueKnown = true;
+                to.present = true;
+                to.len = 0;
+                return;
+            }
+        }
+        setScanned(s, to);
     }
 
     /** Scans a string or number (true: its text is the scanner's slice) or a literal (false: set here). */

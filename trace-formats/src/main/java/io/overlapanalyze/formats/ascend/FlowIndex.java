@@ -50,12 +50,31 @@ final class FlowIndex {
     /** What {@link #numericId} gives for a text that is not a numeric id (no numeric id is this low). */
     static final long NOT_NUMERIC = Long.MIN_VALUE;
 
-    /** {@link #id} of a numeric id, else {@link #NOT_NUMERIC}; needs no state (the fast path calls it early). */
+    /** {@link #id} of a numeric id, else {@link #NOT_NUMERIC}; needs no state. */
     static long numericId(char[] buf, int off, int len) {
+        if (len == 0 || len > 19) {
+            return NOT_NUMERIC;
+        }
+        byte[] ascii = new byte[len];
+        for (int i = 0; i < len; i++) {
+            char c = buf[off + i];
+            if (c > '9') {
+                return NOT_NUMERIC; // not a digit or '-', whatever the byte form would say
+            }
+            ascii[i] = (byte) c;
+        }
+        return numericId(ascii, 0, len);
+    }
+
+    /**
+     * {@link #numericId(char[], int, int)} of ASCII text as bytes: the fast path computes it from the
+     * bytes it scanned, so that a numeric id needs no characters.
+     */
+    static long numericId(byte[] buf, int off, int len) {
         if (len == 19 && buf[off] >= '1' && buf[off] <= '9') {
             long v = 0;
             for (int i = off; i < off + 19; i++) {
-                char c = buf[i];
+                int c = buf[i];
                 if (c < '0' || c > '9') {
                     return NOT_NUMERIC;
                 }
@@ -74,7 +93,7 @@ final class FlowIndex {
             numeric = false; // leading zero: a different text than the number's
         }
         for (; numeric && i < off + len; i++) {
-            char c = buf[i];
+            int c = buf[i];
             if (c < '0' || c > '9') {
                 numeric = false;
             } else {

@@ -804,13 +804,17 @@ final class TimelineReader {
         if (text == null) {
             return -1;
         }
-        if (text == lastLongText) {
-            return lastLong; // tids repeat, as the same String (TextCache, Utf8NameTable)
+        // tids repeat, as the same String (TextCache, Utf8NameTable), a few of them in turn (the
+        // host thread's flows, then the stream's kernels): a small cache by identity
+        int slot = text.hashCode() & (LONG_CACHE - 1);
+        if (longTexts[slot] == text) {
+            return longValues[slot];
         }
         try {
-            lastLong = Long.parseLong(text);
-            lastLongText = text;
-            return lastLong;
+            long v = Long.parseLong(text);
+            longTexts[slot] = text;
+            longValues[slot] = v;
+            return v;
         } catch (NumberFormatException ex) {
             try {
                 return new java.math.BigDecimal(text).longValueExact();
@@ -821,8 +825,9 @@ final class TimelineReader {
         }
     }
 
-    private String lastLongText;
-    private long lastLong;
+    private static final int LONG_CACHE = 8;
+    private final String[] longTexts = new String[LONG_CACHE];
+    private final long[] longValues = new long[LONG_CACHE];
 
     private static String abbreviate(String s) {
         return s.length() > 40 ? s.substring(0, 40) + "..." : s;

@@ -197,7 +197,8 @@ public final class Utf8JsonScanner {
 
     /** The kind of the next value (after whitespace), without consuming it. */
     public int peekKind() throws IOException {
-        int c = peek();
+        int p = pos;
+        int c = p < limit && buf[p] > ' ' ? buf[p] : peek(); // no whitespace before it: no call
         switch (c) {
             case '"':
                 return STRING;
@@ -309,15 +310,36 @@ public final class Utf8JsonScanner {
      */
     public int key(KeyTable keys) throws IOException {
         // Fast path, in one method (the client compiler inlines little): a plain ASCII key, its
-        // colon and the whitespace between, all in the buffer.
+        // colon and the whitespace between, all in the buffer. The key is scanned eight bytes at a
+        // time, and a key of up to 8 bytes (most of them: "ph", "name", "ts") is looked up as one
+        // word, without a byte loop.
         byte[] b = buf;
         int p = pos;
         int lim = limit;
         if (p < lim && b[p] == '"') {
             int start = p + 1;
             int q = start;
-            while (q < lim && b[q] >= 0x20 && b[q] != '"' && b[q] != '\\') {
-                q++;
+            long special = 0;
+            while (q + 8 <= lim) {
+                // The high bit of each byte that is a quote, a backslash, a control character or
+                // not ASCII (SWAR: the lowest flag is exact, those above it may come from a borrow).
+                // Written out here and in scanString: the client compiler would not inline it.
+                long w = (long) LONGS.get(b, q);
+                long quote = w ^ 0x2222222222222222L;
+                long backslash = w ^ 0x5C5C5C5C5C5C5C5CL;
+                special = (((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash)
+                        | ((w - 0x2020202020202020L) & ~w) | w) & HIGH_BITS;
+                if (special != 0) {
+                    break;
+                }
+                q += 8;
+            }
+            if (special != 0) {
+                q += firstFlaggedByte(special); // the first byte that is not plain
+            } else {
+                while (q < lim && b[q] >= 0x20 && b[q] != '"' && b[q] != '\\') {
+                    q++;
+                }
             }
             if (q < lim && b[q] == '"' && q - start <= MAX_KEY_BYTES) {
                 int end = q++;
@@ -326,11 +348,43 @@ public final class Utf8JsonScanner {
                 }
                 if (q < lim && b[q] == ':') {
                     pos = q + 1;
+                    int len = end - start;
+                    if (len > 0 && len <= 8 && start + 8 <= lim) {
+                        long word = (long) LONGS.get(b, start);
+                        return keys.findShort(len == 8 ? word : word & ((1L << (len << 3)) - 1));
+                    }
                     return keys.find(b, start, end);
                 }
             }
         }
         return keySlowly(keys);
+    }
+
+    /**
+     * {@link #key(KeyTable)} of {@code predictor}'s table, trying first the key that followed
+     * {@code previous} (the id the last call returned, or {@link KeyPredictor#START} for an object's
+     * first key) last time: when the input holds that key's token, byte for byte, it is the answer.
+     * Otherwise the key is scanned, and the predictor learns it.
+     */
+    public int key(KeyPredictor predictor, int previous) throws IOException {
+        int guess = predictor.guess(previous);
+        int p = pos;
+        if (guess != KeyPredictor.NONE && p + 16 <= limit) {
+            int slot = guess + 1;
+            int n = predictor.length[slot];
+            byte[] b = buf;
+            if (n > 0 && ((long) LONGS.get(b, p) & predictor.mask0[slot]) == predictor.word0[slot]
+                    && ((long) LONGS.get(b, p + 8) & predictor.mask1[slot]) == predictor.word1[slot]) {
+                pos = p + n;
+                return guess;
+            }
+        }
+        long before = discarded;
+        int id = key(predictor.keys);
+        if (discarded == before && p < limit && buf[p] == '"') { // the token is still where it was
+            predictor.learn(previous, id, buf, p, pos);
+        }
+        return id;
     }
 
     private int keySlowly(KeyTable keys) throws IOException {
@@ -347,6 +401,10 @@ public final class Utf8JsonScanner {
 
     /** Scans the string value at the next position; its raw bytes are the slice. */
     public void string() throws IOException {
+        if (pos < limit && buf[pos] == '"') { // after peekKind(), as usual
+            scanString(false);
+            return;
+        }
         if (peek() != '"') {
             throw unsupported(peek(), "a string");
         }
@@ -402,7 +460,15 @@ public final class Utf8JsonScanner {
         int start = pos + 1;
         int p = start;
         int lim = limit;
-        while (p + 8 <= lim && plainWord((long) LONGS.get(b, p))) {
+        while (p + 8 <= lim) {
+            // no quote, backslash, control character or non-ASCII byte among these 8 (as in key())
+            long w = (long) LONGS.get(b, p);
+            long quote = w ^ 0x2222222222222222L;
+            long backslash = w ^ 0x5C5C5C5C5C5C5C5CL;
+            if (((((quote - ONES) & ~quote) | ((backslash - ONES) & ~backslash)
+                    | ((w - 0x2020202020202020L) & ~w) | w) & HIGH_BITS) != 0) {
+                break;
+            }
             p += 8;
         }
         while (p < lim) {
@@ -429,15 +495,14 @@ public final class Utf8JsonScanner {
         scanStringSlowly(isKey);
     }
 
-    /** No quote, backslash, control character or non-ASCII byte among the 8 bytes of {@code w}. */
-    private static boolean plainWord(long w) {
-        long quote = w ^ 0x2222222222222222L;
-        long backslash = w ^ 0x5C5C5C5C5C5C5C5CL;
-        long special = ((quote - ONES) & ~quote)
-                | ((backslash - ONES) & ~backslash)
-                | ((w - 0x2020202020202020L) & ~w)
-                | w;
-        return (special & HIGH_BITS) == 0;
+    /**
+     * The index (0–7) of the lowest byte whose high bit is set in {@code flags} (high bits only, not
+     * 0): the lowest set bit, isolated and shifted to bit 0 of its byte, times a constant whose byte
+     * {@code 7 - k} is {@code k}, leaves that index in the top byte. {@code Long.numberOfTrailingZeros}
+     * is not an intrinsic of the client compiler on JDK 17.
+     */
+    private static int firstFlaggedByte(long flags) {
+        return (int) ((((flags & -flags) >>> 7) * 0x0001020304050607L) >>> 56);
     }
 
     /** The general case of {@link #scanString}: refills, escapes, control characters, UTF-8. */
@@ -590,7 +655,7 @@ public final class Utf8JsonScanner {
      * Returns whether it is an integer. Exponents and the like are {@link Unsupported}.
      */
     public boolean number() throws IOException {
-        int c = peek();
+        int c = pos < limit && buf[pos] > ' ' ? buf[pos] : peek(); // after peekKind(), no call
         // Fast path: an unsigned number whose end is already in the buffer.
         byte[] b = buf;
         int start = pos;

@@ -1,5 +1,8 @@
 package io.overlapanalyze.formats.json;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -16,6 +19,14 @@ import java.util.Arrays;
 public final class Utf8NameTable {
     static final int MAX_LENGTH = 512;
     static final int MAX_ENTRIES = 1 << 18;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** Names of up to this many bytes are found by their bytes as two words ({@link #intern(byte[], int, int)}). */
+    private static final int SHORT = 16;
+    private String[] shortStrings = new String[1024];
+    private long[] shortWords = new long[2 * 1024];
+    private byte[] shortLengths = new byte[1024];
+    private int shortSize;
 
     private String[] strings = new String[1024];
     private byte[][] bytes = new byte[1024][];
@@ -55,19 +66,89 @@ public final class Utf8NameTable {
         return intern(scratch, 0, len);
     }
 
-    /** The interned string of the well-formed UTF-8 {@code buf[start, end)}. */
+    /**
+     * The interned string of the well-formed UTF-8 {@code buf[start, end)}. Names of up to 16 bytes
+     * (pids, tids, {@code ph}, categories: most fields of most events) are found by their bytes read
+     * as two words, in a table of their own; longer ones by a sampled hash and a comparison. Both
+     * lookups are written out in one method each: they run for several fields of every event, and
+     * the client compiler (the launcher's choice for big traces) inlines no callee of this size.
+     */
     String intern(byte[] buf, int start, int end) {
+        int len = end - start;
+        if (len > SHORT || start + SHORT > buf.length) {
+            return internLong(buf, start, end);
+        }
+        // The bytes as two little-endian words, zero above the name: with the length, they are the name.
+        long w0;
+        long w1 = 0;
+        if (len <= 8) {
+            w0 = (long) LONGS.get(buf, start) & (len == 8 ? -1L : (1L << (len << 3)) - 1);
+        } else {
+            w0 = (long) LONGS.get(buf, start);
+            w1 = (long) LONGS.get(buf, start + 8) & (len == 16 ? -1L : (1L << ((len - 8) << 3)) - 1);
+        }
+        long h = (w0 * 0x9E3779B97F4A7C15L) ^ (w1 * 0xC2B2AE3D27D4EB4FL) ^ len;
+        int mask = shortStrings.length - 1;
+        int slot = (int) (h ^ (h >>> 32) ^ (h >>> 17)) & mask;
+        for (String s; (s = shortStrings[slot]) != null; slot = (slot + 1) & mask) {
+            if (shortWords[2 * slot] == w0 && shortWords[2 * slot + 1] == w1 && shortLengths[slot] == len) {
+                return s;
+            }
+        }
+        String s = internLong(buf, start, end);
+        if (shortSize < MAX_ENTRIES) {
+            shortStrings[slot] = s;
+            shortWords[2 * slot] = w0;
+            shortWords[2 * slot + 1] = w1;
+            shortLengths[slot] = (byte) len;
+            if (++shortSize * 2 > shortStrings.length) {
+                growShort();
+            }
+        }
+        return s;
+    }
+
+    /** {@link #intern(byte[], int, int)} of any length: a hash of sampled bytes, then a comparison. */
+    private String internLong(byte[] buf, int start, int end) {
         int len = end - start;
         if (len > MAX_LENGTH) {
             return new String(buf, start, len, StandardCharsets.UTF_8);
         }
-        int h = hash(buf, start, len);
+        // The hash: the length and up to 8 sampled bytes (ends and quarters), not every byte; the
+        // full comparison follows anyway, and hashing long kernel names in full costs as much as
+        // scanning them.
+        int h = len;
+        if (len > 0) {
+            int last = end - 1;
+            h = 31 * h + buf[start];
+            h = 31 * h + buf[last];
+            if (len > 2) {
+                int q = len >>> 2;
+                h = 31 * h + buf[start + q];
+                h = 31 * h + buf[start + 2 * q];
+                h = 31 * h + buf[start + 3 * q];
+                h = 31 * h + buf[start + 1];
+                h = 31 * h + buf[last - 1];
+                h = 31 * h + buf[last - 2 < start ? start : last - 2];
+            }
+        }
         int mask = strings.length - 1;
-        int slot = mix(h) & mask;
+        int slot = (h ^ (h >>> 16) ^ (h >>> 7)) & mask; // mix(h), as rehash() places it
         for (String s; (s = strings[slot]) != null; slot = (slot + 1) & mask) {
             byte[] c = bytes[slot];
-            if (hashes[slot] == h && Arrays.equals(c, 0, c.length, buf, start, end)) {
-                return s;
+            if (hashes[slot] == h && c.length == len) {
+                int i = 0;
+                for (; i + 8 <= len; i += 8) { // a word at a time
+                    if ((long) LONGS.get(c, i) != (long) LONGS.get(buf, start + i)) {
+                        break;
+                    }
+                }
+                while (i < len && c[i] == buf[start + i]) {
+                    i++;
+                }
+                if (i == len) {
+                    return s;
+                }
             }
         }
         String s = new String(buf, start, len, StandardCharsets.UTF_8);
@@ -86,33 +167,33 @@ public final class Utf8NameTable {
         return s;
     }
 
-    /**
-     * A hash of the length and up to 8 sampled bytes (ends and quarters), not of every byte: the
-     * full comparison follows anyway, and hashing long kernel names in full costs as much as
-     * scanning them.
-     */
-    private static int hash(byte[] buf, int off, int len) {
-        int h = len;
-        if (len == 0) {
-            return h;
-        }
-        int last = off + len - 1;
-        h = 31 * h + buf[off];
-        h = 31 * h + buf[last];
-        if (len > 2) {
-            int q = len >>> 2;
-            h = 31 * h + buf[off + q];
-            h = 31 * h + buf[off + 2 * q];
-            h = 31 * h + buf[off + 3 * q];
-            h = 31 * h + buf[off + 1];
-            h = 31 * h + buf[last - 1];
-            h = 31 * h + buf[last - 2 < off ? off : last - 2];
-        }
-        return h;
-    }
-
     private static int mix(int h) {
         return h ^ (h >>> 16) ^ (h >>> 7);
+    }
+
+    private void growShort() {
+        String[] oldS = shortStrings;
+        long[] oldW = shortWords;
+        byte[] oldL = shortLengths;
+        shortStrings = new String[oldS.length * 2];
+        shortWords = new long[oldW.length * 2];
+        shortLengths = new byte[oldL.length * 2];
+        int mask = shortStrings.length - 1;
+        for (int i = 0; i < oldS.length; i++) {
+            if (oldS[i] != null) {
+                long w0 = oldW[2 * i];
+                long w1 = oldW[2 * i + 1];
+                long h = (w0 * 0x9E3779B97F4A7C15L) ^ (w1 * 0xC2B2AE3D27D4EB4FL) ^ oldL[i];
+                int slot = (int) (h ^ (h >>> 32) ^ (h >>> 17)) & mask; // as intern() places it
+                while (shortStrings[slot] != null) {
+                    slot = (slot + 1) & mask;
+                }
+                shortStrings[slot] = oldS[i];
+                shortWords[2 * slot] = w0;
+                shortWords[2 * slot + 1] = w1;
+                shortLengths[slot] = oldL[i];
+            }
+        }
     }
 
     private void rehash() {

@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.kineto;
 
+import io.overlapanalyze.formats.json.KeyPredictor;
 import io.overlapanalyze.formats.json.KeyTable;
 import io.overlapanalyze.formats.json.ParallelArrayScan;
 import io.overlapanalyze.formats.json.ParallelArrayScan.ElementParser;
@@ -92,6 +93,10 @@ final class ByteEventReader {
             "Process Group Description", "Process Group Ranks", "Seq", "Device Type", "Device Id", "Total Allocated");
 
     private static final long NONE = EventHolder.NONE;
+
+    /** The keys of this reader's events and args, in the order they come (see {@link KeyPredictor}). */
+    private final KeyPredictor eventOrder = new KeyPredictor(EVENT_KEYS);
+    private final KeyPredictor argOrder = new KeyPredictor(ARG_KEYS);
 
     private Utf8JsonScanner s;
     private final Sink sink;
@@ -203,8 +208,9 @@ final class ByteEventReader {
         if (!s.beginObject()) {
             return;
         }
+        int field = KeyPredictor.START;
         do {
-            int field = s.key(EVENT_KEYS);
+            field = s.key(eventOrder, field);
             e.fieldCount++;
             switch (field) {
                 case PH -> e.ph = internedText();
@@ -340,8 +346,10 @@ final class ByteEventReader {
         if (!s.beginObject()) {
             return;
         }
+        int arg = KeyPredictor.START;
         do {
-            switch (s.key(ARG_KEYS)) {
+            arg = s.key(argOrder, arg);
+            switch (arg) {
                 case A_CORRELATION -> e.correlation = lenientLong();
                 case A_EXTERNAL_ID, A_EXTERNAL_ID_LEGACY -> e.externalId = lenientLong();
                 case A_STREAM -> e.stream = lenientLong();

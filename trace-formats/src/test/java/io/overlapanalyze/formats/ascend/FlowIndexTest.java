@@ -121,4 +121,34 @@ class FlowIndexTest {
                 Arrays.asList(FlowIndex.numericId("1716423323000175000".toCharArray(), 0, 19),
                         FlowIndex.numericId("abc".toCharArray(), 0, 3)));
     }
+
+    /**
+     * The byte and character forms of {@link FlowIndex#numericId} agree with each other and with its
+     * contract: a canonical decimal integer of at most 18 characters, or a positive one of 19 digits
+     * that fits a {@code long}, is that number; anything else is {@link FlowIndex#NOT_NUMERIC}.
+     */
+    @Test
+    void numericIdsFromBytesAndCharactersFollowTheContract() {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(29);
+        String alphabet = "0123456789-+. a";
+        for (int i = 0; i < 100_000; i++) {
+            StringBuilder sb = new StringBuilder();
+            int len = r.nextInt(22);
+            boolean digitsOnly = r.nextBoolean();
+            for (int k = 0; k < len; k++) {
+                sb.append(digitsOnly && !(k == 0 && r.nextInt(4) == 0) ? (char) ('0' + r.nextInt(10))
+                        : alphabet.charAt(r.nextInt(alphabet.length())));
+            }
+            String text = sb.toString();
+            long expected = FlowIndex.NOT_NUMERIC;
+            if (text.matches("-?(0|[1-9][0-9]*)") && !text.equals("-0") && (text.length() <= 18
+                    || text.length() == 19 && text.charAt(0) != '-'
+                    && new java.math.BigInteger(text).compareTo(java.math.BigInteger.valueOf(Long.MAX_VALUE)) <= 0)) {
+                expected = Long.parseLong(text);
+            }
+            byte[] framed = ("7" + text + "7").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            assertEquals(expected, FlowIndex.numericId(framed, 1, text.length()), text);
+            assertEquals(expected, FlowIndex.numericId(("7" + text).toCharArray(), 1, text.length()), text);
+        }
+    }
 }

@@ -488,6 +488,125 @@ class Utf8JsonScannerTest {
         assertThrows(Unsupported.class, () -> e.key(keys), "a key that spells ph in escapes");
     }
 
+    /**
+     * Keys of every length from 1 to 20 (the one-word lookup takes 1 to 7 bytes, the other table the
+     * rest), near misses of each (one byte changed anywhere, one byte more or less), empty and
+     * non-ASCII keys, with and without blanks before the colon; read whole, a few bytes per read,
+     * and across the 1 MiB buffer boundary. Each id must be the table's, or -1.
+     */
+    @Test
+    void keysOfEveryLengthAndTheirNearMissesGetTheRightIds() throws IOException {
+        List<String> names = new ArrayList<>();
+        for (int len = 1; len <= 20; len++) {
+            names.add("abcdefghijklmnopqrstuvwxyz".substring(0, len));
+            names.add("Task Type:_-0123456789".substring(0, len));
+        }
+        names.add("ph");
+        KeyTable keys = KeyTable.of(names.toArray(String[]::new));
+        SplittableRandom r = new SplittableRandom(20261129);
+        List<String> probe = new ArrayList<>(names);
+        for (String n : names) {
+            probe.add(n.substring(1));
+            probe.add(n + "z");
+            char[] c = n.toCharArray();
+            int at = r.nextInt(c.length);
+            c[at] = c[at] == 'x' ? 'y' : 'x';
+            probe.add(new String(c));
+        }
+        probe.addAll(List.of("", "é", "ph\u0020".substring(0, 2), "p\u00e9h", "\u007f", "a\u0001b", "phé"));
+        for (int round = 0; round < 4; round++) {
+            StringBuilder doc = new StringBuilder("{");
+            List<Integer> expected = new ArrayList<>();
+            for (int i = 0; i < 400; i++) {
+                String k = probe.get(r.nextInt(probe.size()));
+                String decoded = new String(k.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8);
+                if (decoded.chars().anyMatch(ch -> ch < 0x20)) {
+                    continue; // a control character in a key: refused, tested elsewhere
+                }
+                doc.append(i == 0 ? "" : ",").append('"').append(k).append('"')
+                        .append(r.nextBoolean() ? "" : " ".repeat(r.nextInt(3)) + (r.nextBoolean() ? "\n" : ""))
+                        .append(':').append(i);
+                expected.add(names.indexOf(k));
+            }
+            doc.append('}');
+            byte[] bytes = utf8(doc.toString());
+            for (InputStream in : List.of(new ByteArrayInputStream(bytes), new TrickleInputStream(bytes, round, 9),
+                    new ByteArrayInputStream(cat(" ".repeat(BUFFER - 1 - r.nextInt(600)), bytes)))) {
+                Utf8JsonScanner s = new Utf8JsonScanner(in);
+                List<Integer> ids = new ArrayList<>();
+                assertTrue(s.beginObject());
+                do {
+                    ids.add(s.key(keys));
+                    s.skipValue();
+                } while (s.nextMember());
+                assertEquals(expected, ids);
+            }
+        }
+        assertThrows(IllegalArgumentException.class, () -> KeyTable.of("a\"b"), "a key the scanner never matches");
+    }
+
+    /**
+     * The predicting {@code key} gives what the plain one gives, key by key, where the order and the
+     * spelling of keys mostly repeat (its guesses hit) and where they change (near misses of a guessed
+     * token: another key with the same start, blanks before the colon, a longer key that begins with
+     * the token's bytes but for its quote, unknown keys, tokens over 16 bytes); whole, trickled, and
+     * across the buffer boundary.
+     */
+    @Test
+    void predictedKeysAreTheKeysScanned() throws IOException {
+        KeyTable keys = KeyTable.of("name", "pid", "tid", "ts", "dur", "ph", "args", "Task Type", "a-key-over-16-bytes",
+                "abcdefg", "abcdefgh", "abcdefghijkl");
+        List<String> spellings = List.of("\"name\":", "\"pid\":", "\"tid\":", "\"ts\":", "\"dur\":", "\"ph\":",
+                "\"args\":", "\"Task Type\":", "\"a-key-over-16-bytes\":", "\"ts\" :", "\"ts\"\n:", "\"tsx\":",
+                "\"t\":", "\"names\":", "\"nam\":", "\"Task Types\":", "\"other\":", "\"pid\"  :",
+                "\"abcdefg\":", "\"abcdefgh\":", "\"abcdefgx\":", "\"abcdefghijkl\":", "\"abcdefghijkx\":", "\"abcdefg\" :");
+        SplittableRandom r = new SplittableRandom(7);
+        for (int round = 0; round < 6; round++) {
+            StringBuilder doc = new StringBuilder("[");
+            List<String> usual = List.of("\"name\":", "\"pid\":", "\"tid\":", "\"ts\":", "\"abcdefgh\":",
+                    "\"abcdefghijkl\":", "\"ph\":");
+            for (int e = 0; e < 3000; e++) {
+                doc.append(e == 0 ? "" : ",").append('{');
+                int members = 1 + r.nextInt(7);
+                for (int m = 0; m < members; m++) {
+                    // mostly the usual order, sometimes anything
+                    String k = r.nextInt(5) > 0 && m < usual.size() ? usual.get(m) : spellings.get(r.nextInt(spellings.size()));
+                    doc.append(m == 0 ? "" : ",").append(k).append(r.nextInt(10));
+                }
+                doc.append('}');
+            }
+            doc.append(']');
+            byte[] bytes = utf8(doc.toString());
+            for (int way = 0; way < 3; way++) {
+                byte[] input = way == 2 ? cat(" ".repeat(BUFFER - 1 - r.nextInt(2000)), bytes) : bytes;
+                Utf8JsonScanner plain = new Utf8JsonScanner(new ByteArrayInputStream(input));
+                Utf8JsonScanner guessing = new Utf8JsonScanner(way == 1 ? new TrickleInputStream(input, round, 40)
+                        : new ByteArrayInputStream(input));
+                KeyPredictor predictor = new KeyPredictor(keys);
+                assertTrue(plain.beginArray());
+                assertTrue(guessing.beginArray());
+                boolean element = true;
+                while (element) {
+                    boolean member = plain.beginObject();
+                    assertEquals(member, guessing.beginObject());
+                    int previous = KeyPredictor.START;
+                    while (member) {
+                        int expected = plain.key(keys);
+                        previous = guessing.key(predictor, previous);
+                        assertEquals(expected, previous);
+                        assertEquals(plain.offset(), guessing.offset(), "where the key ends");
+                        plain.skipValue();
+                        guessing.skipValue();
+                        member = plain.nextMember();
+                        assertEquals(member, guessing.nextMember());
+                    }
+                    element = plain.nextElement();
+                    assertEquals(element, guessing.nextElement());
+                }
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ offsets, refills, the 1 MiB buffer
 
     /** The offset before each token is where Jackson says the token starts, with the input arriving in tiny pieces. */
@@ -714,6 +833,23 @@ class Utf8JsonScannerTest {
         }
         assertTrue(t.intern(names.get(0), 0, names.get(0).length) == t.intern(names.get(0).clone(), 0, names.get(0).length),
                 "interned: the same instance");
+    }
+
+    /** Names of every length up to 40 that differ in one byte only, at every place (the word-wise comparison's tail too). */
+    @Test
+    void theNameTableTellsApartNamesThatDifferInOneByte() {
+        Utf8NameTable t = new Utf8NameTable();
+        for (int len = 1; len <= 40; len++) {
+            byte[] base = utf8("0123456789abcdefghijklmnopqrstuvwxyzABCD".substring(0, len));
+            assertEquals(new String(base, StandardCharsets.UTF_8), t.intern(base, 0, len));
+            for (int at = 0; at < len; at++) {
+                byte[] other = base.clone();
+                other[at] = '_';
+                byte[] framed = cat("abc", other, "d");
+                assertEquals(new String(other, StandardCharsets.UTF_8), t.intern(framed, 3, 3 + len), len + " bytes, at " + at);
+                assertEquals(new String(base, StandardCharsets.UTF_8), t.intern(cat("z", base), 1, 1 + len));
+            }
+        }
     }
 
     @Test

@@ -1,0 +1,75 @@
+package io.overlapanalyze.formats.json;
+
+/**
+ * Guesses the next key of an object, for {@link Utf8JsonScanner#key(KeyPredictor, int)}: a trace
+ * writes the events of a kind with the same keys in the same order and spacing, so the key after
+ * {@code "pid"} is nearly always the one that followed it last time, written with the same bytes.
+ * For each key it has seen (an id of its {@link KeyTable}, or -1 for any other key), it keeps the
+ * key that came next and the exact bytes of its token, from the opening quote to the colon (what
+ * {@link Utf8JsonScanner#key(KeyTable)} consumed), when those are at most 16. A guess is checked by
+ * comparing those bytes, as two masked words, with the input: the same bytes are the same key, so a
+ * right guess gives what scanning would have given, and a wrong one costs the comparison.
+ *
+ * <p>Learns as it goes; one per reader thread and table (it is not thread-safe).
+ */
+public final class KeyPredictor {
+    /** The {@code previous} id for an object's first key. */
+    public static final int START = -2;
+    /** Tokens longer than this are not kept: two words. */
+    static final int MAX_TOKEN = 16;
+
+    final KeyTable keys;
+    /** By previous id + 2 (0: the start, 1: any other key): the id that followed it last time, or {@link #NONE}. */
+    private final int[] next;
+    /** By id + 1: the token's bytes as two little-endian words, zero above its length, and its masks. */
+    final long[] word0;
+    final long[] word1;
+    final long[] mask0;
+    final long[] mask1;
+    /** By id + 1: the token's length, 0 when none is kept. */
+    final int[] length;
+
+    /** No guess. */
+    static final int NONE = Integer.MIN_VALUE;
+
+    public KeyPredictor(KeyTable keys) {
+        this.keys = keys;
+        int ids = keys.size() + 1;
+        next = new int[ids + 1];
+        java.util.Arrays.fill(next, NONE);
+        word0 = new long[ids];
+        word1 = new long[ids];
+        mask0 = new long[ids];
+        mask1 = new long[ids];
+        length = new int[ids];
+    }
+
+    /** The guess after {@code previous}, or {@link #NONE}. */
+    int guess(int previous) {
+        return next[previous + 2];
+    }
+
+    /** Records that {@code id}, written as {@code b[start, end)}, followed {@code previous}. */
+    void learn(int previous, int id, byte[] b, int start, int end) {
+        next[previous + 2] = id;
+        int n = end - start;
+        int slot = id + 1;
+        if (n > MAX_TOKEN) {
+            length[slot] = 0;
+            return;
+        }
+        long w0 = 0;
+        long w1 = 0;
+        for (int i = Math.min(n, 8) - 1; i >= 0; i--) {
+            w0 = (w0 << 8) | (b[start + i] & 0xff);
+        }
+        for (int i = n - 1; i >= 8; i--) {
+            w1 = (w1 << 8) | (b[start + i] & 0xff);
+        }
+        word0[slot] = w0;
+        word1[slot] = w1;
+        mask0[slot] = n >= 8 ? -1L : (1L << (n << 3)) - 1;
+        mask1[slot] = n >= 16 ? -1L : n <= 8 ? 0 : (1L << ((n - 8) << 3)) - 1;
+        length[slot] = n;
+    }
+}
