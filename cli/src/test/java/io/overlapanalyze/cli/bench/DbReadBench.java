@@ -34,10 +34,12 @@ import java.util.stream.Stream;
  *       {@link NsysReader} (wall and process CPU time, kernel rows/s), then verifies it: the per-step
  *       reports of the analysis of the big export equal those of the small copy for the steps they
  *       share.</li>
- *   <li>{@code ascend DIR STEPS SMALL REPEATS}: the same scenario as a torch_npu capture
- *       ({@code trace_view.json}) and as a Kineto trace; each is read and analysed REPEATS times as the
- *       CLI does ({@link TraceLoader}, {@link RankAnalyzer}); MB/s of JSON for both; the Ascend analysis is
- *       verified against its small copy, and against the Kineto analysis of the same scenario.</li>
+ *   <li>{@code ascend DIR STEPS SMALL REPEATS [ascend|kineto]}: the same scenario as a torch_npu capture
+ *       ({@code trace_view.json}) and as a Kineto trace. With a reader named, that one is read and
+ *       analysed REPEATS times as the CLI does ({@link TraceLoader}, {@link RankAnalyzer}), and its
+ *       medians printed (the script runs each reader in its own JVMs and compares MB/s). Without: the
+ *       Ascend analysis is verified against its small copy, and against the Kineto analysis of the
+ *       same scenario.</li>
  * </ul>
  * Generated files stay in DIR (the scripts delete it).
  */
@@ -49,8 +51,9 @@ public final class DbReadBench {
         if (args.length >= 5 && args[4].equals("0")) {
             System.out.println("generating only");
         }
-        if (args.length < 5 || !(args[0].equals("nsys") || args[0].equals("ascend"))) {
-            System.err.println("usage: DbReadBench nsys|ascend DIR STEPS SMALL REPEATS");
+        if (args.length < 5 || !(args[0].equals("nsys") || args[0].equals("ascend"))
+                || args.length > 5 && !(args[0].equals("ascend") && List.of("ascend", "kineto").contains(args[5]))) {
+            System.err.println("usage: DbReadBench nsys|ascend DIR STEPS SMALL REPEATS [ascend|kineto]");
             System.exit(2);
         }
         Path dir = Path.of(args[1]);
@@ -61,7 +64,8 @@ public final class DbReadBench {
         System.out.println("machine: " + Runtime.getRuntime().availableProcessors() + " CPUs; jvm: "
                 + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
                 + "; max heap " + (Runtime.getRuntime().maxMemory() >> 20) + " MiB");
-        boolean ok = args[0].equals("nsys") ? nsys(dir, steps, small, repeats) : ascend(dir, steps, small, repeats);
+        boolean ok = args[0].equals("nsys") ? nsys(dir, steps, small, repeats)
+                : ascend(dir, steps, small, repeats, args.length > 5 ? args[5] : null);
         printPeakHeap();
         if (!ok) {
             System.out.println("VERIFICATION FAILED");
@@ -126,7 +130,27 @@ public final class DbReadBench {
                 Files.size(file), (System.nanoTime() - t0) / 1e9);
     }
 
-    private static boolean ascend(Path dir, int steps, int small, int repeats) throws Exception {
+    /** Runs left out of the medians of a timed reader: the JIT compiles the reader's code during them. */
+    private static final int WARMUP = 2;
+
+    private static double median(double[] v, int from) {
+        double[] s = Arrays.copyOfRange(v, from, v.length);
+        Arrays.sort(s);
+        return s[s.length / 2];
+    }
+
+    private static double best(double[] v, int from) {
+        return Arrays.stream(v, from, v.length).min().orElseThrow();
+    }
+
+    /**
+     * With {@code reader} (ascend or kineto): times that reader alone, REPEATS reads each followed by
+     * the analysis, and prints its medians on a {@code result} line for {@code bench/ascend-read.sh}.
+     * One reader per JVM, as in a CLI run: in a JVM that has run both, the optimising compiler has
+     * compiled the shared scanner with both readers' profiles, to the cost of one of them. Without
+     * {@code reader}: verifies the Ascend analysis against its small copy and against the Kineto one.
+     */
+    private static boolean ascend(Path dir, int steps, int small, int repeats, String reader) throws Exception {
         Path bigDir = generateAscend(dir.resolve("ascend-" + steps), steps);
         Path smallDir = generateAscend(dir.resolve("ascend-" + small), small);
         Path kineto = dir.resolve("kineto-" + steps + ".json");
@@ -136,69 +160,37 @@ public final class DbReadBench {
         if (repeats == 0) {
             return true; // generate only
         }
-        long ascendBytes = Files.size(traceView(bigDir));
-        long kinetoBytes = Files.size(kineto);
-        System.out.printf(Locale.ROOT, "ascend trace_view.json: %,d bytes; kineto trace of the same scenario: %,d bytes%n",
-                ascendBytes, kinetoBytes);
-        // Alternate the two so that machine load affects both alike, and which of them goes first: the
-        // JIT warms up over the first runs, and what both share (the byte scanner, the parallel scan,
-        // the analysis) is compiled while the first of a run reads, to the benefit of the second.
-        double[] a = new double[repeats];
-        double[] k = new double[repeats];
-        RankReport ascendReport = null;
-        RankReport kinetoReport = null;
-        double[] ac = new double[repeats];
-        double[] kc = new double[repeats];
-        double[] ar = new double[repeats]; // the read alone (TraceLoader.load), without the analysis
-        double[] kr = new double[repeats];
-        for (int r = 0; r < repeats; r++) {
-            for (boolean ascendNow : r % 2 == 0 ? new boolean[] {true, false} : new boolean[] {false, true}) {
-                long c0 = processCpuNs();
-                long t0 = System.nanoTime();
-                var trace = TraceLoader.load(ascendNow ? bigDir : kineto).get(0);
-                double read = (System.nanoTime() - t0) / 1e9;
-                RankReport report = RankAnalyzer.analyze(trace, AnalysisOptions.defaults());
-                double wall = (System.nanoTime() - t0) / 1e9;
-                (ascendNow ? ar : kr)[r] = read;
-                double cpu = (processCpuNs() - c0) / 1e9;
-                if (ascendNow) {
-                    ascendReport = report;
-                    a[r] = wall;
-                    ac[r] = cpu;
-                } else {
-                    kinetoReport = report;
-                    k[r] = wall;
-                    kc[r] = cpu;
-                }
-            }
-            System.out.printf(Locale.ROOT, "run %d: ascend %.2f s wall (%.2f s CPU) = %.0f MB/s; kineto %.2f s wall"
-                            + " (%.2f s CPU) = %.0f MB/s%s%n", r + 1, a[r], ac[r], ascendBytes / 1e6 / a[r], k[r], kc[r],
-                    kinetoBytes / 1e6 / k[r], r % 2 == 0 ? "" : " (kineto first)");
+        if (reader == null) {
+            RankReport ascendReport = RankAnalyzer.analyze(TraceLoader.load(bigDir).get(0), AnalysisOptions.defaults());
+            RankReport kinetoReport = RankAnalyzer.analyze(TraceLoader.load(kineto).get(0), AnalysisOptions.defaults());
+            RankReport smallReport = RankAnalyzer.analyze(TraceLoader.load(smallDir).get(0), AnalysisOptions.defaults());
+            boolean ok = verify("ascend " + steps + " steps vs its " + small + "-step copy", ascendReport, smallReport);
+            return ok & sameStepTimes("ascend vs kineto of the same scenario", ascendReport, kinetoReport);
         }
-        Arrays.sort(ac);
-        Arrays.sort(kc);
-        System.out.printf(Locale.ROOT, "median process CPU: ascend %.2f s = %.0f MB per CPU-s; kineto %.2f s = %.0f MB per"
-                        + " CPU-s; ratio %.2f%n", ac[repeats / 2], ascendBytes / 1e6 / ac[repeats / 2], kc[repeats / 2],
-                kinetoBytes / 1e6 / kc[repeats / 2], (ascendBytes / ac[repeats / 2]) / (kinetoBytes / kc[repeats / 2]));
-        Arrays.sort(a);
-        Arrays.sort(k);
-        double am = ascendBytes / 1e6 / a[repeats / 2];
-        double km = kinetoBytes / 1e6 / k[repeats / 2];
-        System.out.printf(Locale.ROOT, "median read+analyse: ascend %.2f s = %.0f MB/s (best %.0f); kineto %.2f s = %.0f MB/s"
-                        + " (best %.0f); ascend/kineto MB/s = %.2f%n", a[repeats / 2], am, ascendBytes / 1e6 / a[0],
-                k[repeats / 2], km, kinetoBytes / 1e6 / k[0], am / km);
-        Arrays.sort(ar);
-        Arrays.sort(kr);
-        double arm = ascendBytes / 1e6 / ar[repeats / 2];
-        double krm = kinetoBytes / 1e6 / kr[repeats / 2];
-        System.out.printf(Locale.ROOT, "median read only (the readers, no analysis): ascend %.2f s = %.0f MB/s (best %.0f);"
-                        + " kineto %.2f s = %.0f MB/s (best %.0f); ascend/kineto MB/s = %.2f%n", ar[repeats / 2], arm,
-                ascendBytes / 1e6 / ar[0], kr[repeats / 2], krm, kinetoBytes / 1e6 / kr[0], arm / krm);
-        System.out.printf(Locale.ROOT, "median per step: ascend %.1f ms, kineto %.1f ms (same %d steps)%n",
-                a[repeats / 2] * 1e3 / steps, k[repeats / 2] * 1e3 / steps, steps);
-        RankReport smallReport = RankAnalyzer.analyze(TraceLoader.load(smallDir).get(0), AnalysisOptions.defaults());
-        boolean ok = verify("ascend " + steps + " steps vs its " + small + "-step copy", ascendReport, smallReport);
-        return ok & sameStepTimes("ascend vs kineto of the same scenario", ascendReport, kinetoReport);
+        Path input = reader.equals("ascend") ? bigDir : kineto;
+        long bytes = Files.size(reader.equals("ascend") ? traceView(bigDir) : kineto);
+        double[] read = new double[repeats]; // TraceLoader.load alone
+        double[] total = new double[repeats]; // read + analyse
+        double[] cpu = new double[repeats];
+        for (int r = 0; r < repeats; r++) {
+            System.gc(); // each read starts on a clean heap, as a CLI run does, not with the last one's garbage
+            long c0 = processCpuNs();
+            long t0 = System.nanoTime();
+            var trace = TraceLoader.load(input).get(0);
+            read[r] = (System.nanoTime() - t0) / 1e9;
+            RankAnalyzer.analyze(trace, AnalysisOptions.defaults());
+            total[r] = (System.nanoTime() - t0) / 1e9;
+            cpu[r] = (processCpuNs() - c0) / 1e9;
+            System.out.printf(Locale.ROOT, "%s run %d: read %.2f s = %.0f MB/s; read+analyse %.2f s wall (%.2f s CPU)%n",
+                    reader, r + 1, read[r], bytes / 1e6 / read[r], total[r], cpu[r]);
+        }
+        // Medians over the runs after the first WARMUP: those measure the JIT's warm-up, a cost of the
+        // JVM and not of the reader (bench/run.sh times cold CLI runs). With fewer runs, all count.
+        int from = repeats > WARMUP ? WARMUP : 0;
+        System.out.printf(Locale.ROOT, "result %s bytes=%d runs=%d-%d read=%.4f read_best=%.4f total=%.4f cpu=%.4f%n",
+                reader, bytes, from + 1, repeats, median(read, from), best(read, from), median(total, from),
+                median(cpu, from));
+        return true;
     }
 
     private static Path generateAscend(Path parent, int steps) throws Exception {
