@@ -93,7 +93,7 @@ final class TimelineReader {
     private final List<String> hostOpNames = new ArrayList<>();
     private final Map<Long, String> hostThreads = new TreeMap<>();
     private boolean hostOpsPresent;
-    private final List<DeviceEvent> deviceEvents = new ArrayList<>();
+    private final DeviceEventTable deviceEvents = new DeviceEventTable();
     private final Map<Integer, Set<Long>> commStreams = new HashMap<>();
     private final FlowIndex flows = new FlowIndex();
     private final EventFields e = new EventFields();
@@ -104,13 +104,6 @@ final class TimelineReader {
     private final Set<String> usedPids = new HashSet<>();
     private String lastUsed;
 
-    /** What a device-side event is. */
-    private enum Role { TASK, COLLECTIVE, OVERLAP }
-
-    private record DeviceEvent(Role role, int device, String pid, String tid, String lane, long stream, long start,
-                               long end, String name, String taskType, String dtype, long count, String groupKey,
-                               int overlapType) {
-    }
 
     /** A reader of one timeline; each reader reads once ({@link #read}). */
     TimelineReader(List<Path> parts, String source, IntFunction<RankInfo> rankOfDevice) {
@@ -570,16 +563,16 @@ final class TimelineReader {
                 if (lane == null) {
                     lane = "Stream " + e.tid;
                 }
-                deviceEvents.add(new DeviceEvent(Role.TASK, deviceOfCached(e.pid), e.pid, e.tid, lane, stream, start,
-                        start + ns(e.dur, "dur"), e.name, e.argTaskType, null, -1, null, -1));
+                deviceEvents.task(deviceOfCached(e.pid), e.pid, e.tid, lane, stream, start, start + ns(e.dur, "dur"),
+                        e.name, e.argTaskType);
             }
             case "HCCL", "Communication" -> hccl();
             case "Overlap Analysis" -> {
                 int type = overlapType(threadNameOf(e.pid, e.tid));
                 if (type >= 0) {
                     long start = ns(e.ts, "ts");
-                    deviceEvents.add(new DeviceEvent(Role.OVERLAP, deviceOfCached(e.pid), e.pid, e.tid, null, -1, start,
-                            start + ns(e.dur, "dur"), e.name, null, null, -1, null, type));
+                    deviceEvents.overlap(deviceOfCached(e.pid), e.pid, e.tid, start, start + ns(e.dur, "dur"), e.name,
+                            type);
                 }
             }
             default -> { }
@@ -621,8 +614,8 @@ final class TimelineReader {
                 count = -1;
             }
         }
-        deviceEvents.add(new DeviceEvent(Role.COLLECTIVE, dev, e.pid, e.tid, thread.isEmpty() ? "Communication" : thread,
-                -1, start, start + ns(e.dur, "dur"), e.name, null, e.argDataType, count, groupKey, -1));
+        deviceEvents.collective(dev, e.pid, e.tid, thread.isEmpty() ? "Communication" : thread, start,
+                start + ns(e.dur, "dur"), e.name, e.argDataType, count, groupKey);
     }
 
     private static int overlapType(String thread) {
@@ -675,9 +668,6 @@ final class TimelineReader {
     }
 
     /** The launch of a device event: the framework op (async_npu) first, else the CANN launch. */
-    private long[] launchOf(DeviceEvent d) {
-        return flows.launchOf(d.pid(), d.tid(), d.start());
-    }
 
     /**
      * {@code threadName} of (pid, tid) without building the key string per event. Only asked for events
@@ -726,8 +716,9 @@ final class TimelineReader {
 
     private List<RankTrace> build() {
         Map<Integer, RankAssembler> byDevice = new TreeMap<>();
-        for (DeviceEvent d : deviceEvents) {
-            byDevice.computeIfAbsent(d.device(), k -> new RankAssembler());
+        DeviceEventTable d = deviceEvents;
+        for (int i = 0; i < d.size(); i++) {
+            byDevice.computeIfAbsent(d.device(i), k -> new RankAssembler());
         }
         if (byDevice.isEmpty()) {
             byDevice.put(0, new RankAssembler());
@@ -745,26 +736,29 @@ final class TimelineReader {
                 a.hostOp(hostOpNames.get((int) h[3]), h[0], h[1], h[2]);
             }
             Set<Long> comm = commStreams.getOrDefault(dev, Set.of());
-            for (DeviceEvent d : deviceEvents) {
-                if (d.device() != dev) {
+            for (int i = 0; i < d.size(); i++) {
+                if (d.device(i) != dev) {
                     continue;
                 }
-                long[] launch = d.role() == Role.OVERLAP ? null : launchOf(d);
+                byte role = d.role(i);
+                long[] launch = role == DeviceEventTable.OVERLAP ? null : flows.launchOf(d.pid(i), d.tid(i), d.start(i));
                 long launchNs = launch == null ? Time.UNKNOWN : launch[1];
                 long launchTid = launch == null ? -1 : launch[0];
-                switch (d.role()) {
-                    case TASK -> {
-                        anyTaskType |= d.taskType() != null && !"Other".equals(d.taskType());
-                        DeviceKind kind = TaskKinds.ofTaskType(d.taskType());
-                        if (kind == DeviceKind.COMPUTE && comm.contains(d.stream())) {
-                            kind = DeviceKind.OTHER; // the communication stream's tasks are not compute
-                        }
-                        a.task(a.lane(dev, d.stream(), d.lane()), d.start(), d.end(), kind, d.name(), launchNs,
-                                launchTid);
+                if (role == DeviceEventTable.TASK) {
+                    String taskType = d.taskType(i);
+                    anyTaskType |= taskType != null && !"Other".equals(taskType);
+                    DeviceKind kind = TaskKinds.ofTaskType(taskType);
+                    if (kind == DeviceKind.COMPUTE && comm.contains(d.stream(i))) {
+                        kind = DeviceKind.OTHER; // the communication stream's tasks are not compute
                     }
-                    case COLLECTIVE -> a.collective(a.lane(dev, -1, d.lane()), d.start(), d.end(), d.name(),
-                            d.groupKey(), d.lane(), d.dtype(), d.count(), launchNs, launchTid);
-                    case OVERLAP -> a.overlapEvent(d.overlapType(), d.start(), d.end());
+                    a.task(a.lane(dev, d.stream(i), d.lane(i)), d.start(i), d.end(i), kind, d.name(i), launchNs,
+                            launchTid);
+                } else if (role == DeviceEventTable.COLLECTIVE) {
+                    DeviceEventTable.Rare r = d.rare(i);
+                    a.collective(a.lane(dev, -1, d.lane(i)), d.start(i), d.end(i), d.name(i), r.groupKey(), d.lane(i),
+                            r.dtype(), r.count(), launchNs, launchTid);
+                } else {
+                    a.overlapEvent(d.rare(i).overlapType(), d.start(i), d.end(i));
                 }
             }
             a.warnings.addAll(warnings);
