@@ -128,9 +128,13 @@ final class FlowIndex {
         targets.get(t).add(ts, id, 0);
     }
 
+    /** What {@link #launchOf} returns: one array, reused (it runs once per device event of a capture). */
+    private final long[] launch = new long[2];
+
     /**
      * The launch of the event on (pid, tid) starting at {@code ts}: {@code {tid, ts}} of the flow's
-     * start, the framework's {@code async_npu} flow first, else the CANN {@code HostToDevice} one.
+     * start, the framework's {@code async_npu} flow first, else the CANN {@code HostToDevice} one;
+     * or null. The array is this index's own, overwritten by the next call.
      */
     long[] launchOf(String pid, String tid, long ts) {
         int t = thread(pid, tid, false);
@@ -144,7 +148,9 @@ final class FlowIndex {
                 Rows starts = sources[kind];
                 int source = starts.find(ends.v1(target));
                 if (source >= 0) {
-                    return new long[] {starts.v1(source), starts.v2(source)};
+                    launch[0] = starts.v1(source);
+                    launch[1] = starts.v2(source);
+                    return launch;
                 }
             }
         }
