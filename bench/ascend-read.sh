@@ -3,18 +3,20 @@
 # Kineto reader on the same synthetic scenario, and a check of the Ascend output against a smaller copy
 # and against the Kineto analysis.
 # Usage: bench/ascend-read.sh [STEPS (default 140 = 213 MB of Ascend JSON, 400 MB of Kineto JSON,
-#        350,560 device tasks)] [XMX (default 3g)] [REPEATS per JVM (default 7)] [ROUNDS (default 3)]
+#        350,560 device tasks)] [XMX (default 3g)] [REPEATS per JVM (default 10)] [ROUNDS (default 3)]
 # Each reader runs in JVMs of its own, as in a CLI run (a JVM that ran both compiles the shared scanner
 # with both readers' profiles). A round is one JVM per reader, their order alternating between rounds;
-# a JVM reads REPEATS times, each read after a full GC, and reports the medians of its runs after the
-# first 2 (JIT warm-up). The ratio is taken from the medians over rounds. All of it twice: on the JVM's
-# defaults (tiered C2) and with the flags ./overlap-analyze picks for inputs of this size (C1).
+# a JVM reads REPEATS times, each read after a full GC, and reports the medians of the second half of
+# its runs (the first half is JIT warm-up). The ratio is taken from the medians over rounds. All of it
+# twice: on the JVM's defaults (tiered C2) and with the flags ./overlap-analyze picks for inputs of this
+# size (C1).
+# BIG=1 [BIGSTEPS=2100] adds cold CLI runs on a multi-gigabyte capture (see the end).
 # Writes the traces to a temporary directory (deleted afterwards; ~620 MB for 140 steps).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 STEPS="${1:-140}"
 XMX="${2:-3g}"
-REPEATS="${3:-7}"
+REPEATS="${3:-10}"
 ROUNDS="${4:-3}"
 SMALL=10
 . bench/db-bench-classpath.sh
@@ -41,7 +43,7 @@ time_reader() {
 }
 
 for setup in "default JVM (tiered C2)|" \
-             "launcher flags for 32 MB-3 GB (C1)|-XX:+UseParallelGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1"; do
+             "launcher flags for 32 MB and more (C1)|-XX:+UseParallelGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1"; do
   name="${setup%%|*}"
   read -r -a flags <<<"${setup#*|}"   # keep in step with ./overlap-analyze
   echo "== $name: ${flags[*]:-no flags}; $ROUNDS rounds of one JVM per reader, $REPEATS reads each"
@@ -75,3 +77,40 @@ for setup in "default JVM (tiered C2)|" \
       }
     }' "$results"
 done
+
+# BIG=1: the same comparison end to end, as a user runs it: cold ./overlap-analyze runs (launcher
+# defaults, JSON report to /dev/null) on a multi-gigabyte capture of the scenario and on its Kineto
+# trace. JVM start, warm-up and analysis are in the time, and matter little at this size.
+if [[ "${BIG:-0}" == "1" ]]; then
+  BIGSTEPS="${BIGSTEPS:-2100}" # 3.2 GB of Ascend JSON, 6.0 GB of Kineto JSON: ~9.2 GB of disk
+  java -Xmx4g -cp "$CP" "$MAIN" ascend "$WORK/big" "$BIGSTEPS" "$SMALL" 0 >/dev/null
+  (mvn -B -q -ntp -DskipTests package >/dev/null)
+  ascend_in="$WORK/big/ascend-$BIGSTEPS"
+  ascend_in="$(find "$ascend_in" -mindepth 1 -maxdepth 1 -type d)"
+  kineto_in="$WORK/big/kineto-$BIGSTEPS.json"
+  ascend_bytes="$(find "$ascend_in" -name trace_view.json -exec stat -c %s {} +)"
+  kineto_bytes="$(stat -c %s "$kineto_in")"
+  echo "== cold CLI, launcher defaults: $BIGSTEPS steps, ascend $ascend_bytes bytes, kineto $kineto_bytes bytes"
+  ./overlap-analyze samples/seed-1ms.pt.trace.json >/dev/null # a build and the CDS archive, before timing
+  for round in 1 2 3; do
+    if ((round % 2)); then order="ascend kineto"; else order="kineto ascend"; fi
+    for reader in $order; do
+      if [[ $reader == ascend ]]; then input="$ascend_in"; else input="$kineto_in"; fi
+      /usr/bin/time -f "%e %M" -o "$WORK/time.txt" ./overlap-analyze -f json "$input" >/dev/null
+      read -r wall rss <"$WORK/time.txt"
+      echo "cli $reader round $round: ${wall} s wall, max RSS ${rss} kB"
+    done
+  done | tee "$WORK/cli.txt"
+  awk -v ab="$ascend_bytes" -v kb="$kineto_bytes" '
+    { t[$2] = t[$2] " " $5 }
+    function median(list,   n, a, i, j, x) {
+      n = split(list, a, " ")
+      for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
+      return a[int((n + 1) / 2)]
+    }
+    END {
+      a = median(t["ascend"]); k = median(t["kineto"])
+      printf "median cold CLI: ascend %.2f s = %.0f MB/s; kineto %.2f s = %.0f MB/s; ascend/kineto MB/s = %.2f\n", \
+        a, ab / 1e6 / a, k, kb / 1e6 / k, (ab / a) / (kb / k)
+    }' "$WORK/cli.txt"
+fi

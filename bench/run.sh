@@ -35,7 +35,7 @@ say() { echo "$*" | tee -a "$report"; }
 (cd "$root" && mvn -B -q -ntp -DskipTests package >/dev/null)
 launcher="$root/overlap-analyze"
 scenario="$root/bench/scenarios/kineto-bench.scenario.json"
-# The launcher's JVM options for inputs of 32 MB to 3 GB (see ./overlap-analyze), here with an
+# The launcher's JVM options for inputs of 32 MB or more (see ./overlap-analyze), here with an
 # explicit heap limit: OVERLAP_ANALYZE_JAVA_OPTS replaces the launcher's defaults.
 BIG_INPUT_OPTS="-XX:+UseParallelGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1"
 

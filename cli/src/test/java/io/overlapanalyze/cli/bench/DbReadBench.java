@@ -130,8 +130,6 @@ public final class DbReadBench {
                 Files.size(file), (System.nanoTime() - t0) / 1e9);
     }
 
-    /** Runs left out of the medians of a timed reader: the JIT compiles the reader's code during them. */
-    private static final int WARMUP = 2;
 
     private static double median(double[] v, int from) {
         double[] s = Arrays.copyOfRange(v, from, v.length);
@@ -184,9 +182,11 @@ public final class DbReadBench {
             System.out.printf(Locale.ROOT, "%s run %d: read %.2f s = %.0f MB/s; read+analyse %.2f s wall (%.2f s CPU)%n",
                     reader, r + 1, read[r], bytes / 1e6 / read[r], total[r], cpu[r]);
         }
-        // Medians over the runs after the first WARMUP: those measure the JIT's warm-up, a cost of the
-        // JVM and not of the reader (bench/run.sh times cold CLI runs). With fewer runs, all count.
-        int from = repeats > WARMUP ? WARMUP : 0;
+        // Medians over the second half of the runs: the first half measures the JIT's warm-up, a cost
+        // of the JVM and not of the reader (bench/run.sh times cold CLI runs). The optimising compiler
+        // takes several reads to settle (each read starts with metadata events that the code compiled
+        // during the last one has not seen); the client compiler settles after one.
+        int from = repeats / 2;
         System.out.printf(Locale.ROOT, "result %s bytes=%d runs=%d-%d read=%.4f read_best=%.4f total=%.4f cpu=%.4f%n",
                 reader, bytes, from + 1, repeats, median(read, from), best(read, from), median(total, from),
                 median(cpu, from));
