@@ -58,16 +58,8 @@ public final class KeyPredictor {
             length[slot] = 0;
             return;
         }
-        long w0 = 0;
-        long w1 = 0;
-        for (int i = Math.min(n, 8) - 1; i >= 0; i--) {
-            w0 = (w0 << 8) | (b[start + i] & 0xff);
-        }
-        for (int i = n - 1; i >= 8; i--) {
-            w1 = (w1 << 8) | (b[start + i] & 0xff);
-        }
-        word0[slot] = w0;
-        word1[slot] = w1;
+        word0[slot] = KeyTable.word(b, start, Math.min(n, 8));
+        word1[slot] = n > 8 ? KeyTable.word(b, start + 8, n - 8) : 0;
         mask0[slot] = n >= 8 ? -1L : (1L << (n << 3)) - 1;
         mask1[slot] = n >= 16 ? -1L : n <= 8 ? 0 : (1L << ((n - 8) << 3)) - 1;
         length[slot] = n;
