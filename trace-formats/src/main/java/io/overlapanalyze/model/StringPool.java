@@ -10,18 +10,33 @@ import java.util.Map;
  * Not thread-safe: each reader owns one pool per rank.
  */
 public final class StringPool {
+    private static final int RECENT = 256;
     private final Map<String, Integer> ids = new HashMap<>();
     private final List<String> values = new ArrayList<>();
+    /**
+     * The last strings interned, by hash, compared by identity: the readers hand over the same
+     * instance for the same name (their name tables intern), and names repeat, so most calls
+     * end here without a map lookup.
+     */
+    private final String[] recent = new String[RECENT];
+    private final int[] recentIds = new int[RECENT];
 
     public int intern(String s) {
-        Integer id = ids.get(s);
-        if (id != null) {
-            return id;
+        int slot = s == null ? 0 : s.hashCode() & (RECENT - 1);
+        if (s != null && recent[slot] == s) {
+            return recentIds[slot];
         }
-        int next = values.size();
-        values.add(s);
-        ids.put(s, next);
-        return next;
+        Integer id = ids.get(s);
+        if (id == null) {
+            id = values.size();
+            values.add(s);
+            ids.put(s, id);
+        }
+        if (s != null) {
+            recent[slot] = s;
+            recentIds[slot] = id;
+        }
+        return id;
     }
 
     public String get(int id) {

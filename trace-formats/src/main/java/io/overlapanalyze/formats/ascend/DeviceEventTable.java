@@ -1,15 +1,20 @@
 package io.overlapanalyze.formats.ascend;
 
+import io.overlapanalyze.model.StringPool;
+
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The device-side events of a timeline, in file order, from the read until they are assembled
  * into ranks ({@code TimelineReader.build}: that needs every flow and every communication stream,
- * known only at the end). Columns, not an object per event: a multi-gigabyte capture holds
- * millions of device tasks, and as objects (80 bytes each, all alive to the end) they cost the
- * collector more than the reading did. A row takes about 53 bytes here; its texts are the shared,
- * interned strings of the reader. What only collectives and overlap events have is in a small
- * {@link Rare} object on their rows.
+ * known only at the end). Columns of primitives, not an object per event: a multi-gigabyte
+ * capture holds millions of device tasks, and as objects (80 bytes each, all alive to the end),
+ * or even as columns of references, they cost the collector more than the reading did (a full
+ * collection traces every reference; it skips arrays of numbers). Texts are codes in a
+ * {@link StringPool} (a few thousand distinct names, pids and lanes); a row takes 45 bytes. What
+ * only collectives and overlap events have is in a small {@link Rare} object, by row.
  */
 final class DeviceEventTable {
     static final byte TASK = 0;
@@ -20,53 +25,63 @@ final class DeviceEventTable {
     record Rare(String dtype, long count, String groupKey, int overlapType) {
     }
 
+    private final StringPool texts = new StringPool();
+    private final Map<Integer, Rare> rare = new HashMap<>();
     private int size;
     private byte[] role = new byte[1024];
     private int[] device = new int[1024];
     private long[] stream = new long[1024];
     private long[] start = new long[1024];
     private long[] end = new long[1024];
-    private String[] pid = new String[1024];
-    private String[] tid = new String[1024];
-    private String[] lane = new String[1024];
-    private String[] name = new String[1024];
-    private String[] taskType = new String[1024];
-    private Rare[] rare = new Rare[1024];
+    private int[] pid = new int[1024];
+    private int[] tid = new int[1024];
+    private int[] lane = new int[1024];
+    private int[] name = new int[1024];
+    private int[] taskType = new int[1024];
 
     /** A hardware task on {@code stream}. */
     void task(int dev, String p, String t, String laneName, long streamId, long from, long to, String taskName,
               String type) {
-        add(TASK, dev, p, t, laneName, streamId, from, to, taskName, type, null);
+        add(TASK, dev, p, t, laneName, streamId, from, to, taskName, type);
     }
 
     /** An HCCL operation. */
     void collective(int dev, String p, String t, String laneName, long from, long to, String opName, String dtype,
                     long count, String groupKey) {
-        add(COLLECTIVE, dev, p, t, laneName, -1, from, to, opName, null, new Rare(dtype, count, groupKey, -1));
+        rare.put(size, new Rare(dtype, count, groupKey, -1));
+        add(COLLECTIVE, dev, p, t, laneName, -1, from, to, opName, null);
     }
 
     /** An interval of the "Overlap Analysis" process, of one of RankAssembler's OVERLAP_ types. */
     void overlap(int dev, String p, String t, long from, long to, String eventName, int overlapType) {
-        add(OVERLAP, dev, p, t, null, -1, from, to, eventName, null, new Rare(null, -1, null, overlapType));
+        rare.put(size, new Rare(null, -1, null, overlapType));
+        add(OVERLAP, dev, p, t, null, -1, from, to, eventName, null);
     }
 
     private void add(byte r, int dev, String p, String t, String laneName, long streamId, long from, long to,
-                     String eventName, String type, Rare extra) {
+                     String eventName, String type) {
         if (size == role.length) {
             grow();
         }
         int i = size++;
         role[i] = r;
         device[i] = dev;
-        pid[i] = p;
-        tid[i] = t;
-        lane[i] = laneName;
+        pid[i] = code(p);
+        tid[i] = code(t);
+        lane[i] = code(laneName);
         stream[i] = streamId;
         start[i] = from;
         end[i] = to;
-        name[i] = eventName;
-        taskType[i] = type;
-        rare[i] = extra;
+        name[i] = code(eventName);
+        taskType[i] = code(type);
+    }
+
+    private int code(String text) {
+        return text == null ? -1 : texts.intern(text);
+    }
+
+    private String text(int code) {
+        return code < 0 ? null : texts.get(code);
     }
 
     private void grow() {
@@ -81,7 +96,6 @@ final class DeviceEventTable {
         lane = Arrays.copyOf(lane, n);
         name = Arrays.copyOf(name, n);
         taskType = Arrays.copyOf(taskType, n);
-        rare = Arrays.copyOf(rare, n);
     }
 
     int size() {
@@ -97,15 +111,15 @@ final class DeviceEventTable {
     }
 
     String pid(int i) {
-        return pid[i];
+        return text(pid[i]);
     }
 
     String tid(int i) {
-        return tid[i];
+        return text(tid[i]);
     }
 
     String lane(int i) {
-        return lane[i];
+        return text(lane[i]);
     }
 
     long stream(int i) {
@@ -121,15 +135,15 @@ final class DeviceEventTable {
     }
 
     String name(int i) {
-        return name[i];
+        return text(name[i]);
     }
 
     String taskType(int i) {
-        return taskType[i];
+        return text(taskType[i]);
     }
 
     /** A collective's or an overlap event's other fields; null on a task's row. */
     Rare rare(int i) {
-        return rare[i];
+        return rare.get(i);
     }
 }
