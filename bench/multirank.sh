@@ -14,7 +14,9 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${1:-3}"
 work="${2:-${TMPDIR:-/tmp}/overlap-bench-multirank}"
 cli="$root/overlap-analyze"
-jvm="${OVERLAP_ANALYZE_JAVA_OPTS:--XX:+UseParallelGC}"
+# The launcher's flags for inputs of 32 MB or more (keep in step with ./overlap-analyze): every run
+# below gets the same, so that only the reading differs. OVERLAP_ANALYZE_JAVA_OPTS replaces them.
+jvm="${OVERLAP_ANALYZE_JAVA_OPTS:--XX:+UseParallelGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1}"
 
 "$cli" --version >/dev/null 2>&1 || true  # builds the jar if needed, outside the timings
 steps="${3:-}"
