@@ -20,6 +20,7 @@ REPEATS="${3:-10}"
 ROUNDS="${4:-3}"
 SMALL=10
 . bench/db-bench-classpath.sh
+. bench/launcher-opts.sh
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(free -g | awk '/Mem:/{print $2}') GiB RAM; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -43,9 +44,9 @@ time_reader() {
 }
 
 for setup in "default JVM (tiered C2)|" \
-             "launcher flags for 32 MB and more (C1)|-XX:+UseParallelGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1"; do
+             "launcher flags for 32 MB and more (C1)|$LAUNCHER_BIG_INPUT_OPTS"; do
   name="${setup%%|*}"
-  read -r -a flags <<<"${setup#*|}"   # keep in step with ./overlap-analyze
+  read -r -a flags <<<"${setup#*|}"
   echo "== $name: ${flags[*]:-no flags}; $ROUNDS rounds of one JVM per reader, $REPEATS reads each"
   results="$WORK/results.txt"
   : > "$results"

@@ -14,9 +14,10 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${1:-3}"
 work="${2:-${TMPDIR:-/tmp}/overlap-bench-multirank}"
 cli="$root/overlap-analyze"
-# The launcher's flags for inputs of 32 MB or more (keep in step with ./overlap-analyze): every run
-# below gets the same, so that only the reading differs. OVERLAP_ANALYZE_JAVA_OPTS replaces them.
-jvm="${OVERLAP_ANALYZE_JAVA_OPTS:--XX:+UseParallelGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1}"
+# The launcher's flags for inputs of 32 MB or more: every run below gets the same, so that only the
+# reading differs. OVERLAP_ANALYZE_JAVA_OPTS replaces them.
+. "$root/bench/launcher-opts.sh"
+jvm="${OVERLAP_ANALYZE_JAVA_OPTS:-$LAUNCHER_BIG_INPUT_OPTS}"
 
 "$cli" --version >/dev/null 2>&1 || true  # builds the jar if needed, outside the timings
 steps="${3:-}"

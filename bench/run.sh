@@ -35,9 +35,10 @@ say() { echo "$*" | tee -a "$report"; }
 (cd "$root" && mvn -B -q -ntp -DskipTests package >/dev/null)
 launcher="$root/overlap-analyze"
 scenario="$root/bench/scenarios/kineto-bench.scenario.json"
-# The launcher's JVM options for inputs of 32 MB or more (see ./overlap-analyze), here with an
-# explicit heap limit: OVERLAP_ANALYZE_JAVA_OPTS replaces the launcher's defaults.
-BIG_INPUT_OPTS="-XX:+UseParallelGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1"
+# The launcher's JVM options for inputs of 32 MB or more, here with an explicit heap limit:
+# OVERLAP_ANALYZE_JAVA_OPTS replaces the launcher's defaults.
+. "$root/bench/launcher-opts.sh"
+BIG_INPUT_OPTS="$LAUNCHER_BIG_INPUT_OPTS"
 
 say "# bench/run.sh $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 say "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/{print $2}') GiB RAM"

@@ -48,6 +48,9 @@ public final class KeyTable {
         int size = Integer.highestOneBit(Math.max(8, names.length * 4) - 1) << 1;
         byte[][] slots = new byte[size][];
         int[] ids = new int[size];
+        long[] words = new long[size];
+        int[] wordIds = new int[size];
+        int shift = 64 - Integer.numberOfTrailingZeros(size);
         for (int i = 0; i < names.length; i++) {
             byte[] b = names[i].getBytes(StandardCharsets.US_ASCII);
             if (b.length == 0) {
@@ -64,21 +67,15 @@ public final class KeyTable {
             }
             slots[slot] = b;
             ids[slot] = i;
-        }
-        long[] words = new long[size];
-        int[] wordIds = new int[size];
-        int shift = 64 - Integer.numberOfTrailingZeros(size);
-        for (int i = 0; i < names.length; i++) {
-            byte[] b = names[i].getBytes(StandardCharsets.US_ASCII);
             if (b.length <= 8) {
                 long w = word(b, 0, b.length);
-                int slot = wordSlot(w, shift);
-                while (words[slot] != 0 && words[slot] != w) {
-                    slot = (slot + 1) & (size - 1);
+                int wordSlot = wordSlot(w, shift);
+                while (words[wordSlot] != 0 && words[wordSlot] != w) {
+                    wordSlot = (wordSlot + 1) & (size - 1);
                 }
-                if (words[slot] == 0) { // a repeated name keeps its first id, as in the other table
-                    words[slot] = w;
-                    wordIds[slot] = i;
+                if (words[wordSlot] == 0) { // a repeated name keeps its first id, as in the other table
+                    words[wordSlot] = w;
+                    wordIds[wordSlot] = i;
                 }
             }
         }
