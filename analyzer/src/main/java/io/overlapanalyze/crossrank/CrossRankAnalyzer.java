@@ -47,7 +47,7 @@ public final class CrossRankAnalyzer {
             return new CrossRankReport(ranks, job.worldSize(), job.missing(), problems,
                     new ClockAlignment(false, 0, null, "clocks not aligned: fewer than two ranks"), Map.of(),
                     List.of(), List.of(), new SkewSummary(0, null, null, null, null, null, null, null, null, 0),
-                    List.of(), List.of(), List.of(), WorstTails.of(reports), notes);
+                    List.of(), List.of(), List.of(), WorstTails.of(reports), notes, List.of());
         }
 
         Map<Integer, RankView> views = new TreeMap<>();
@@ -126,7 +126,7 @@ public final class CrossRankAnalyzer {
         return new CrossRankReport(ranks, job.worldSize(), job.missing(), problems, clocks.alignment(),
                 clocks.offsets(), summaries, mismatches, SkewAnalysis.summarize(timings, views),
                 StragglerTable.build(timings, views, ranks), Bandwidth.byType(timings, groupSizes), collectives,
-                WorstTails.of(reports), notes);
+                WorstTails.of(reports), notes, PeerBoundTails.find(timings, views, job.ranks()));
     }
 
     /**

@@ -22,12 +22,14 @@ import java.util.Map;
  * @param collectives    every collective matched on all its group's ranks, in group order
  * @param worstTails     per step, the rank with the longest tail
  * @param notes          what the analysis assumed or could not do
+ * @param peerBoundTails per rank and step, tails whose last collective mostly waited for a late peer
  */
 public record CrossRankReport(List<Integer> ranks, Integer worldSize, List<Integer> missingRanks,
                               List<InputProblem> inputProblems, ClockAlignment clock, Map<Integer, Long> clockOffsetsNs,
                               List<GroupSummary> groups, List<Mismatch> mismatches, SkewSummary skew,
                               List<Straggler> stragglers, List<BandwidthByType> bandwidth,
-                              List<MatchedCollective> collectives, List<StepTail> worstTails, List<String> notes) {
+                              List<MatchedCollective> collectives, List<StepTail> worstTails, List<String> notes,
+                              List<PeerBoundTail> peerBoundTails) {
     public CrossRankReport {
         ranks = List.copyOf(ranks);
         missingRanks = List.copyOf(missingRanks);
@@ -40,5 +42,11 @@ public record CrossRankReport(List<Integer> ranks, Integer worldSize, List<Integ
         collectives = List.copyOf(collectives);
         worstTails = List.copyOf(worstTails);
         notes = List.copyOf(notes);
+        peerBoundTails = peerBoundTails == null ? List.of() : List.copyOf(peerBoundTails);
+    }
+
+    /** The tails of one rank that a late peer made long, in step order. */
+    public List<PeerBoundTail> peerBoundTails(int rank) {
+        return peerBoundTails.stream().filter(t -> t.rank() == rank).toList();
     }
 }

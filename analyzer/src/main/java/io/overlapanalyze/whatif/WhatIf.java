@@ -154,7 +154,19 @@ public final class WhatIf {
         String dominant = "NONE";
         String reason = "no bucket caps to compare";
         WhatIfReport.Timeline timeline = null;
-        if (best >= 0) {
+        if (best >= 0 && model.quality() == CostModel.Quality.POOR) {
+            // A line that does not describe the measured collectives predicts other bucket sizes no
+            // better than a guess: the options stay for reference, but naming one the best would
+            // present noise as advice.
+            reason = String.format(Locale.ROOT, "no recommendation: the cost model of the gradient reductions "
+                    + "fits their measured times poorly (R^2 %s, relative RMS residual %.0f%%; GOOD needs R^2 >= %s "
+                    + "and at most %.0f%%), so the predictions for the bucket caps above are not reliable enough "
+                    + "to choose one. Collectives whose times follow their sizes this loosely usually wait for "
+                    + "peers or share the link with other traffic: look at the cross-rank waits first.",
+                    model.r2() == null ? "undefined" : String.format(Locale.ROOT, "%.3f", model.r2()),
+                    100 * model.rmsRelativeResidual(), plain(CostModelFitter.GOOD_R2),
+                    100 * CostModelFitter.GOOD_RMS_RELATIVE);
+        } else if (best >= 0) {
             WhatIfReport.Option r = rows.get(best);
             recommended = r.label();
             WhatIfReport.Option asMeasured = rows.stream()

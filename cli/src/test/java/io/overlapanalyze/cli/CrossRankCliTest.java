@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.overlapanalyze.cli.render.JsonRenderer;
 import io.overlapanalyze.synth.BuiltinScenarios;
+import io.overlapanalyze.synth.Durations;
+import io.overlapanalyze.synth.Scenario;
 import io.overlapanalyze.synth.Job;
 import io.overlapanalyze.synth.JobWriter;
 import java.io.IOException;
@@ -217,5 +219,44 @@ class CrossRankCliTest {
         for (int r = 0; r < 3; r++) {
             assertTrue(Files.isRegularFile(out.resolve("rank-" + r + ".pt.trace.json")));
         }
+    }
+
+    /**
+     * Three 10 ms backward blocks with a 1 ms all-reduce each, rank 1 three ms late every step: on
+     * rank 0 the last reduction runs 4 ms, 3 of them waiting for rank 1 (the job's timing rule, see
+     * Job). The advice must name rank 1, not a smaller bucket; rank 1's own 1 ms tail keeps it.
+     */
+    @Test
+    void aTailWaitingForALatePeerIsAdvisedAsSuch() throws IOException {
+        io.overlapanalyze.synth.Scenario gaps = Scenario.of("gaps", "three 10 ms blocks",
+                List.of(), List.of(
+                        Scenario.Block.us(10_000, Scenario.Bucket.of(26_214_400, 1000)),
+                        Scenario.Block.us(10_000, Scenario.Bucket.of(26_214_400, 1000)),
+                        Scenario.Block.us(10_000, Scenario.Bucket.of(26_214_400, 1000))),
+                Durations.us(0)).withSteps(2);
+        JobWriter.write(Job.healthy("late-peer", 2, gaps).withSlowRank(1, 3_000_000), dir, false);
+
+        CliRun text = CliRun.of("--no-timeline", dir.toString());
+        assertEquals(0, text.exitCode(), text.err());
+        String out = text.out();
+        String rank0 = out.substring(out.indexOf("rank 0 of 2"), out.indexOf("rank 1 of 2"));
+        String rank1 = out.substring(out.indexOf("rank 1 of 2"), out.indexOf("across ranks"));
+        assertTrue(rank0.contains("tail: LAST_BUCKET in 2 of 2 steps, but the last reduction spent most of its time "
+                + "waiting for rank 1 in 2 of 2 steps (median 3.000 ms of 4.000 ms)"), rank0);
+        assertFalse(rank0.contains("a smaller last bucket"), rank0);
+        assertTrue(rank0.contains("it waited 3.000 ms of 4.000 ms for rank 1"), rank0);
+        assertTrue(rank1.contains("a smaller last bucket"), rank1);
+        // Two numbers, two names: the step's start delay (first bucket) and the launch diagnostics' sum.
+        // Here both are 0: every bucket starts as soon as its data is ready; the waiting is inside it.
+        assertTrue(rank0.contains(", start delay 0.000 ms"), rank0);
+        assertTrue(rank0.contains("3 gradient collectives, summed start delay 0.000 ms"), rank0);
+        assertFalse(rank1.contains("waiting for rank"), rank1);
+
+        JsonNode tails = json(CliRun.of("-f", "json", dir.toString())).get("crossRank").get("peerBoundTails");
+        assertEquals(2, tails.size(), tails.toString());
+        assertEquals(0, tails.get(0).get("rank").asInt());
+        assertEquals(1, tails.get(0).get("lateRank").asInt());
+        assertEquals(3_000_000, tails.get(0).get("waitNs").asLong());
+        assertEquals(4_000_000, tails.get(0).get("durationNs").asLong());
     }
 }

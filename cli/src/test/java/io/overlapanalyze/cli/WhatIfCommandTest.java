@@ -205,4 +205,28 @@ class WhatIfCommandTest {
         assertEquals(2, run.exitCode());
         assertFalse(run.err().isBlank());
     }
+
+    /**
+     * The ResNet DDP trace's five bucket sizes take times unrelated to their sizes (PROVENANCE: the same
+     * five all-reduces each step): a line fits them with R^2 near 0, which the fit
+     * calls POOR. Such a model cannot choose a cap: the options are printed, none is recommended, and
+     * the reason says why.
+     */
+    @Test
+    void aPoorFitPrintsTheOptionsButRecommendsNone() throws IOException {
+        Path trace = SharedTraces.kineto("hta_nccl_data_resnet_ddp_rank0of2_a100.json.gz");
+        JsonNode r = json(CliRun.of("whatif", "-f", "json", trace.toString()));
+        assertEquals("POOR", r.at("/model/quality").asText());
+        assertTrue(r.at("/model/r2").asDouble() < 0.5, r.at("/model").toString());
+        assertTrue(r.get("recommended").isNull(), r.get("recommended").toString());
+        assertEquals("NONE", r.get("dominantEffect").asText());
+        assertTrue(r.get("reason").asText().startsWith("no recommendation: the cost model"), r.get("reason").asText());
+        assertTrue(r.get("options").size() > 1, "the options stay for reference");
+
+        CliRun text = CliRun.of("whatif", trace.toString());
+        assertEquals(0, text.exitCode(), text.err());
+        assertFalse(text.out().contains("recommended:"), text.out());
+        assertFalse(text.out().contains(" <"), "no option is marked as the choice");
+        assertTrue(text.out().contains("no recommendation"), text.out());
+    }
 }

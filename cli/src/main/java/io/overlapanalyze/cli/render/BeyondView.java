@@ -109,7 +109,7 @@ public final class BeyondView {
                 continue;
             }
             StringBuilder sb = new StringBuilder(s.name()).append(": ").append(l.collectives().size())
-                    .append(" gradient collectives, start delay ").append(Units.msUnit(l.startDelayNs()));
+                    .append(" gradient collectives, summed start delay ").append(Units.msUnit(l.startDelayNs()));
             if (l.startDelayNs() > 0) {
                 sb.append(" = late launch ").append(Units.msUnit(l.launchLateNs())).append(" (")
                         .append(Units.pct(l.launchLateShare())).append(") + busy comm stream ")

@@ -3,6 +3,7 @@ package io.overlapanalyze.cli.render;
 import io.overlapanalyze.cli.render.timeline.TerminalTimeline;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.ChainLink;
+import io.overlapanalyze.report.PeerBoundTail;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
 import io.overlapanalyze.report.TailKind;
@@ -65,7 +66,8 @@ public final class TextRenderer implements ReportRenderer {
         }
         for (RankReport rank : report.ranks()) {
             sb.append('\n');
-            renderRank(rank, sb);
+            renderRank(rank, report.crossRank() == null ? List.of() : report.crossRank().peerBoundTails(rank.rank()),
+                    sb);
         }
         if (report.crossRank() != null) {
             CrossRankSection.text(report.crossRank(), sb);
@@ -74,7 +76,7 @@ public final class TextRenderer implements ReportRenderer {
         out.flush();
     }
 
-    private void renderRank(RankReport rank, StringBuilder sb) {
+    private void renderRank(RankReport rank, List<PeerBoundTail> peerBound, StringBuilder sb) {
         sb.append(rankHeading(rank)).append("  ").append(rank.source()).append("  (")
                 .append(rank.format().toLowerCase(Locale.ROOT)).append(")\n");
         if (!rank.steps().isEmpty()) {
@@ -99,7 +101,12 @@ public final class TextRenderer implements ReportRenderer {
             TextTable.render(rows, Set.of(0, 7), sb);
             for (StepReport s : rank.steps()) {
                 if (s.tailNs() != null && s.tailNs() > 0 && !s.attribution().chain().isEmpty()) {
-                    sb.append("  ").append(s.name()).append(" tail chain: ").append(chain(s)).append('\n');
+                    sb.append("  ").append(s.name()).append(" tail chain: ").append(chain(s));
+                    peerBound.stream().filter(p -> p.step().equals(s.name())).findFirst().ifPresent(p ->
+                            sb.append("; it waited ").append(Units.msUnit(p.waitNs())).append(" of ")
+                                    .append(Units.msUnit(p.durationNs())).append(" for ")
+                                    .append(p.lateRank() == null ? "late peers" : "rank " + p.lateRank()));
+                    sb.append('\n');
                 }
             }
             if (timeline != null) {
@@ -111,7 +118,7 @@ public final class TextRenderer implements ReportRenderer {
                 }
             }
         }
-        summary(rank, sb);
+        summary(rank, peerBound, sb);
         beyond(rank, sb);
         if (crossCheck) {
             if (rank.crossCheck().isEmpty()) {
@@ -178,7 +185,7 @@ public final class TextRenderer implements ReportRenderer {
         return String.join(" <- ", parts);
     }
 
-    private void summary(RankReport rank, StringBuilder sb) {
+    private void summary(RankReport rank, List<PeerBoundTail> peerBound, StringBuilder sb) {
         Totals t = rank.totals();
         if (t == null || t.steps() == 0) {
             return;
@@ -203,14 +210,23 @@ public final class TextRenderer implements ReportRenderer {
             sb.append("no gradient reductions on the device in any step: markers and tail are not defined\n");
         }
         Map<TailKind, Integer> kinds = new EnumMap<>(TailKind.class);
+        Set<String> counted = new java.util.HashSet<>();
         for (StepReport s : rank.steps()) {
             if (s.tailNs() != null && s.tailNs() > 0 && (!s.partial() || t.steps() > countComplete(rank))) {
                 kinds.merge(s.attribution().kind(), 1, Integer::sum);
+                counted.add(s.name());
             }
         }
+        List<PeerBoundTail> late = peerBound.stream().filter(p -> counted.contains(p.step())).toList();
+        boolean peerAdvice = Explanations.peerBoundDominates(late, counted.size());
         kinds.entrySet().stream().max(Map.Entry.comparingByValue()).ifPresent(e ->
                 sb.append("tail: ").append(e.getKey()).append(" in ").append(e.getValue()).append(" of ")
-                        .append(t.steps()).append(" steps: ").append(Explanations.tail(e.getKey())).append('\n'));
+                        .append(t.steps()).append(" steps")
+                        .append(peerAdvice ? ", but " + Explanations.peerBound(late, counted.size())
+                                : ": " + Explanations.tail(e.getKey())).append('\n'));
+        if (!late.isEmpty() && !peerAdvice) {
+            sb.append("tail: ").append(Explanations.peerBound(late, counted.size())).append('\n');
+        }
     }
 
     private static int countComplete(RankReport rank) {

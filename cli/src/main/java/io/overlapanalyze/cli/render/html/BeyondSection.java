@@ -209,13 +209,13 @@ final class BeyondSection {
         }
         if (delay > 0) {
             sb.append("<p class=\"launch-share\" data-late-share=\"").append(share(lateSum, delay))
-                    .append("\" data-busy-share=\"").append(share(busySum, delay)).append("\">over these steps, start ")
+                    .append("\" data-busy-share=\"").append(share(busySum, delay)).append("\">over these steps, summed start ")
                     .append("delay ").append(Units.ms(delay)).append(" ms: <b>late launch ")
                     .append(Units.pct((double) lateSum / delay)).append("</b>, <b>busy comm stream ")
                     .append(Units.pct((double) busySum / delay)).append("</b>, other ")
                     .append(Units.pct((double) otherSum / delay)).append(".</p>");
         }
-        table("launch", "<th class=\"l\">step</th><th>collectives</th><th>start delay ms</th><th>late launch ms</th>"
+        table("launch", "<th class=\"l\">step</th><th>collectives</th><th>summed start delay ms</th><th>late launch ms</th>"
                 + "<th>share</th><th>busy comm stream ms</th><th>share</th><th>other ms</th><th>no ready time</th>",
                 rows, "steps", maxRows, sb);
     }

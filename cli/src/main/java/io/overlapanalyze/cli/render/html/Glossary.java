@@ -63,9 +63,11 @@ final class Glossary {
                 new String[] {"bubble", "pipeline parallelism: time in the step's window with no compute running "
                         + "(waiting on a receive, ramp-up and drain of the pipeline); \"bubbles\" counts the separate "
                         + "runs of it."},
-                new String[] {"late launch, busy comm stream", "a gradient collective's start delay (device start − "
-                        + "data ready) split into the host issuing it after its data was ready, the comm stream still "
-                        + "running the previous collective, and the rest."},
+                new String[] {"summed start delay; late launch, busy comm stream", "launch diagnostics: every "
+                        + "gradient collective's start delay (device start − data ready) added up over the step (not "
+                        + "the step's start delay, which is the first bucket's alone), split into the host issuing "
+                        + "it after its data was ready, the comm stream still running the previous collective, and "
+                        + "the rest."},
                 new String[] {"slowdown under overlap", "for one kernel name, (median duration of instances that ran "
                         + "at least half their time under communication − median of instances that never did) / the "
                         + "latter: compute slowed by sharing the device with communication; \"extra ms/step\" is what "

@@ -6,6 +6,7 @@ import io.overlapanalyze.cli.render.TextRenderer;
 import io.overlapanalyze.cli.render.Units;
 import io.overlapanalyze.cli.render.timeline.TimelineIndex;
 import io.overlapanalyze.report.AnalysisReport;
+import io.overlapanalyze.report.PeerBoundTail;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
 import io.overlapanalyze.report.TailKind;
@@ -106,7 +107,7 @@ public final class HtmlRenderer implements ReportRenderer {
             sb.append("<p>No rank traces found.</p></section>\n");
             return;
         }
-        verdict(ranks, sb);
+        verdict(ranks, report.crossRank() == null ? List.of() : report.crossRank().peerBoundTails(), sb);
         boolean many = ranks.size() > 16;
         if (many) {
             sb.append("<details><summary>per-rank numbers (").append(ranks.size()).append(" ranks)</summary>");
@@ -136,7 +137,7 @@ public final class HtmlRenderer implements ReportRenderer {
     }
 
     /** One paragraph: the median tail over ranks, its most common cause and what that means. */
-    private static void verdict(List<RankReport> ranks, StringBuilder sb) {
+    private static void verdict(List<RankReport> ranks, List<PeerBoundTail> peerBound, StringBuilder sb) {
         List<Long> tails = new ArrayList<>();
         List<Long> exposed = new ArrayList<>();
         Map<TailKind, Integer> causes = new LinkedHashMap<>();
@@ -166,8 +167,10 @@ public final class HtmlRenderer implements ReportRenderer {
             var top = causes.entrySet().stream().max(Map.Entry.comparingByValue());
             if (top.isPresent()) {
                 sb.append(", mostly <b>").append(top.get().getKey()).append("</b> (").append(top.get().getValue())
-                        .append(" of ").append(stepsWithTail).append(" steps with a tail): ")
-                        .append(Html.esc(Explanations.tail(top.get().getKey()))).append('.');
+                        .append(" of ").append(stepsWithTail).append(" steps with a tail)")
+                        .append(Html.esc(Explanations.peerBoundDominates(peerBound, stepsWithTail)
+                                ? ", but " + Explanations.peerBound(peerBound, stepsWithTail)
+                                : ": " + Explanations.tail(top.get().getKey()))).append('.');
             } else {
                 sb.append(": no step has a tail.");
             }
