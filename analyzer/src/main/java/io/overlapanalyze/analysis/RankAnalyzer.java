@@ -229,7 +229,7 @@ public final class RankAnalyzer {
                 markers.startDelayNs(), markers.launchLateNs(), attribution.attribution(),
                 step.intervals().length, step.comm().length, approximate, notes,
                 gradBuckets(g.members(), markers.gL()), prefetch.exposedPrefetchNs(), prefetch.prefetches(), pipeline,
-                launch, peak);
+                launch, peak, exposure.fusedBusyNs());
     }
 
     /** G by device start (as GradientSet lists it), each with its size and reduction time. */

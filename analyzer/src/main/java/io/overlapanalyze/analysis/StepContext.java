@@ -26,6 +26,7 @@ public final class StepContext {
     private final int[] compute;
     private final int[] comm;
     private final int[] memory;
+    private final int[] fused;
     private final Phase[] computePhases;
     private final List<CollectiveSpan> collectives;
     private final Map<Integer, CollectiveSpan> collectiveById;
@@ -62,6 +63,7 @@ public final class StepContext {
         IntList computeList = new IntList();
         IntList commList = new IntList();
         IntList memoryList = new IntList();
+        IntList fusedList = new IntList();
         Map<Integer, IntList> laneLists = new HashMap<>();
         Map<Integer, IntList> byCollective = new LinkedHashMap<>();
         for (int i : all) {
@@ -73,6 +75,7 @@ public final class StepContext {
                     laneLists.computeIfAbsent(dev.lane(i), l -> new IntList()).add(i);
                 }
                 case MEMCPY, MEMSET -> memoryList.add(i);
+                case FUSED -> fusedList.add(i);
                 default -> {
                     // SYNC and OTHER are neither compute nor communication (metrics.md §1).
                 }
@@ -85,6 +88,7 @@ public final class StepContext {
         this.compute = computeList.toArray();
         this.comm = commList.toArray();
         this.memory = memoryList.toArray();
+        this.fused = fusedList.toArray();
         this.computePhases = new Phase[compute.length];
         for (int k = 0; k < compute.length; k++) {
             computePhases[k] = phases.phaseOfInterval(dev, compute[k]);
@@ -151,6 +155,11 @@ public final class StepContext {
     /** COMM intervals, by start. */
     public int[] comm() {
         return comm;
+    }
+
+    /** FUSED intervals (compute and communication inside one kernel), by start. */
+    public int[] fused() {
+        return fused;
     }
 
     /** MEMCPY and MEMSET intervals, by start. */

@@ -32,7 +32,12 @@ public enum Metric {
      */
     PEAK_ALLOCATED("peakAllocated", "peak allocated", MetricUnit.BYTES, StepReport::peakAllocatedBytes),
     /** Issue 10: compute idle waiting for FSDP / ZeRO all-gathers; no sample in steps without them. */
-    EXPOSED_PREFETCH("exposedPrefetch", "exposed prefetch", MetricUnit.NS, StepReport::exposedPrefetchNs);
+    EXPOSED_PREFETCH("exposedPrefetch", "exposed prefetch", MetricUnit.NS, StepReport::exposedPrefetchNs),
+    /**
+     * Time in fused compute-communication kernels (MC², fused GEMM+collective); no sample in steps
+     * without them, so runs without fused kernels diff as before.
+     */
+    FUSED_BUSY("fusedBusy", "fused busy", MetricUnit.NS, s -> s.fusedBusyNs() > 0 ? s.fusedBusyNs() : null);
 
     private final String key;
     private final String label;
@@ -51,9 +56,9 @@ public enum Metric {
         return key;
     }
 
-    /** True for the issue-10 metrics a diff lists only when at least one side has samples of them. */
+    /** True for the metrics a diff lists only when at least one side has samples of them. */
     public boolean onlyWhenPresent() {
-        return this == PEAK_ALLOCATED || this == EXPOSED_PREFETCH;
+        return this == PEAK_ALLOCATED || this == EXPOSED_PREFETCH || this == FUSED_BUSY;
     }
 
     /** Words for people ("exposed comm"). */

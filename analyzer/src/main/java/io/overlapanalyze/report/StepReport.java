@@ -41,6 +41,8 @@ import java.util.List;
  * @param launch             launch diagnostics of the gradient collectives; {@code null} when G is empty
  * @param peakAllocatedBytes highest device allocator total inside the step's host span;
  *                           {@code null} when the trace has no allocator events in it
+ * @param fusedBusyNs        |F|: FUSED kernels (compute and communication inside one kernel), which
+ *                           are in neither C nor K; 0 when the step has none
  */
 public record StepReport(String name, boolean partial, Long deviceStartNs, Long deviceEndNs, long stepTimeNs,
                          long commBusyNs, long computeBusyNs, long overlappedNs, long exposedCommNs,
@@ -49,7 +51,8 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
                          Long lastBucketTailNs, Long startDelayNs, Long launchLateNs, Attribution attribution,
                          int deviceIntervals, int commKernels, boolean approximate, List<String> notes,
                          List<BucketReport> gradBuckets, Long exposedPrefetchNs, List<PrefetchReport> prefetches,
-                         PipelineReport pipeline, LaunchReport launch, Long peakAllocatedBytes) {
+                         PipelineReport pipeline, LaunchReport launch, Long peakAllocatedBytes,
+                         long fusedBusyNs) {
     public StepReport {
         notes = List.copyOf(notes);
         gradBuckets = gradBuckets == null ? List.of() : List.copyOf(gradBuckets);
@@ -67,7 +70,7 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
         this(name, partial, deviceStartNs, deviceEndNs, stepTimeNs, commBusyNs, computeBusyNs, overlappedNs,
                 exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs, overlapRatio,
                 gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs, attribution,
-                deviceIntervals, commKernels, approximate, notes, gradBuckets, null, List.of(), null, null, null);
+                deviceIntervals, commKernels, approximate, notes, gradBuckets, null, List.of(), null, null, null, 0);
     }
 
     /** The layout before {@code gradBuckets} existed: no bucket list. */

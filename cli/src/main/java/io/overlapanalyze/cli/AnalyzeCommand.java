@@ -15,6 +15,7 @@ import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.CrossRankReport;
 import io.overlapanalyze.report.RankReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -74,6 +75,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    KernelPatternOptions kernelPatterns = new KernelPatternOptions();
 
     @Parameters(paramLabel = "PATH", arity = "0..*", description = "Trace files or directories.")
     List<Path> paths = new ArrayList<>();
@@ -139,6 +143,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        kernelPatterns.apply();
         if (paths.isEmpty()) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "Missing required parameter: 'PATH' (a trace file or directory)");

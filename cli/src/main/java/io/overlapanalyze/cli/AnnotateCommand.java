@@ -2,6 +2,7 @@ package io.overlapanalyze.cli;
 
 import io.overlapanalyze.cli.annotate.AnnotatedTrace;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -28,6 +29,9 @@ public final class AnnotateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    KernelPatternOptions kernelPatterns = new KernelPatternOptions();
+
     @Parameters(paramLabel = "PATH", arity = "1..*", description = "Trace files or directories.")
     List<Path> paths = new ArrayList<>();
 
@@ -44,6 +48,7 @@ public final class AnnotateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        kernelPatterns.apply();
         AnalyzeCommand.Analysed analysed = AnalyzeCommand.analyse(paths, steps, false);
         List<Path> inputs = new ArrayList<>();
         for (Path p : paths) {

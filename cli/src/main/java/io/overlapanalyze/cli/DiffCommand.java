@@ -8,6 +8,7 @@ import io.overlapanalyze.compare.DiffReport;
 import io.overlapanalyze.compare.Run;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -32,6 +33,9 @@ import java.util.concurrent.Callable;
 public final class DiffCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    KernelPatternOptions kernelPatterns = new KernelPatternOptions();
 
     @Parameters(index = "0", paramLabel = "A", description = "Run A: trace, directory or summary.")
     Path a;
@@ -61,6 +65,7 @@ public final class DiffCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        kernelPatterns.apply();
         ThresholdValues.checkAlpha(alpha);
         AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
         StepSelection selection = steps == null ? null : StepSelection.parse(steps);

@@ -8,9 +8,11 @@ import io.overlapanalyze.cli.compare.ThresholdValues;
 import io.overlapanalyze.compare.GateReport;
 import io.overlapanalyze.compare.GateStatus;
 import io.overlapanalyze.compare.GateThreshold;
+import io.overlapanalyze.compare.Metric;
 import io.overlapanalyze.compare.Run;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -40,6 +42,9 @@ import java.util.concurrent.Callable;
 public final class GateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    KernelPatternOptions kernelPatterns = new KernelPatternOptions();
 
     @Option(names = "--baseline", paramLabel = "BASE", required = true,
             description = "The baseline: a saved summary, traces or a directory.")
@@ -72,6 +77,15 @@ public final class GateCommand implements Callable<Integer> {
             description = "Smallest step-time increase that can fail (default ${DEFAULT-VALUE}).")
     String minStep;
 
+    @Option(names = "--max-fused-busy-increase", paramLabel = "PCT", defaultValue = "10%",
+            description = "Relative threshold on time in fused compute-communication kernels, checked when both "
+                    + "runs have them (default ${DEFAULT-VALUE}).")
+    String maxFused;
+
+    @Option(names = "--min-fused-busy-delta", paramLabel = "TIME", defaultValue = "0.1ms",
+            description = "Smallest fused-busy increase that can fail (default ${DEFAULT-VALUE}).")
+    String minFused;
+
     @Option(names = "--alpha", paramLabel = "P", defaultValue = "0.05",
             description = "Significance level (default: ${DEFAULT-VALUE}).")
     double alpha;
@@ -101,14 +115,17 @@ public final class GateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        kernelPatterns.apply();
         ThresholdValues.checkAlpha(alpha);
-        List<GateThreshold> thresholds = List.of(
+        List<GateThreshold> thresholds = new ArrayList<>(List.of(
                 new GateThreshold("tail", ThresholdValues.percent("--max-tail-increase", maxTail),
                         ThresholdValues.duration("--min-tail-delta", minTail)),
                 new GateThreshold("exposedComm", ThresholdValues.percent("--max-exposed-comm-increase", maxExposed),
                         ThresholdValues.duration("--min-exposed-comm-delta", minExposed)),
                 new GateThreshold("stepTime", ThresholdValues.percent("--max-step-time-increase", maxStep),
-                        ThresholdValues.duration("--min-step-time-delta", minStep)));
+                        ThresholdValues.duration("--min-step-time-delta", minStep))));
+        GateThreshold fused = new GateThreshold("fusedBusy", ThresholdValues.percent("--max-fused-busy-increase",
+                maxFused), ThresholdValues.duration("--min-fused-busy-delta", minFused));
         AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
         StepSelection selection = steps == null ? null : StepSelection.parse(steps);
         List<Path> inputs = new ArrayList<>();
@@ -116,6 +133,9 @@ public final class GateCommand implements Callable<Integer> {
         String currentLabel = current.size() == 1 ? current.get(0).toString()
                 : current.get(0) + " (+" + (current.size() - 1) + " more)";
         Run run = RunLoader.load(currentLabel, current, options, selection, inputs);
+        if (base.samples(Metric.FUSED_BUSY, options).size() > 0 && run.samples(Metric.FUSED_BUSY, options).size() > 0) {
+            thresholds.add(fused);
+        }
         GateReport report = GateReport.evaluate(base, run, thresholds, options, alpha, Version.tool());
 
         if (markdown != null) {

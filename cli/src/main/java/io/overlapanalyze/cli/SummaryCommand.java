@@ -6,6 +6,7 @@ import io.overlapanalyze.cli.compare.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -32,6 +33,9 @@ public final class SummaryCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Mixin
+    KernelPatternOptions kernelPatterns = new KernelPatternOptions();
+
     @Parameters(paramLabel = "PATH", arity = "1..*", description = "Trace files or directories.")
     List<Path> paths = new ArrayList<>();
 
@@ -51,6 +55,7 @@ public final class SummaryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        kernelPatterns.apply();
         AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
         StepSelection selection = steps == null ? null : StepSelection.parse(steps);
         AnalysisReport report = RunLoader.analyze(paths, options, selection, Version.tool());

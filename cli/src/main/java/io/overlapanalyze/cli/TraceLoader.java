@@ -4,6 +4,7 @@ import io.overlapanalyze.formats.FormatDetector;
 import io.overlapanalyze.formats.InputLimitExceededException;
 import io.overlapanalyze.formats.TraceFormatException;
 import io.overlapanalyze.formats.ascend.AscendReader;
+import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.formats.kineto.KernelClassifier;
 import io.overlapanalyze.formats.kineto.KinetoReader;
 import io.overlapanalyze.formats.nsys.NsysReader;
@@ -165,12 +166,12 @@ public final class TraceLoader {
                 case EMPTY:
                     throw new UserInputException(file + ": file is empty");
                 case KINETO_JSON:
-                    return new KinetoReader().read(file);
+                    return new KinetoReader(new KernelClassifier(KernelRules.current())).read(file);
                 case SQLITE:
                     if (AscendReader.isAscendDatabase(file)) {
                         return new AscendReader().read(file);
                     }
-                    return new NsysReader(stepPattern, new KernelClassifier()).read(file);
+                    return new NsysReader(stepPattern, new KernelClassifier(KernelRules.current())).read(file);
                 case JSON_ARRAY:
                     // Bare arrays are Ascend timelines (trace_view.json, msprof_*.json); the reader
                     // says so in one line when the array is something else.

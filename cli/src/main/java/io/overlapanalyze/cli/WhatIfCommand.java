@@ -11,6 +11,7 @@ import io.overlapanalyze.whatif.WhatIf;
 import io.overlapanalyze.whatif.WhatIfOptions;
 import io.overlapanalyze.whatif.WhatIfReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -45,6 +46,9 @@ import java.util.concurrent.Callable;
 public final class WhatIfCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    KernelPatternOptions kernelPatterns = new KernelPatternOptions();
 
     @Parameters(paramLabel = "TRACE", arity = "0..1", description = "A trace file (one rank is replayed).")
     Path trace;
@@ -89,6 +93,7 @@ public final class WhatIfCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        kernelPatterns.apply();
         if ((trace == null) == (scenario == null)) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "give either a TRACE file or --scenario SCENARIO (not both)");

@@ -13,7 +13,13 @@ public enum DeviceKind {
     /** Stream/event/device synchronisation; never compute. */
     SYNC,
     /** Anything else seen on a device lane. */
-    OTHER;
+    OTHER,
+    /**
+     * One kernel that computes and communicates inside itself (Ascend MC², fused GEMM+collective
+     * kernels): neither compute nor communication, its own union (metrics.md §1, §5). Last, so
+     * that the ordinals stored in the columns of the model keep their meaning.
+     */
+    FUSED;
 
     private static final DeviceKind[] VALUES = values();
 

@@ -1,6 +1,7 @@
 package io.overlapanalyze.analysis.beyond;
 
 import io.overlapanalyze.analysis.PhaseClassifier;
+import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.CollectiveType;
 import io.overlapanalyze.model.RankTrace;
@@ -10,6 +11,7 @@ import io.overlapanalyze.report.Phase;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -25,6 +27,8 @@ import java.util.Map;
  *   <li>{@code TENSOR_PARALLEL}: all-reduces enqueued during FORWARD (Megatron row-parallel layers
  *       reduce activations in forward; DDP issues none there).</li>
  *   <li>{@code PIPELINE}: send / recv collectives.</li>
+ *   <li>{@code EXPERT_PARALLEL}: all-to-all collectives of expert-parallel dispatch / combine
+ *       kernels (mixture-of-experts token exchange).</li>
  * </ul>
  * Without host ops the phase of an all-reduce is unknown: DDP and tensor parallel cannot be told
  * apart and the evidence says so instead of guessing.
@@ -83,11 +87,27 @@ public final class ParallelismDetector {
             evidence.add("pipeline: " + byType.getOrDefault(CollectiveType.SEND, 0) + " sends and "
                     + byType.getOrDefault(CollectiveType.RECV, 0) + " receives" + per);
         }
+        int dispatch = 0;
+        int combine = 0;
+        for (Collective c : trace.collectives()) {
+            if (c.type() == CollectiveType.ALL_TO_ALL && KernelRules.isExpertParallelKernel(c.name())) {
+                if (c.name().toLowerCase(Locale.ROOT).contains("combine")) {
+                    combine++;
+                } else {
+                    dispatch++;
+                }
+            }
+        }
+        if (dispatch + combine > 0) {
+            kinds.add("EXPERT_PARALLEL");
+            evidence.add("expert parallel: " + dispatch + " dispatch and " + combine + " combine all-to-all kernels "
+                    + "(DeepEP / MORI / pplx-style token exchange between experts)" + per);
+        }
         if (kinds.isEmpty() && evidence.isEmpty()) {
             evidence.add("collectives present but none of the recognised patterns (types: " + byType.keySet() + ")");
         }
-        // Order as documented in Parallelism: DDP, FSDP, TENSOR_PARALLEL, PIPELINE.
-        List<String> order = List.of("DDP", "FSDP", "TENSOR_PARALLEL", "PIPELINE");
+        // Order as documented in Parallelism: DDP, FSDP, TENSOR_PARALLEL, PIPELINE, EXPERT_PARALLEL.
+        List<String> order = List.of("DDP", "FSDP", "TENSOR_PARALLEL", "PIPELINE", "EXPERT_PARALLEL");
         kinds.sort((a, b) -> Integer.compare(order.indexOf(a), order.indexOf(b)));
         return new Parallelism(kinds, evidence);
     }

@@ -32,12 +32,37 @@ public final class BeyondView {
                     : String.join(", ", rank.parallelism().kinds());
             out.add(new Section("parallelism: " + kinds, rank.parallelism().evidence(), null));
         }
+        Section fused = fused(rank);
+        if (fused != null) {
+            out.add(fused);
+        }
         out.add(prefetch(rank, na));
         out.add(pipeline(rank, na));
         out.add(launch(rank, na));
         out.add(contention(rank, na));
         out.add(memory(rank, na));
         return out;
+    }
+
+    /**
+     * Fused compute-communication kernels, per step; {@code null} when no step has any (the usual
+     * case: a section saying "none" on every DDP trace would be noise).
+     */
+    private static Section fused(RankReport rank) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"step", "fused ms", "of step"});
+        for (StepReport s : rank.steps()) {
+            if (s.fusedBusyNs() > 0) {
+                rows.add(new String[] {s.name(), Units.ms(s.fusedBusyNs()),
+                        Units.pct(s.stepTimeNs() == 0 ? null : (double) s.fusedBusyNs() / s.stepTimeNs())});
+            }
+        }
+        if (rows.size() == 1) {
+            return null;
+        }
+        return new Section("fused kernels (compute and communication inside one kernel: Ascend MC², fused "
+                + "GEMM+collective)", List.of("counted in neither compute nor communication, but as device work; "
+                + "how much of their communication hides under their own compute is not visible in the trace"), rows);
     }
 
     private static Section unavailable(String title, String why) {

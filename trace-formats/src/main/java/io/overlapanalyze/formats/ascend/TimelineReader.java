@@ -13,6 +13,7 @@ import io.overlapanalyze.formats.json.ParallelArrayScan.ElementParser;
 import io.overlapanalyze.formats.json.ParallelArrayScan.Replay;
 import io.overlapanalyze.formats.json.Utf8JsonScanner;
 import io.overlapanalyze.formats.json.Utf8JsonScanner.Unsupported;
+import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.formats.kineto.DecimalMicros;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.RankTrace;
@@ -725,6 +726,7 @@ final class TimelineReader {
         }
         List<RankTrace> out = new ArrayList<>();
         boolean anyTaskType = false;
+        KernelRules rules = KernelRules.current();
         for (Map.Entry<Integer, RankAssembler> entry : byDevice.entrySet()) {
             int dev = entry.getKey();
             RankAssembler a = entry.getValue();
@@ -750,6 +752,8 @@ final class TimelineReader {
                     DeviceKind kind = TaskKinds.ofTaskType(taskType);
                     if (kind == DeviceKind.COMPUTE && comm.contains(d.stream(i))) {
                         kind = DeviceKind.OTHER; // the communication stream's tasks are not compute
+                    } else if (kind == DeviceKind.COMPUTE) {
+                        kind = rules.kindOfComputeTask(d.name(i)); // MC² operators are fused
                     }
                     a.task(a.lane(dev, d.stream(i), d.lane(i)), d.start(i), d.end(i), kind, d.name(i), launchNs,
                             launchTid);

@@ -1,6 +1,7 @@
 package io.overlapanalyze.formats.kineto;
 
 import io.overlapanalyze.formats.LongList;
+import io.overlapanalyze.formats.kernels.KernelRules;
 
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.CollectiveType;
@@ -211,6 +212,10 @@ final class CollectiveJoiner {
         String kernelName = dev.name(i);
         String name = args != null && args.collectiveName() != null ? args.collectiveName() : kernelName;
         CollectiveType type = CollectiveType.fromName(name);
+        if (type == CollectiveType.UNKNOWN && KernelRules.isExpertParallelKernel(kernelName)) {
+            // DeepEP-style dispatch/combine kernels exchange tokens between every pair of ranks.
+            type = CollectiveType.ALL_TO_ALL;
+        }
         long launch = dev.launchNs(i);
         long thread = dev.launchThread(i);
         long enqueue = Time.UNKNOWN;

@@ -1,42 +1,35 @@
 package io.overlapanalyze.formats.kineto;
 
+import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.model.DeviceKind;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Decides what a Kineto device event is (metrics.md §1, kineto.md §3.1 and §7) and which host
- * runtime calls launch device work.
- *
- * <p>Communication kernels are recognised by name across NCCL generations ({@code ncclKernel_},
- * {@code ncclDevKernel_}, {@code ncclSymDevKernel_}, {@code ncclSymkDevKernel_} and the pre-2.8
- * {@code ncclAllReduceRingLLKernel_...}, all of which contain "nccl"), RCCL, HCCL and the
- * symmetric-memory kernels. Users can add substrings; matching is case-insensitive.
+ * runtime calls launch device work. Kernels are told apart by name with the {@link KernelRules}
+ * every reader shares (communication, fused compute-communication, compute).
  */
 public final class KernelClassifier {
-    /** The built-in communication name patterns (lower-case substrings). */
-    public static final List<String> DEFAULT_COMM_PATTERNS = List.of(
-            "nccl", "rccl", "hccl", "hcom_", "multimem_all_reduce", "cross_device_reduce");
+    private final KernelRules rules;
 
-    private final String[] commPatterns;
-
-
-    /** A classifier with the built-in patterns only. */
+    /** A classifier with the built-in rules only. */
     public KernelClassifier() {
-        this(List.of());
+        this(KernelRules.builtIn());
     }
 
-    /** A classifier with the built-in patterns plus {@code extraCommPatterns} (substrings, any case). */
+    /** The built-in rules plus {@code extraCommPatterns} (substrings, any case) meaning communication. */
     public KernelClassifier(List<String> extraCommPatterns) {
-        List<String> all = new ArrayList<>(DEFAULT_COMM_PATTERNS);
-        for (String p : extraCommPatterns) {
-            if (p != null && !p.isBlank()) {
-                all.add(p.toLowerCase(Locale.ROOT));
-            }
-        }
-        commPatterns = all.toArray(new String[0]);
+        this(KernelRules.builtIn().withCommSubstrings(extraCommPatterns));
+    }
+
+    public KernelClassifier(KernelRules rules) {
+        this.rules = rules;
+    }
+
+    /** The name rules this classifier applies to kernels. */
+    public KernelRules rules() {
+        return rules;
     }
 
     /**
@@ -50,7 +43,7 @@ public final class KernelClassifier {
         switch (cat) {
             case "kernel":
             case "Kernel": // legacy capitalised category (2022 traces)
-                return isCommKernelName(name) ? DeviceKind.COMM : DeviceKind.COMPUTE;
+                return rules.kindOfKernel(name);
             case "gpu_memcpy":
             case "Memcpy":
                 return DeviceKind.MEMCPY;
@@ -96,18 +89,9 @@ public final class KernelClassifier {
         return "cuda_runtime".equals(cat) || "cuda_driver".equals(cat) || "Runtime".equals(cat);
     }
 
-    /** True when a kernel name matches a communication pattern. */
-    public boolean isCommKernelName(String name) {
-        if (name == null) {
-            return false;
-        }
-        String n = name.toLowerCase(Locale.ROOT);
-        for (String p : commPatterns) {
-            if (n.contains(p)) {
-                return true;
-            }
-        }
-        return false;
+    /** What a kernel called {@code name} is: {@code COMPUTE}, {@code COMM} or {@code FUSED}. */
+    public DeviceKind kindOfKernel(String name) {
+        return rules.kindOfKernel(name);
     }
 
     /**

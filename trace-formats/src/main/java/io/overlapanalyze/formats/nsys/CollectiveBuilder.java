@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.nsys;
 
+import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.CollectiveType;
 import io.overlapanalyze.model.DeviceIntervals;
@@ -46,6 +47,9 @@ final class CollectiveBuilder {
         long tid = dev.launchThread(i);
         String name = kernel;
         CollectiveType type = CollectiveType.fromName(kernel);
+        if (type == CollectiveType.UNKNOWN && KernelRules.isExpertParallelKernel(kernel)) {
+            type = CollectiveType.ALL_TO_ALL;
+        }
         long enqueue = Time.UNKNOWN;
         if (Time.isKnown(launch) && nvtx != null) {
             enqueue = launch;

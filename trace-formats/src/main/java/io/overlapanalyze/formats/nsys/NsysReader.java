@@ -642,7 +642,7 @@ public final class NsysReader implements TraceReader {
                             if (n == null || n.isEmpty()) {
                                 n = "(unnamed kernel)";
                             }
-                            ref = rowNames.ref(n, classifier.isCommKernelName(n) ? DeviceKind.COMM : DeviceKind.COMPUTE);
+                            ref = rowNames.ref(n, classifier.kindOfKernel(n));
                             rowNames.cacheKernel(id, ref);
                         }
                     } else if (memcpy || graph) {

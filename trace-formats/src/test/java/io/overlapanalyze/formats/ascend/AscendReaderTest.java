@@ -163,4 +163,24 @@ class AscendReaderTest {
         assertEquals(100_000L, ranks.get(0).device().start(0));
         assertEquals(200_000L, ranks.get(1).device().start(0));
     }
+
+    /**
+     * MC² operators run as compute-type tasks (MIX_AIC here) but communicate inside themselves:
+     * FUSED by their name, never compute (metrics.md §1). A plain matmul stays compute.
+     */
+    @Test
+    void mc2TasksAreFused() throws Exception {
+        long hw = 800;
+        String json = "[" + meta(hw, "Ascend Hardware", 2, "Stream 2", "NPU") + ",\n"
+                + x(hw, 2, "MatMul", "\"100.000\"", "5", "{\"Task Type\":\"AI_CORE\"}") + ",\n"
+                + x(hw, 2, "MatmulAllReduce", "\"110.000\"", "7", "{\"Task Type\":\"MIX_AIC\"}") + ",\n"
+                + x(hw, 2, "aclnnMoeDistributeDispatch_MoeDistributeDispatch", "\"120.000\"", "3",
+                "{\"Task Type\":\"MIX_AIV\"}") + "\n]";
+        Path f = Files.writeString(tmp.resolve("trace_view.json"), json);
+        RankTrace t = new AscendReader().read(f).get(0);
+        assertEquals(3, t.device().size());
+        assertEquals(DeviceKind.COMPUTE, t.device().kind(0));
+        assertEquals(DeviceKind.FUSED, t.device().kind(1));
+        assertEquals(DeviceKind.FUSED, t.device().kind(2));
+    }
 }

@@ -240,6 +240,10 @@ public final class HtmlRenderer implements ReportRenderer {
                 .append("<span><i class=\"sw\" style=\"background:var(--c)\"></i>comm under compute</span>")
                 .append("<span><i class=\"sw\" style=\"background:var(--x)\"></i>exposed comm</span>")
                 .append("<span><i class=\"sw\" style=\"background:var(--m)\"></i>memcpy/memset</span>")
+                .append(report.ranks().stream().flatMap(r -> r.steps().stream()).anyMatch(st -> st.fusedBusyNs() > 0)
+                        ? "<span><i class=\"sw\" style=\"background:var(--f)\"></i>fused kernels (compute and "
+                                + "communication inside one kernel; their inner overlap is not in the trace)</span>"
+                        : "")
                 .append("<span><i class=\"sw\" style=\"background:var(--t)\"></i>tail</span>")
                 .append("<span>dashed: the four markers; boxes below: the tail's chain, last collective first</span></p>");
         if (plan.drawn() < plan.candidates()) {

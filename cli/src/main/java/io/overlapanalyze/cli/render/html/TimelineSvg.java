@@ -58,6 +58,9 @@ final class TimelineSvg {
         List<MarkerPoints.Point> markers = MarkerPoints.of(s.markers());
         double lanesTop = 6 + markers.size() * LABEL_ROW + 4;
         List<String> laneNames = new ArrayList<>(List.of("compute", "comm"));
+        if (!t.fused().isEmpty()) {
+            laneNames.add("fused");
+        }
         if (!t.memory().isEmpty()) {
             laneNames.add("memcpy");
         }
@@ -93,6 +96,7 @@ final class TimelineSvg {
                     lane("c", "comm", t.comm(), y);
                     lane("x", "exposed", t.exposed(), y);
                 }
+                case "fused" -> lane("f", "fused", t.fused(), y);
                 default -> lane("m", "memcpy", t.memory(), y);
             }
         }

@@ -18,9 +18,11 @@ import io.overlapanalyze.report.StepReport;
  * @param comm     C: union of COMM intervals
  * @param memory   M: union of MEMCPY and MEMSET intervals (empty when the step copies nothing)
  * @param exposed  C − K: communication with no compute running
+ * @param fused    F: union of FUSED kernels, which compute and communicate inside themselves (empty
+ *                 when the step has none)
  */
 public record StepTimeline(RankReport rank, StepReport step, IntervalSet compute, IntervalSet comm,
-                           IntervalSet memory, IntervalSet exposed) {
+                           IntervalSet memory, IntervalSet exposed, IntervalSet fused) {
 
     /** Start of the drawn window: the step's first device start. */
     public long startNs() {

@@ -78,6 +78,9 @@ public final class TerminalTimeline {
                 .append(" ms, one column = ").append(Units.ms(t.spanNs() / width)).append(" ms\n");
         lane(sb, "compute", t.compute(), t, width, '█', BLUE);
         lane(sb, "comm", t.comm(), t, width, '█', GREEN);
+        if (!t.fused().isEmpty()) {
+            lane(sb, "fused", t.fused(), t, width, '█', "");
+        }
         if (!t.memory().isEmpty()) {
             lane(sb, "memcpy", t.memory(), t, width, '█', "");
         }

@@ -70,11 +70,13 @@ public final class TimelineIndex {
         IntervalSet.Builder k = IntervalSet.builder();
         IntervalSet.Builder c = IntervalSet.builder();
         IntervalSet.Builder m = IntervalSet.builder();
+        IntervalSet.Builder f = IntervalSet.builder();
         for (int i : intervals) {
             switch (dev.kind(i)) {
                 case COMPUTE -> k.add(dev.start(i), dev.end(i));
                 case COMM -> c.add(dev.start(i), dev.end(i));
                 case MEMCPY, MEMSET -> m.add(dev.start(i), dev.end(i));
+                case FUSED -> f.add(dev.start(i), dev.end(i));
                 default -> {
                     // SYNC and OTHER are neither compute nor communication (metrics.md §1): not drawn.
                 }
@@ -82,6 +84,6 @@ public final class TimelineIndex {
         }
         IntervalSet compute = k.build();
         IntervalSet comm = c.build();
-        return new StepTimeline(rank, step, compute, comm, m.build(), comm.subtract(compute));
+        return new StepTimeline(rank, step, compute, comm, m.build(), comm.subtract(compute), f.build());
     }
 }
