@@ -56,7 +56,7 @@ import java.util.regex.Pattern;
                         + "numbers mean\")."},
         footer = {"", "Exit codes: 0 ok, 1 regression (gate), 2 bad usage or unreadable input, 3 internal error."},
         subcommands = {SynthCommand.class, SummaryCommand.class, DiffCommand.class, GateCommand.class,
-                WhatIfCommand.class, AnnotateCommand.class})
+                WhatIfCommand.class, AnnotateCommand.class, picocli.CommandLine.HelpCommand.class})
 public final class AnalyzeCommand implements Callable<Integer> {
     /**
      * Standard output as bytes, under the picocli writer, when the real process runs ({@link Main#main});
@@ -255,8 +255,17 @@ public final class AnalyzeCommand implements Callable<Integer> {
         AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(in.includePartial());
         RankNaming naming = new RankNaming(in.rankRegex());
         List<Path> files = JobLoader.expand(in.paths(), in.nameFilter());
-        JobLoader.Loaded loaded = JobLoader.load(files, naming, options, in.stepPattern(),
-                r -> selection == null ? r : RankAnalyzer.selectSteps(r, selection, options), err);
+        java.util.Queue<String> stepNames = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        JobLoader.Loaded loaded = JobLoader.load(files, naming, options, in.stepPattern(), r -> {
+            if (selection == null) {
+                return r;
+            }
+            r.steps().forEach(s -> stepNames.add(s.name()));
+            return RankAnalyzer.selectSteps(r, selection, options);
+        }, err);
+        if (selection != null) {
+            selection.requireAnyMatch(stepNames);
+        }
         if (err != null) {
             for (var problem : loaded.problems()) {
                 err.println("overlap-analyze: warning: " + problem.message()

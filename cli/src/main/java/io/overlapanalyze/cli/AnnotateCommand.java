@@ -24,7 +24,8 @@ import java.util.concurrent.Callable;
                 + "(Open trace file) or chrome://tracing.",
                 "",
                 "Per rank: an \"overlap-analyze\" process with tracks steps, markers (instants at the exact marker "
-                        + "times), tail, exposed comm and attribution chain, then the rank's device lanes."})
+                        + "times), tail, exposed comm and attribution chain, then the rank's device lanes."},
+        footer = {"", "Exit codes: 0 ok, 2 bad usage or unreadable input, 3 internal error."})
 public final class AnnotateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

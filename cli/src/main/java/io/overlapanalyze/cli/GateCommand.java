@@ -37,7 +37,8 @@ import java.util.concurrent.Callable;
                         + "significant (Mann-Whitney U). With fewer samples the thresholds alone decide. "
                         + "Improvements never fail. BASE and CURRENT are each traces, a directory of traces, or a "
                         + "saved summary ('summary')."},
-        footer = {"", "Defaults: tail +10% and 0.1ms, exposed comm +10% and 0.1ms, step time +5% and 0.5ms.",
+        footer = {"", "Defaults: tail +10%% and 0.1ms, exposed comm +10%% and 0.1ms, step time +5%% and 0.5ms; fused busy "
+                        + "+10%% and 0.1ms, checked when both runs have fused kernels.",
                 "Exit codes: 0 pass, 1 regression, 2 bad usage or unreadable input, 3 internal error."})
 public final class GateCommand implements Callable<Integer> {
     @Spec

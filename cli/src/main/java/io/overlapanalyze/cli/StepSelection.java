@@ -1,6 +1,7 @@
 package io.overlapanalyze.cli;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
@@ -15,6 +16,7 @@ public final class StepSelection implements Predicate<String> {
     private static final Pattern RANGE = Pattern.compile("(\\d+)\\s*-\\s*(\\d+)");
     private static final Pattern NUMBER = Pattern.compile("\\d+");
     private static final Pattern TRAILING_NUMBER = Pattern.compile("(\\d+)\\s*$");
+    private static final Pattern NUMERIC_LOOKING = Pattern.compile("[\\d\\s+-]+");
 
     private final List<long[]> ranges = new ArrayList<>();
     private final List<String> names = new ArrayList<>();
@@ -34,15 +36,19 @@ public final class StepSelection implements Predicate<String> {
             }
             Matcher range = RANGE.matcher(part);
             if (range.matches()) {
-                long from = Long.parseLong(range.group(1));
-                long to = Long.parseLong(range.group(2));
+                long from = number(range.group(1), part);
+                long to = number(range.group(2), part);
                 if (to < from) {
                     throw new UserInputException("--steps: range '" + part + "' ends before it starts");
                 }
                 s.ranges.add(new long[] {from, to});
             } else if (NUMBER.matcher(part).matches()) {
-                long n = Long.parseLong(part);
+                long n = number(part, part);
                 s.ranges.add(new long[] {n, n});
+            } else if (NUMERIC_LOOKING.matcher(part).matches()) {
+                // "-1", "4-", "4--6": meant as numbers, but no step number is negative or open-ended.
+                throw new UserInputException("--steps: '" + part + "' is not a step number or range (use N or N-M, "
+                        + "N >= 0)");
             } else {
                 s.names.add(part);
             }
@@ -51,6 +57,30 @@ public final class StepSelection implements Predicate<String> {
             throw new UserInputException("--steps: no step given in '" + spec + "'");
         }
         return s;
+    }
+
+    private static long number(String digits, String part) {
+        try {
+            return Long.parseLong(digits);
+        } catch (NumberFormatException e) {
+            throw new UserInputException("--steps: '" + part + "': step number too large", e);
+        }
+    }
+
+    /**
+     * Fails (exit 2, naming the value) when the inputs have steps but none of them is selected: a
+     * selection that matches nothing is a mistyped option, not an empty run.
+     *
+     * @param stepNames every step name of the inputs, before selection
+     */
+    public void requireAnyMatch(Collection<String> stepNames) {
+        if (stepNames.isEmpty() || stepNames.stream().anyMatch(this)) {
+            return;
+        }
+        List<String> shown = stepNames.stream().distinct().limit(5).toList();
+        long distinct = stepNames.stream().distinct().count();
+        throw new UserInputException("--steps " + text + ": no step matches (the input has " + String.join(", ", shown)
+                + (distinct > shown.size() ? " and " + (distinct - shown.size()) + " more" : "") + ")");
     }
 
     @Override

@@ -33,7 +33,8 @@ import java.util.zip.GZIPOutputStream;
                         + "trace has known ground truth. SCENARIO is a built-in name (see --list) or a scenario JSON "
                         + "file (see samples/*.scenario.json). A job file (with \"ranks\", see samples/*.job.json) "
                         + "or --ranks N writes one trace per rank into a directory (rank-<r>.pt.trace.json), with "
-                        + "clock offsets, a slow rank or mismatches as the job says."})
+                        + "clock offsets, a slow rank or mismatches as the job says."},
+        footer = {"", "Exit codes: 0 ok, 2 bad usage or unreadable input, 3 internal error."})
 public final class SynthCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -194,8 +195,10 @@ public final class SynthCommand implements Callable<Integer> {
         if (BuiltinScenarios.names().contains(nameOrFile)) {
             return BuiltinScenarios.get(nameOrFile);
         }
+        List<String> all = new java.util.ArrayList<>(BuiltinScenarios.names());
+        all.addAll(ParallelScenarioWriter.builtinNames());
         throw new UserInputException(nameOrFile + ": neither a scenario file nor a built-in scenario (built-ins: "
-                + String.join(", ", BuiltinScenarios.names()) + ")");
+                + String.join(", ", all) + ")");
     }
 
     /** kineto, nsys or ascend: the --format option, else from the output name. */

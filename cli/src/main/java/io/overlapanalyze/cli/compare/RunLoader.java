@@ -41,6 +41,7 @@ public final class RunLoader {
         }
         inputs.addAll(files);
         List<RankReport> ranks = new ArrayList<>();
+        List<String> stepNames = new ArrayList<>();
         Set<String> writers = new LinkedHashSet<>();
         int summaries = 0;
         int traces = 0;
@@ -50,6 +51,7 @@ public final class RunLoader {
                     AnalysisReport r = SummaryFile.read(f);
                     writers.add(r.tool() == null ? "an unknown version" : r.tool());
                     for (RankReport rank : r.ranks()) {
+                        rank.steps().forEach(st -> stepNames.add(st.name()));
                         ranks.add(selection == null ? rank : RankAnalyzer.selectSteps(rank, selection, options));
                     }
                     summaries++;
@@ -59,6 +61,7 @@ public final class RunLoader {
                 default -> {
                     for (RankTrace t : TraceLoader.load(f)) {
                         RankReport rank = RankAnalyzer.analyze(t, options);
+                        rank.steps().forEach(st -> stepNames.add(st.name()));
                         ranks.add(selection == null ? rank : RankAnalyzer.selectSteps(rank, selection, options));
                     }
                     traces++;
@@ -67,6 +70,9 @@ public final class RunLoader {
         }
         if (summaries > 0 && traces > 0) {
             throw new UserInputException(label + ": mixes saved summaries and traces; give one or the other");
+        }
+        if (selection != null) {
+            selection.requireAnyMatch(stepNames);
         }
         ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(r -> String.valueOf(r.source())));
         String origin = summaries > 0 ? "summary by " + String.join(", ", writers) : "traces";
@@ -82,9 +88,14 @@ public final class RunLoader {
     public static AnalysisReport analyze(List<Path> paths, AnalysisOptions options, StepSelection selection,
                                          String tool) {
         List<RankReport> ranks = new ArrayList<>();
+        List<String> stepNames = new ArrayList<>();
         for (RankTrace t : TraceLoader.loadAll(paths)) {
             RankReport rank = RankAnalyzer.analyze(t, options);
+            rank.steps().forEach(st -> stepNames.add(st.name()));
             ranks.add(selection == null ? rank : RankAnalyzer.selectSteps(rank, selection, options));
+        }
+        if (selection != null) {
+            selection.requireAnyMatch(stepNames);
         }
         ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(RankReport::source));
         return new AnalysisReport(AnalysisReport.SCHEMA_VERSION, tool, ranks);

@@ -61,9 +61,12 @@ public final class TerminalTimeline {
         return Math.max(40, Math.min(400, cols));
     }
 
-    /** Colours only on a terminal and never with {@code NO_COLOR} set (no-color.org: any value, even empty). */
+    /**
+     * Colours only on a terminal, never with {@code NO_COLOR} set (no-color.org: any value, even
+     * empty) and never on {@code TERM=dumb} (a terminal that says it understands no escapes).
+     */
     public static boolean colourWanted(boolean stdoutIsTerminal, Map<String, String> env) {
-        return stdoutIsTerminal && !env.containsKey("NO_COLOR");
+        return stdoutIsTerminal && !env.containsKey("NO_COLOR") && !"dumb".equals(env.get("TERM"));
     }
 
     /** The lines for one step (ending in a newline), or "" when the step has no device work. */
