@@ -141,6 +141,36 @@ public final class KernelClassifier {
         }
     }
 
+    /**
+     * True for the categories Kineto writes for host-side events and bookkeeping that are not
+     * device work (kineto.md §3.1): anything else with launch correlation ids may be device work of
+     * an accelerator the reader does not know, which it then says.
+     */
+    public static boolean isKnownHostCategory(String cat) {
+        if (cat == null) {
+            return false;
+        }
+        switch (cat) {
+            case "cpu_op":
+            case "user_annotation":
+            case "gpu_user_annotation":
+            case "python_function":
+            case "cpu_instant_event":
+            case "overhead":
+            case "Trace":
+            case "fwdbwd":
+            case "ac2g":
+            case "async_cpu_to_gpu":
+            case "async_gpu":
+            case "Operator":
+            case "Python":
+            case "external_correlation":
+                return true;
+            default:
+                return false;
+        }
+    }
+
     /** True when a kernel name matches a communication pattern. */
     public boolean isCommKernelName(String name) {
         if (name == null) {

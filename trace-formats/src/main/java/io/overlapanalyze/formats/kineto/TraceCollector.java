@@ -122,7 +122,11 @@ final class TraceCollector {
             return true;
         }
         // record_param_comms carries the collective args; other CPU ops use none.
-        return "cpu_op".equals(cat) && (name == null || "record_param_comms".equals(name));
+        if ("cpu_op".equals(cat)) {
+            return name == null || "record_param_comms".equals(name);
+        }
+        // A category of no known kind: its correlation says whether it looks like device work.
+        return !KernelClassifier.isKnownHostCategory(cat);
     }
 
     /**
@@ -141,7 +145,8 @@ final class TraceCollector {
             return true;
         }
         return !KernelClassifier.isDeviceCategory(e.cat) && !KernelClassifier.isRuntimeCategory(e.cat)
-                && !"cpu_op".equals(e.cat) && !"user_annotation".equals(e.cat);
+                && !"cpu_op".equals(e.cat) && !"user_annotation".equals(e.cat)
+                && KernelClassifier.isKnownHostCategory(e.cat);
     }
 
     /** Takes one complete event; {@code eventNumber} is 1-based, for messages. */
@@ -168,6 +173,11 @@ final class TraceCollector {
             runtimeEvent(e, eventNumber);
         } else if ("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) {
             hostOp(e, eventNumber);
+        } else if (e.correlation != NONE && e.pidIsNumber && !KernelClassifier.isKnownHostCategory(e.cat)) {
+            // Launch-correlated events of a category this reader does not know: maybe the device
+            // work of an accelerator it does not read. Said, not silently dropped.
+            warnings.add("events of an unknown category with launch correlation ids not analysed (device work of an"
+                    + " accelerator this reader does not know?)", "category \"" + e.cat + "\"");
         }
     }
 
