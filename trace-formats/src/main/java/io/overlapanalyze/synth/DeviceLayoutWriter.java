@@ -24,8 +24,10 @@ import java.util.zip.GZIPOutputStream;
  *       runs the scenario as usual; device {@code d + 1} runs the same work again, launched from two
  *       more host threads of the same process ({@code pt_main_thread}/{@code pt_autograd_1} style),
  *       its device times {@code lagNs} later. The {@code ProfilerStep} annotations are the
- *       process's, written once. Each device's ground truth is the scenario's plan (the second one's
- *       device times shifted by {@code lagNs}); one rank with both devices merged would be wrong.</li>
+ *       process's, written once. Each device's intervals are the scenario's plan (the second one's
+ *       shifted by {@code lagNs}); with no lag every number of either device is the scenario's, with a
+ *       lag those that compare device starts with host launch times (a launch-bound attribution) may
+ *       change on the second. One rank with both devices merged would be wrong either way.</li>
  *   <li>{@link Layout#MTIA}: the scenario on an MTIA-style accelerator (kineto.md §3.1): device events
  *       of category {@code mtia_ccp_events} with only {@code correlation} and {@code stream} args,
  *       launches of category {@code mtia_runtime}; per step one {@code dma_request} of
