@@ -94,6 +94,45 @@ class DeviceLayoutsEndToEndTest {
         assertEquals(10, r.steps().get(0).deviceIntervals());
     }
 
+    /**
+     * Without a lag the second device runs exactly the first one's timeline: for every built-in
+     * scenario, each device's steps are those of the scenario written for one device (whose
+     * numbers the scenario tests check against the plan), relative to the step's device start.
+     */
+    @Test
+    void withoutALagEachDeviceIsTheSingleDeviceScenario() throws Exception {
+        for (String scenario : io.overlapanalyze.synth.BuiltinScenarios.names()) {
+            Path one = tmp.resolve(scenario + "-one.json");
+            Path two = tmp.resolve(scenario + "-two.json");
+            assertEquals(0, CliRun.of("synth", scenario, "-o", one.toString()).exitCode());
+            assertEquals(0, CliRun.of("synth", scenario, "--devices", "2", "-o", two.toString()).exitCode());
+            List<String> reference = stepFacts(RankAnalyzer.analyze(TraceLoader.load(one).get(0),
+                    AnalysisOptions.defaults()));
+            List<RankTrace> ranks = TraceLoader.load(two);
+            assertEquals(2, ranks.size(), scenario);
+            for (RankTrace t : ranks) {
+                assertEquals(reference, stepFacts(RankAnalyzer.analyze(t, AnalysisOptions.defaults())),
+                        scenario + " " + t.source());
+            }
+        }
+    }
+
+    /** Per step: every number, markers relative to the step's device start. */
+    private static List<String> stepFacts(RankReport r) {
+        List<String> out = new ArrayList<>();
+        for (io.overlapanalyze.report.StepReport s : r.steps()) {
+            long t0 = s.deviceStartNs();
+            out.add(s.name() + " partial=" + s.partial() + " time=" + s.stepTimeNs() + " comm=" + s.commBusyNs()
+                    + " compute=" + s.computeBusyNs() + " overlapped=" + s.overlappedNs() + " exposed="
+                    + s.exposedCommNs() + " idle=" + s.idleNs() + " tail=" + s.tailNs() + " startDelay="
+                    + s.startDelayNs() + " launchLate=" + s.launchLateNs() + " grads=" + s.gradCollectives()
+                    + " kind=" + (s.attribution() == null ? null : s.attribution().kind())
+                    + " ready=" + (s.markers() == null ? null : s.markers().firstBucketReadyNs() - t0)
+                    + " lastReduceEnd=" + (s.markers() == null ? null : s.markers().lastReduceEndNs() - t0));
+        }
+        return out;
+    }
+
     @Test
     void synthRefusesLayoutsItCannotWrite() {
         CliRun nsys = CliRun.of("synth", "seed-4ms", "--devices", "2", "-o", tmp.resolve("x.sqlite").toString());
