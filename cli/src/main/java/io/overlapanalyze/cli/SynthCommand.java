@@ -2,6 +2,7 @@ package io.overlapanalyze.cli;
 
 import io.overlapanalyze.synth.AscendScenarioWriter;
 import io.overlapanalyze.synth.BuiltinScenarios;
+import io.overlapanalyze.synth.DeviceLayoutWriter;
 import io.overlapanalyze.synth.Job;
 import io.overlapanalyze.synth.JobWriter;
 import io.overlapanalyze.synth.KinetoScenarioWriter;
@@ -60,6 +61,20 @@ public final class SynthCommand implements Callable<Integer> {
     @Option(names = "--gzip", description = "For jobs: write rank-<r>.pt.trace.json.gz.")
     boolean gzip;
 
+    @Option(names = "--devices", paramLabel = "N",
+            description = {"Kineto only: 2 writes one process driving two GPUs (the scenario's device and the next),",
+                    "the second running the same work --device-lag-us later. Default 1."})
+    Integer devices;
+
+    @Option(names = "--device-lag-us", paramLabel = "US",
+            description = "With --devices 2: how much later the second device runs the work (default 0).")
+    long deviceLagUs;
+
+    @Option(names = "--accelerator", paramLabel = "KIND",
+            description = "Kineto only: cuda (default) or mtia (mtia_ccp_events device events, mtia_runtime launches, "
+                    + "one dma_request per step and an event_record per bucket).")
+    String accelerator;
+
     @Option(names = "--list", description = "List the built-in scenarios.")
     boolean list;
 
@@ -82,6 +97,12 @@ public final class SynthCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "Missing required parameter: 'SCENARIO' (a built-in name or a scenario file; --list shows names)");
         }
+        boolean otherLayout = (devices != null && devices != 1) || accelerator != null || deviceLagUs != 0;
+        if (otherLayout && (isParallel(scenario) || ranks != null
+                || (Files.isRegularFile(Path.of(scenario)) && Job.isJobFile(Path.of(scenario))))) {
+            throw new UserInputException("--devices, --device-lag-us and --accelerator apply to a single-rank DDP scenario"
+                    + " only (not to jobs or FSDP, pipeline and contention scenarios)");
+        }
         if (isParallel(scenario)) {
             return writeParallel();
         }
@@ -91,6 +112,16 @@ public final class SynthCommand implements Callable<Integer> {
         }
         Scenario s = resolve(scenario);
         String format = targetFormat();
+        DeviceLayoutWriter.Layout layout = layout(format);
+        if (layout != null) {
+            Path target = output != null ? output : Path.of(s.name() + ".pt.trace.json");
+            List<Path> inputs = Files.exists(Path.of(scenario)) ? List.of(Path.of(scenario)) : List.of();
+            long lagNs = Math.multiplyExact(deviceLagUs, 1000L);
+            writeTraceFile(target, inputs, (sink, traceName) -> DeviceLayoutWriter.write(s, layout, lagNs, sink, traceName));
+            spec.commandLine().getErr().println("wrote " + target);
+            spec.commandLine().getErr().flush();
+            return ExitCodes.OK;
+        }
         if (format.equals("ascend")) {
             return writeAscend(s);
         }
@@ -199,6 +230,32 @@ public final class SynthCommand implements Callable<Integer> {
         all.addAll(ParallelScenarioWriter.builtinNames());
         throw new UserInputException(nameOrFile + ": neither a scenario file nor a built-in scenario (built-ins: "
                 + String.join(", ", all) + ")");
+    }
+
+    /** The device layout --devices / --accelerator ask for, or {@code null} for the usual one GPU. */
+    private DeviceLayoutWriter.Layout layout(String format) {
+        boolean two = devices != null && devices != 1;
+        boolean mtia = accelerator != null && !accelerator.equalsIgnoreCase("cuda");
+        if (devices != null && devices != 1 && devices != 2) {
+            throw new UserInputException("--devices: 1 or 2, got " + devices);
+        }
+        if (mtia && !accelerator.equalsIgnoreCase("mtia")) {
+            throw new UserInputException("--accelerator: expected cuda or mtia, got '" + accelerator + "'");
+        }
+        if (deviceLagUs < 0 || (deviceLagUs != 0 && !two)) {
+            throw new UserInputException("--device-lag-us: a lag of 0 or more, with --devices 2");
+        }
+        if (!two && !mtia) {
+            return null;
+        }
+        if (two && mtia) {
+            throw new UserInputException("--devices 2 and --accelerator mtia: choose one");
+        }
+        if (!format.equals("kineto")) {
+            throw new UserInputException((two ? "--devices" : "--accelerator") + ": Kineto traces only (a .json or"
+                    + " .json.gz output)");
+        }
+        return two ? DeviceLayoutWriter.Layout.TWO_DEVICES : DeviceLayoutWriter.Layout.MTIA;
     }
 
     /** kineto, nsys or ascend: the --format option, else from the output name. */

@@ -54,9 +54,33 @@ public final class KernelClassifier {
                 return DeviceKind.SYNC;
             case "cuda_event":
                 return DeviceKind.OTHER;
+            case MTIA_DEVICE:
+                return mtiaKind(name);
             default:
                 return null;
         }
+    }
+
+    /** Meta's MTIA accelerators write all their device events under this one category. */
+    static final String MTIA_DEVICE = "mtia_ccp_events";
+
+    /**
+     * What an {@code mtia_ccp_events} event is, by its name (kineto.md §3.1): {@code dma_request}
+     * moves memory, {@code event_record}/{@code event_wait} synchronise streams; everything else
+     * ({@code pe_exe}, {@code merge}, {@code remote}: work run by the processing elements) is a
+     * kernel, communication when its name says so.
+     */
+    private DeviceKind mtiaKind(String name) {
+        if (name == null) {
+            return DeviceKind.COMPUTE;
+        }
+        if (name.startsWith("dma")) {
+            return DeviceKind.MEMCPY;
+        }
+        if (name.startsWith("event_") || name.contains("sync")) {
+            return DeviceKind.SYNC;
+        }
+        return isCommKernelName(name) ? DeviceKind.COMM : DeviceKind.COMPUTE;
     }
 
     /** True for the device categories {@link #kindOf} keeps (whatever the name). */
@@ -73,6 +97,7 @@ public final class KernelClassifier {
             case "Memset":
             case "cuda_sync":
             case "cuda_event":
+            case MTIA_DEVICE:
                 return true;
             default:
                 return false;
@@ -84,9 +109,59 @@ public final class KernelClassifier {
         return "kernel".equals(cat) || "Kernel".equals(cat);
     }
 
-    /** True for the host categories that carry launch correlation ids. */
+    /**
+     * True for the host categories that carry launch correlation ids: CUDA and ROCm
+     * ({@code cuda_runtime}, {@code cuda_driver}, legacy {@code Runtime}), MTIA ({@code mtia_runtime}),
+     * Intel XPU ({@code xpu_runtime}, {@code xpu_driver}) and PyTorch's PrivateUse1 backends; their
+     * device work uses the CUDA device categories, except MTIA's ({@link #MTIA_DEVICE}).
+     */
     public static boolean isRuntimeCategory(String cat) {
-        return "cuda_runtime".equals(cat) || "cuda_driver".equals(cat) || "Runtime".equals(cat);
+        if (cat == null) {
+            return false;
+        }
+        switch (cat) {
+            case "cuda_runtime":
+            case "cuda_driver":
+            case "Runtime":
+            case "mtia_runtime":
+            case "xpu_runtime":
+            case "xpu_driver":
+            case "privateuse1_runtime":
+            case "privateuse1_driver":
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    /**
+     * True for the categories Kineto writes for host-side events and bookkeeping that are not
+     * device work (kineto.md §3.1): anything else with launch correlation ids may be device work of
+     * an accelerator the reader does not know, which it then says.
+     */
+    public static boolean isKnownHostCategory(String cat) {
+        if (cat == null) {
+            return false;
+        }
+        switch (cat) {
+            case "cpu_op":
+            case "user_annotation":
+            case "gpu_user_annotation":
+            case "python_function":
+            case "cpu_instant_event":
+            case "overhead":
+            case "Trace":
+            case "fwdbwd":
+            case "ac2g":
+            case "async_cpu_to_gpu":
+            case "async_gpu":
+            case "Operator":
+            case "Python":
+            case "external_correlation":
+                return true;
+            default:
+                return false;
+        }
     }
 
     /** What a kernel called {@code name} is: {@code COMPUTE}, {@code COMM} or {@code FUSED}. */

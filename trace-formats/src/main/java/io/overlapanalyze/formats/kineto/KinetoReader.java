@@ -47,7 +47,8 @@ import java.util.zip.ZipException;
 
 /**
  * Reads a PyTorch profiler (Kineto) Chrome-trace JSON file, plain or gzip, into one
- * {@link RankTrace} (kineto.md; metrics.md §1).
+ * {@link RankTrace} per device that ran work (kineto.md; metrics.md §1): one, unless the process
+ * drove several devices ({@link DeviceSplit}).
  *
  * <p>The file is streamed event by event; memory grows with the events kept (device work, launch
  * calls, collective ops, step/phase spans), not with the size of the JSON text. Header keys may
@@ -125,12 +126,12 @@ public final class KinetoReader implements TraceReader {
     public List<RankTrace> read(Path input) throws TraceFormatException, IOException {
         if (BYTE_SCANNER) {
             try {
-                return List.of(readWithScanner(input));
+                return DeviceSplit.split(readWithScanner(input));
             } catch (Unsupported e) {
                 // Outside the fast path's subset (damage, unusual JSON): the Jackson path decides.
             }
         }
-        return List.of(readWithJackson(input));
+        return DeviceSplit.split(readWithJackson(input));
     }
 
     /** The reference path: Jackson's token stream. Package-private for the parity test. */

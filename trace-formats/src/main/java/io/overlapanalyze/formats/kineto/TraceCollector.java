@@ -33,6 +33,7 @@ final class TraceCollector {
     final KernelClassifier classifier;
     final Warnings warnings;
     private final Map<String, DeviceKind> kernelKinds = new HashMap<>();
+    private final Map<String, DeviceKind> mtiaKinds = new HashMap<>();
     final StringPool names = new StringPool();
     final DeviceIntervals device = new DeviceIntervals(names, 4096);
 
@@ -121,7 +122,11 @@ final class TraceCollector {
             return true;
         }
         // record_param_comms carries the collective args; other CPU ops use none.
-        return "cpu_op".equals(cat) && (name == null || "record_param_comms".equals(name));
+        if ("cpu_op".equals(cat)) {
+            return name == null || "record_param_comms".equals(name);
+        }
+        // A category of no known kind: its correlation says whether it looks like device work.
+        return !KernelClassifier.isKnownHostCategory(cat);
     }
 
     /**
@@ -140,7 +145,8 @@ final class TraceCollector {
             return true;
         }
         return !KernelClassifier.isDeviceCategory(e.cat) && !KernelClassifier.isRuntimeCategory(e.cat)
-                && !"cpu_op".equals(e.cat) && !"user_annotation".equals(e.cat);
+                && !"cpu_op".equals(e.cat) && !"user_annotation".equals(e.cat)
+                && KernelClassifier.isKnownHostCategory(e.cat);
     }
 
     /** Takes one complete event; {@code eventNumber} is 1-based, for messages. */
@@ -167,6 +173,11 @@ final class TraceCollector {
             runtimeEvent(e, eventNumber);
         } else if ("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) {
             hostOp(e, eventNumber);
+        } else if (e.correlation != NONE && e.pidIsNumber && !KernelClassifier.isKnownHostCategory(e.cat)) {
+            // Launch-correlated events of a category this reader does not know: maybe the device
+            // work of an accelerator it does not read. Said, not silently dropped.
+            warnings.add("events of an unknown category with launch correlation ids not analysed (device work of an"
+                    + " accelerator this reader does not know?)", "category \"" + e.cat + "\"");
         }
     }
 
@@ -176,14 +187,21 @@ final class TraceCollector {
      * classifier shared between threads holds no mutable state.
      */
     private DeviceKind kindOf(String cat, String name) {
-        if (name == null || !KernelClassifier.isKernelCategory(cat)) {
+        Map<String, DeviceKind> cache;
+        if (name == null) {
+            return classifier.kindOf(cat, name);
+        } else if (KernelClassifier.isKernelCategory(cat)) {
+            cache = kernelKinds;
+        } else if (KernelClassifier.MTIA_DEVICE.equals(cat)) {
+            cache = mtiaKinds; // a name means something else there: a separate cache
+        } else {
             return classifier.kindOf(cat, name);
         }
-        DeviceKind k = kernelKinds.get(name);
+        DeviceKind k = cache.get(name);
         if (k == null) {
             k = classifier.kindOf(cat, name);
-            if (kernelKinds.size() < 65_536) {
-                kernelKinds.put(name, k);
+            if (cache.size() < 65_536) {
+                cache.put(name, k);
             }
         }
         return k;
@@ -210,7 +228,9 @@ final class TraceCollector {
             lane = lane(e.pid, stream);
             devicePids.add(e.pid);
         }
-        boolean isKernel = KernelClassifier.isKernelCategory(e.cat);
+        // Kernels (the only device events that can be COMM or belong to a collective op): CUDA's
+        // kernel category, and the compute work of accelerators that name their events by kind.
+        boolean isKernel = kind == DeviceKind.COMPUTE || kind == DeviceKind.COMM;
         CollectiveArgs args = isKernel ? e.collectiveArgs() : null;
         if (args != null && args.collectiveName() != null) {
             kind = DeviceKind.COMM; // Kineto copies collective args only onto collective kernels

@@ -9,6 +9,7 @@ import io.overlapanalyze.formats.InputStreams;
 import io.overlapanalyze.formats.kineto.KinetoParity.Checker;
 import io.overlapanalyze.formats.kineto.KinetoParity.Expect;
 import io.overlapanalyze.synth.BuiltinScenarios;
+import io.overlapanalyze.synth.DeviceLayoutWriter;
 import io.overlapanalyze.synth.KinetoScenarioWriter;
 import io.overlapanalyze.synth.Scenario;
 import org.junit.jupiter.api.Assumptions;
@@ -203,6 +204,14 @@ class KinetoScannerParityTest {
             for (String ext : new String[] {".pt.trace.json", ".pt.trace.json.gz"}) {
                 Path f = dir.resolve("gen-" + i++ + "-" + s.name() + ext);
                 KinetoScenarioWriter.write(s, f);
+                checkWellFormed(c, f.getFileName().toString(), f, new int[] {4096, 65536, 777});
+            }
+        }
+        // Other device layouts: two GPUs of one process (read(Path) splits them), an MTIA lane.
+        for (DeviceLayoutWriter.Layout layout : DeviceLayoutWriter.Layout.values()) {
+            for (String ext : new String[] {".pt.trace.json", ".pt.trace.json.gz"}) {
+                Path f = dir.resolve("gen-" + i++ + "-" + layout + ext);
+                DeviceLayoutWriter.write(seed.withSyncEvents(true).withSteps(3), layout, 3_000_000, f);
                 checkWellFormed(c, f.getFileName().toString(), f, new int[] {4096, 65536, 777});
             }
         }
