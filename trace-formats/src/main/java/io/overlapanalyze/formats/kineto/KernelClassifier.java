@@ -80,7 +80,7 @@ public final class KernelClassifier {
         if (name.startsWith("event_") || name.contains("sync")) {
             return DeviceKind.SYNC;
         }
-        return isCommKernelName(name) ? DeviceKind.COMM : DeviceKind.COMPUTE;
+        return rules.kindOfKernel(name);
     }
 
     /** True for the device categories {@link #kindOf} keeps (whatever the name). */
