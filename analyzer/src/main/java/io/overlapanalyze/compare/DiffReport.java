@@ -21,14 +21,16 @@ import java.util.Objects;
  * @param b             run B
  * @param metrics       one entry per metric, in {@link Metric} order
  * @param structure     the bucket layout of each side and what changed
+ * @param warnings      what the readers of either side skipped or repaired ("A: trace.json: truncated…")
  */
 public record DiffReport(String kind, int schemaVersion, String tool, double alpha, int minSamples, RunSide a,
-                         RunSide b, List<MetricChange> metrics, Structure structure) {
+                         RunSide b, List<MetricChange> metrics, Structure structure, List<String> warnings) {
     public static final String KIND = "overlap-analyze diff";
     public static final int SCHEMA_VERSION = 1;
 
     public DiffReport {
         metrics = List.copyOf(metrics);
+        warnings = warnings == null ? List.of() : List.copyOf(warnings);
     }
 
     /**
@@ -68,6 +70,15 @@ public record DiffReport(String kind, int schemaVersion, String tool, double alp
         TailKind kb = lb.tailKind();
         boolean attributionChanged = ka != null && kb != null && ka != kb;
         return new DiffReport(KIND, SCHEMA_VERSION, tool, alpha, Samples.MIN_FOR_TEST, RunSide.of(a, options),
-                RunSide.of(b, options), changes, new Structure(la, lb, layoutChanged, attributionChanged));
+                RunSide.of(b, options), changes, new Structure(la, lb, layoutChanged, attributionChanged),
+                sideWarnings("A", a, "B", b));
+    }
+
+    /** Both runs' warnings, each line prefixed with the side it comes from. */
+    static List<String> sideWarnings(String nameA, Run a, String nameB, Run b) {
+        List<String> out = new ArrayList<>();
+        a.warnings().forEach(w -> out.add(nameA + ": " + w));
+        b.warnings().forEach(w -> out.add(nameB + ": " + w));
+        return out;
     }
 }

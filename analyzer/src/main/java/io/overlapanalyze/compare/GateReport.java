@@ -19,14 +19,18 @@ import java.util.List;
  * @param current       the run under test
  * @param result        REGRESSION when any check is, else PASS
  * @param checks        one per checked metric, in threshold order
+ * @param warnings      what the readers of either run skipped or repaired ("current: trace.json: truncated…"):
+ *                      a gate that passes on damaged input must say so
  */
 public record GateReport(String kind, int schemaVersion, String tool, double alpha, int minSamples,
-                         RunSide baseline, RunSide current, GateStatus result, List<GateCheck> checks) {
+                         RunSide baseline, RunSide current, GateStatus result, List<GateCheck> checks,
+                         List<String> warnings) {
     public static final String KIND = "overlap-analyze gate";
     public static final int SCHEMA_VERSION = 1;
 
     public GateReport {
         checks = List.copyOf(checks);
+        warnings = warnings == null ? List.of() : List.copyOf(warnings);
     }
 
     /** Runs the checks. */
@@ -41,6 +45,7 @@ public record GateReport(String kind, int schemaVersion, String tool, double alp
         GateStatus result = checks.stream().anyMatch(c -> c.status() == GateStatus.REGRESSION)
                 ? GateStatus.REGRESSION : GateStatus.PASS;
         return new GateReport(KIND, SCHEMA_VERSION, tool, alpha, Samples.MIN_FOR_TEST, RunSide.of(baseline, options),
-                RunSide.of(current, options), result, checks);
+                RunSide.of(current, options), result, checks,
+                DiffReport.sideWarnings("baseline", baseline, "current", current));
     }
 }

@@ -20,6 +20,15 @@ public record Run(String label, String origin, List<RankReport> ranks) {
         ranks = List.copyOf(ranks);
     }
 
+    /** Every rank's warnings, each naming its input. */
+    public List<String> warnings() {
+        List<String> out = new ArrayList<>();
+        for (RankReport r : ranks) {
+            out.addAll(r.namedWarnings());
+        }
+        return out;
+    }
+
     /**
      * The steps every comparison uses: those the analysis aggregates (complete steps with device
      * work; partial ones too when the options say so), over all ranks, rank by rank in step order.

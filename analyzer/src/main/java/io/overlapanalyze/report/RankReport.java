@@ -34,6 +34,14 @@ public record RankReport(int rank, String rankSource, String source, String form
         contention = contention == null ? List.of() : List.copyOf(contention);
     }
 
+    /**
+     * The rank's warnings as lines that name the input ("trace.json: truncated: …"), for standard
+     * error and for the warnings of a diff or gate.
+     */
+    public List<String> namedWarnings() {
+        return warnings.stream().map(w -> source != null && w.contains(source) ? w : source + ": " + w).toList();
+    }
+
     /** The constructor before the issue-10 fields existed. */
     public RankReport(int rank, String rankSource, String source, String format, Integer worldSize,
                       List<StepReport> steps, Totals totals, List<String> notes, List<String> warnings,

@@ -152,6 +152,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         Analysed analysed = analyse(new Inputs(paths, nameFilter(), rankRegex, compileStepPattern(), steps,
                 includePartial), spec.commandLine().getErr());
         AnalysisReport report = analysed.report();
+        StderrWarnings.ofRanks(spec.commandLine().getErr(), report.ranks());
         if (html != null) {
             SafeOutput.write(html, inputsOf(), w -> new HtmlRenderer(analysed.timelines()).render(report, w));
         }

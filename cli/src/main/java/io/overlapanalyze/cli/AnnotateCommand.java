@@ -51,6 +51,7 @@ public final class AnnotateCommand implements Callable<Integer> {
     public Integer call() {
         kernelPatterns.apply();
         AnalyzeCommand.Analysed analysed = AnalyzeCommand.analyse(paths, steps, false);
+        StderrWarnings.ofRanks(spec.commandLine().getErr(), analysed.report().ranks());
         List<Path> inputs = new ArrayList<>();
         for (Path p : paths) {
             inputs.addAll(TraceLoader.expand(p));

@@ -73,6 +73,7 @@ public final class DiffCommand implements Callable<Integer> {
         Run runA = RunLoader.load(a.toString(), List.of(a), options, selection, inputs);
         Run runB = RunLoader.load(b.toString(), List.of(b), options, selection, inputs);
         DiffReport report = DiffReport.compare(runA, runB, options, alpha, Version.tool());
+        StderrWarnings.lines(spec.commandLine().getErr(), report.warnings());
         if (output != null) {
             SafeOutput.write(output, inputs, w -> DiffRenderer.render(report, format, w));
         } else {

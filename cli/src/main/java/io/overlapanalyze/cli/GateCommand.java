@@ -138,6 +138,7 @@ public final class GateCommand implements Callable<Integer> {
             thresholds.add(fused);
         }
         GateReport report = GateReport.evaluate(base, run, thresholds, options, alpha, Version.tool());
+        StderrWarnings.lines(spec.commandLine().getErr(), report.warnings());
 
         if (markdown != null) {
             SafeOutput.write(markdown, inputs, w -> GateRenderer.render(report, DiffRenderer.Format.MARKDOWN, w));

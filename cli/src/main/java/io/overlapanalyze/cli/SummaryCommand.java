@@ -59,6 +59,7 @@ public final class SummaryCommand implements Callable<Integer> {
         AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
         StepSelection selection = steps == null ? null : StepSelection.parse(steps);
         AnalysisReport report = RunLoader.analyze(paths, options, selection, Version.tool());
+        StderrWarnings.ofRanks(spec.commandLine().getErr(), report.ranks());
         if (output != null) {
             List<Path> inputs = new ArrayList<>();
             for (Path p : paths) {

@@ -110,8 +110,11 @@ public final class WhatIfCommand implements Callable<Integer> {
         try {
             if (trace != null) {
                 inputs.add(trace);
-                report = WhatIf.fromTrace(pickRank(TraceLoader.load(trace)),
-                        AnalysisOptions.defaults().withIncludePartial(includePartial), options, Version.tool());
+                RankTrace picked = pickRank(TraceLoader.load(trace));
+                StderrWarnings.lines(spec.commandLine().getErr(), picked.warnings().stream()
+                        .map(w -> w.contains(picked.source()) ? w : picked.source() + ": " + w).toList());
+                report = WhatIf.fromTrace(picked, AnalysisOptions.defaults().withIncludePartial(includePartial),
+                        options, Version.tool());
             } else {
                 report = fromScenario(options, inputs);
             }
