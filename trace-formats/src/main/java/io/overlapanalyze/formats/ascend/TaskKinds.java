@@ -28,6 +28,27 @@ final class TaskKinds {
         return name != null && name.startsWith("PROFILING_");
     }
 
+    /** The AI Core kinds of {@link #COMPUTE}: every NPU job runs some, so a file that types none left them unresolved. */
+    static final Set<String> AI_CORE = Set.of("AI_CORE", "AI_VECTOR_CORE", "MIX_AIC", "MIX_AIV");
+
+    /**
+     * The type a 2024 torch_npu timeline gives its AI Core tasks ({@code "Task Type": "Other"}, with
+     * {@code "Stream Id"} for {@code "Physic Stream Id"}; the AI CPU ones there are typed
+     * {@code AI_CPU}): the profiler did not resolve it, and its own Computing lane counts those tasks
+     * (one Computing event per task, same start and duration, in msprof-analyze's advisor unit-test
+     * timeline). So in a file that types no task as {@link #AI_CORE} work, "Other" tasks are compute;
+     * in a file that does, "Other" means what it says. (No 2025 capture has "Other" tasks.)
+     */
+    static final String UNRESOLVED = "Other";
+
+    /** {@link #ofTaskType(String)}, with {@link #UNRESOLVED} as compute when the file types no AI Core task. */
+    static DeviceKind ofTaskType(String taskType, boolean unresolvedIsCompute) {
+        if (unresolvedIsCompute && UNRESOLVED.equals(taskType)) {
+            return DeviceKind.COMPUTE;
+        }
+        return ofTaskType(taskType);
+    }
+
     static DeviceKind ofTaskType(String taskType) {
         if (taskType == null) {
             return DeviceKind.OTHER;
