@@ -744,7 +744,7 @@ final class TimelineReader {
                 long launchNs = launch == null ? Time.UNKNOWN : launch[1];
                 long launchTid = launch == null ? -1 : launch[0];
                 if (role == DeviceEventTable.TASK) {
-                    DeviceKind kind = TaskKinds.ofTaskType(d.taskType(i), unresolvedIsCompute);
+                    DeviceKind kind = TaskKinds.ofTaskType(d.taskType(i), d.name(i), unresolvedIsCompute);
                     if (kind == DeviceKind.COMPUTE && comm.contains(d.stream(i))) {
                         kind = DeviceKind.OTHER; // the communication stream's tasks are not compute
                     }
