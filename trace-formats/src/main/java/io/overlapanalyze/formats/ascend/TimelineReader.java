@@ -721,6 +721,9 @@ final class TimelineReader {
                 typesResolved |= type != null && !TaskKinds.UNRESOLVED.equals(type);
                 aiCoreTyped |= type != null && TaskKinds.AI_CORE.contains(type);
                 anyUnresolved |= TaskKinds.UNRESOLVED.equals(type);
+                if (aiCoreTyped) {
+                    break; // the types are resolved: the usual file stops at its first kernel
+                }
             }
         }
         boolean unresolvedIsCompute = anyUnresolved && !aiCoreTyped;
