@@ -8,6 +8,7 @@ import io.overlapanalyze.model.HostSpan;
 import io.overlapanalyze.model.HostSpanKind;
 import io.overlapanalyze.model.HostThread;
 import io.overlapanalyze.model.Lane;
+import io.overlapanalyze.model.MemorySamples;
 import io.overlapanalyze.model.RankSource;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.model.StreamWait;
@@ -103,7 +104,7 @@ final class TraceBuilder {
         sorted.sort((a, b) -> Long.compare(a.startNs(), b.startNs()));
         long[] um = unmatched.stream().mapToLong(Long::longValue).toArray();
         return new RankTrace("test.json", TraceFormat.KINETO, 0, RankSource.TRACE, 2, lanes, device, sorted, threads,
-                collectives, List.of(), um, hostOps, truncated, warnings, streamWaits, List.of());
+                collectives, List.of(), um, hostOps, truncated, warnings, streamWaits, List.of(), MemorySamples.empty());
     }
 
     // ---- the seed's worked examples (metrics.md §7) ----

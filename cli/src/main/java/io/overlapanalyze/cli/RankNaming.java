@@ -4,8 +4,6 @@ import io.overlapanalyze.model.RankSource;
 import io.overlapanalyze.model.RankTrace;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -82,19 +80,11 @@ final class RankNaming {
         }
         if (t.rankSource() == RankSource.TRACE) {
             if (named != t.rank()) {
-                List<String> w = new ArrayList<>(t.warnings());
-                w.add("the file name says rank " + named + " but the trace says rank " + t.rank()
+                return t.withWarning("the file name says rank " + named + " but the trace says rank " + t.rank()
                         + "; using the trace's");
-                return copy(t, t.rank(), t.rankSource(), w);
             }
             return t;
         }
-        return copy(t, named, user != null ? RankSource.USER : RankSource.FILE_NAME, t.warnings());
-    }
-
-    private static RankTrace copy(RankTrace t, int rank, RankSource source, List<String> warnings) {
-        return new RankTrace(t.source(), t.format(), rank, source, t.worldSize(), t.lanes(), t.device(), t.hostSpans(),
-                t.threads(), t.collectives(), t.groups(), t.unmatchedLaunchNs(), t.hostOpsPresent(), t.truncated(),
-                warnings);
+        return t.withRank(named, user != null ? RankSource.USER : RankSource.FILE_NAME);
     }
 }

@@ -51,4 +51,28 @@ class AscendCliTest {
         assertEquals(105_991_878L, cc.get(0).path("communication").path("theirsNs").asLong());
         assertEquals(101_963_203L, cc.get(0).path("exposedCommunication").path("theirsNs").asLong());
     }
+
+    /**
+     * The 2024 bare timeline of msprof-analyze's advisor unit tests (the fixture of
+     * trace-formats' AscendLegacyTimelineTest): one rank, no "also in" notice, and the cross-check
+     * filled: our compute equals the lane's Computing, 343,677 ns (computed by hand there).
+     */
+    @Test
+    void legacyBareTimelineIsOneRankWithItsCrossCheck() throws Exception {
+        Path timeline = Path.of("../trace-formats/src/test/resources/ascend/msprof-analyze-advisor-2024/trace_view.json");
+        CliRun json = CliRun.of("-f", "json", timeline.toString());
+        assertEquals(ExitCodes.OK, json.exitCode(), json.err());
+        JsonNode report = new ObjectMapper().readTree(json.out());
+        assertEquals(1, report.path("ranks").size(), json.out());
+        JsonNode cc = report.path("ranks").get(0).path("crossCheck");
+        assertEquals(1, cc.size(), cc.toString());
+        assertEquals("all", cc.get(0).path("step").asText());
+        assertEquals(343_677L, cc.get(0).path("computing").path("theirsNs").asLong(), cc.toString());
+        assertEquals(343_677L, cc.get(0).path("computing").path("oursNs").asLong(), cc.toString());
+        CliRun text = CliRun.of("--cross-check", timeline.toString());
+        assertEquals(ExitCodes.OK, text.exitCode(), text.err());
+        assertTrue(!text.out().contains("is also in") && !text.err().contains("is also in"), text.out() + text.err());
+        assertTrue(java.util.regex.Pattern.compile("computing / computeBusy\\s+0\\.343\\s+0\\.343\\s+\\+0\\b")
+                .matcher(text.out()).find(), text.out());
+    }
 }

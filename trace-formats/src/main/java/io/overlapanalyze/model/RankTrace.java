@@ -4,7 +4,9 @@ import java.util.List;
 
 /**
  * Everything one rank (one process driving one device) recorded, in the common model of
- * metrics.md §1. Readers fill it; analyses read it and know nothing of formats.
+ * metrics.md §1. Readers fill it; analyses read it and know nothing of formats. A copy that changes
+ * one thing comes from a {@code with…} method, which carries every other component over, so no
+ * copy can forget a component (the canonical constructor is the only other way to make one).
  *
  * @param source            the file (or directory) it was read from, as the user named it
  * @param format            the source format
@@ -48,26 +50,42 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
         memory = memory == null ? MemorySamples.empty() : memory;
     }
 
-    /** A trace without allocator samples (the signature before {@code memory} existed). */
-    public RankTrace(String source, TraceFormat format, int rank, RankSource rankSource, int worldSize,
-                     List<Lane> lanes, DeviceIntervals device, List<HostSpan> hostSpans,
-                     List<HostThread> threads, List<Collective> collectives, List<ProcessGroup> groups,
-                     long[] unmatchedLaunchNs, boolean hostOpsPresent, boolean truncated,
-                     List<String> warnings, List<StreamWait> streamWaits,
-                     List<ReferenceOverlap> referenceOverlap) {
-        this(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads, collectives, groups,
-                unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits, referenceOverlap,
-                MemorySamples.empty());
+    /**
+     * This trace under another rank id (a file name or {@code --rank-regex} naming it); every other
+     * component is this trace's.
+     */
+    public RankTrace withRank(int newRank, RankSource newRankSource) {
+        return new RankTrace(source, format, newRank, newRankSource, worldSize, lanes, device, hostSpans, threads,
+                collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
+                referenceOverlap, memory);
     }
 
-    /** A trace without explicit dependencies or reference figures (the original signature). */
-    public RankTrace(String source, TraceFormat format, int rank, RankSource rankSource, int worldSize,
-                     List<Lane> lanes, DeviceIntervals device, List<HostSpan> hostSpans,
-                     List<HostThread> threads, List<Collective> collectives, List<ProcessGroup> groups,
-                     long[] unmatchedLaunchNs, boolean hostOpsPresent, boolean truncated,
-                     List<String> warnings) {
-        this(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads, collectives, groups,
-                unmatchedLaunchNs, hostOpsPresent, truncated, warnings, List.of(), List.of(), MemorySamples.empty());
+    /** This trace as read from {@code newSource}; every other component is this trace's. */
+    public RankTrace withSource(String newSource) {
+        return new RankTrace(newSource, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
+                collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
+                referenceOverlap, memory);
+    }
+
+    /** This trace with {@code newWarnings} in place of its warnings; every other component is this trace's. */
+    public RankTrace withWarnings(List<String> newWarnings) {
+        return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
+                collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, newWarnings, streamWaits,
+                referenceOverlap, memory);
+    }
+
+    /** This trace with one more warning line at the end; every other component is this trace's. */
+    public RankTrace withWarning(String warning) {
+        List<String> more = new java.util.ArrayList<>(warnings);
+        more.add(warning);
+        return withWarnings(more);
+    }
+
+    /** This trace with {@code newMemory} as its allocator samples; every other component is this trace's. */
+    public RankTrace withMemory(MemorySamples newMemory) {
+        return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
+                collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
+                referenceOverlap, newMemory);
     }
 
     /** True when the rank recorded no device activity at all (a CPU-only trace). */

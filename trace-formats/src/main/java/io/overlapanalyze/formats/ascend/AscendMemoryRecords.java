@@ -221,15 +221,8 @@ public final class AscendMemoryRecords {
                     }
                 }
             }
-            List<String> warnings = t.warnings();
-            if (records.warning() != null) {
-                warnings = new ArrayList<>(warnings);
-                warnings.add(records.warning());
-            }
-            out.add(new RankTrace(t.source(), t.format(), t.rank(), t.rankSource(), t.worldSize(), t.lanes(),
-                    t.device(), t.hostSpans(), t.threads(), t.collectives(), t.groups(), t.unmatchedLaunchNs(),
-                    t.hostOpsPresent(), t.truncated(), warnings, t.streamWaits(), t.referenceOverlap(),
-                    mine.isEmpty() ? MemorySamples.empty() : mine));
+            RankTrace withMemory = t.withMemory(mine.isEmpty() ? MemorySamples.empty() : mine);
+            out.add(records.warning() == null ? withMemory : withMemory.withWarning(records.warning()));
         }
         return out;
     }

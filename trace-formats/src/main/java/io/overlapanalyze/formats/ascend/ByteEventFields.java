@@ -56,10 +56,11 @@ final class ByteEventFields {
     private static final int A_STREAM_ID = 3;
     private static final int A_COUNT = 4;
     private static final int A_DATA_TYPE = 5;
+    private static final int A_SORT_INDEX = 6;
     /** From here on, args no field keeps, named so that {@link #argOrder} can predict them (a task's ids). */
-    private static final int A_UNKEPT = 6;
+    private static final int A_UNKEPT = 7;
     private static final KeyTable ARG_KEYS = KeyTable.of("name", "labels", "Task Type", "stream id", "count", "data_type",
-            "Model Id", "Physic Stream Id", "Task Id", "Batch Id");
+            "sort_index", "Model Id", "Physic Stream Id", "Task Id", "Batch Id");
 
     /** The keys of this thread's events, in the order they come (see {@link KeyPredictor}). */
     private final KeyPredictor keyOrder = new KeyPredictor(KEYS);
@@ -123,6 +124,7 @@ final class ByteEventFields {
                 case A_STREAM_ID -> e.argStreamId = value;
                 case A_COUNT -> e.argCount = value;
                 case A_DATA_TYPE -> e.argDataType = value;
+                case A_SORT_INDEX -> e.argSortIndex = value;
                 default -> { }
             }
         } while (s.nextMember());

@@ -40,32 +40,31 @@ final class DeviceEventTable {
     private int[] taskType = new int[1024];
 
     /** A hardware task on {@code stream}. */
-    void task(int dev, String p, String t, String laneName, long streamId, long from, long to, String taskName,
+    void task(String p, String t, String laneName, long streamId, long from, long to, String taskName,
               String type) {
-        add(TASK, dev, p, t, laneName, streamId, from, to, taskName, type);
+        add(TASK, p, t, laneName, streamId, from, to, taskName, type);
     }
 
     /** An HCCL operation. */
-    void collective(int dev, String p, String t, String laneName, long from, long to, String opName, String dtype,
+    void collective(String p, String t, String laneName, long from, long to, String opName, String dtype,
                     long count, String groupKey) {
         rare.put(size, new Rare(dtype, count, groupKey, -1));
-        add(COLLECTIVE, dev, p, t, laneName, -1, from, to, opName, null);
+        add(COLLECTIVE, p, t, laneName, -1, from, to, opName, null);
     }
 
     /** An interval of the "Overlap Analysis" process, of one of RankAssembler's OVERLAP_ types. */
-    void overlap(int dev, String p, String t, long from, long to, String eventName, int overlapType) {
+    void overlap(String p, String t, long from, long to, String eventName, int overlapType) {
         rare.put(size, new Rare(null, -1, null, overlapType));
-        add(OVERLAP, dev, p, t, null, -1, from, to, eventName, null);
+        add(OVERLAP, p, t, null, -1, from, to, eventName, null);
     }
 
-    private void add(byte r, int dev, String p, String t, String laneName, long streamId, long from, long to,
+    private void add(byte r, String p, String t, String laneName, long streamId, long from, long to,
                      String eventName, String type) {
         if (size == role.length) {
             grow();
         }
         int i = size++;
         role[i] = r;
-        device[i] = dev;
         pid[i] = code(p);
         tid[i] = code(t);
         lane[i] = code(laneName);
@@ -106,8 +105,44 @@ final class DeviceEventTable {
         return role[i];
     }
 
+    /** The device of row {@code i}, once {@link #assignDevices} has run. */
     int device(int i) {
         return device[i];
+    }
+
+    /** The distinct pids of the rows, in order of first appearance. */
+    java.util.Set<String> pids() {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        boolean[] seen = new boolean[texts.size()];
+        for (int i = 0; i < size; i++) {
+            int c = pid[i];
+            if (c >= 0 && !seen[c]) {
+                seen[c] = true;
+                out.add(texts.get(c));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Sets every row's device from its pid: which device a process belongs to depends on the
+     * metadata of every process in the file, known only at the end of the read.
+     */
+    void assignDevices(java.util.function.ToIntFunction<String> deviceOfPid) {
+        int[] byCode = new int[texts.size()];
+        boolean[] known = new boolean[byCode.length];
+        for (int i = 0; i < size; i++) {
+            int c = pid[i];
+            if (c < 0) {
+                device[i] = 0;
+                continue;
+            }
+            if (!known[c]) {
+                byCode[c] = deviceOfPid.applyAsInt(texts.get(c));
+                known[c] = true;
+            }
+            device[i] = byCode[c];
+        }
     }
 
     String pid(int i) {

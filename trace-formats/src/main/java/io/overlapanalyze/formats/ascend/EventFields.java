@@ -36,6 +36,8 @@ final class EventFields {
     String argStreamId;
     String argCount;
     String argDataType;
+    /** {@code process_sort_index} metadata's {@code sort_index}: it checks a pid's encoding (TimelineReader). */
+    String argSortIndex;
     private final TextCache cache = new TextCache();
 
     /**
@@ -80,15 +82,17 @@ final class EventFields {
             char[] durText = e.dur.textToKeep();
             char[] idText = e.id.textToKeep();
             rare = e.argName == null && e.argLabels == null && e.argStreamId == null && e.argCount == null
-                    && e.argDataType == null && tsText == null && durText == null && idText == null ? null
-                    : new Rare(e.argName, e.argLabels, e.argStreamId, e.argCount, e.argDataType, tsText, durText, idText);
+                    && e.argDataType == null && e.argSortIndex == null && tsText == null && durText == null
+                    && idText == null ? null
+                    : new Rare(e.argName, e.argLabels, e.argStreamId, e.argCount, e.argDataType, e.argSortIndex,
+                    tsText, durText, idText);
         }
     }
 
     /** The fields of a {@link Packed} event that are usually absent. */
     private record Rare(String argName, String argLabels, String argStreamId, String argCount, String argDataType,
-                        char[] tsText, char[] durText, char[] idText) {
-        private static final Rare NONE = new Rare(null, null, null, null, null, null, null, null);
+                        String argSortIndex, char[] tsText, char[] durText, char[] idText) {
+        private static final Rare NONE = new Rare(null, null, null, null, null, null, null, null, null);
     }
 
     /** The fields as they are now, packed. */
@@ -110,6 +114,7 @@ final class EventFields {
         argStreamId = r.argStreamId();
         argCount = r.argCount();
         argDataType = r.argDataType();
+        argSortIndex = r.argSortIndex();
         ts.unpack((p.flags & Packed.TS) != 0, (p.flags & Packed.TS_KNOWN) != 0, p.ts, r.tsText());
         dur.unpack((p.flags & Packed.DUR) != 0, (p.flags & Packed.DUR_KNOWN) != 0, p.dur, r.durText());
         boolean idKnown = (p.flags & Packed.ID_KNOWN) != 0;
@@ -119,7 +124,7 @@ final class EventFields {
     /** Every field absent: the state before an event's members are read. */
     void clear() {
         ph = name = cat = pid = tid = null;
-        argName = argLabels = argTaskType = argStreamId = argCount = argDataType = null;
+        argName = argLabels = argTaskType = argStreamId = argCount = argDataType = argSortIndex = null;
         ts.clear();
         dur.clear();
         id.clear();
@@ -244,6 +249,7 @@ final class EventFields {
                 case "stream id" -> argStreamId = arg(p, v);
                 case "count" -> argCount = arg(p, v);
                 case "data_type" -> argDataType = arg(p, v);
+                case "sort_index" -> argSortIndex = arg(p, v);
                 default -> { }
             }
         }

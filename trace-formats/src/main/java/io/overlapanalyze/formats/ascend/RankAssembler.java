@@ -8,6 +8,7 @@ import io.overlapanalyze.model.HostSpan;
 import io.overlapanalyze.model.HostSpanKind;
 import io.overlapanalyze.model.HostThread;
 import io.overlapanalyze.model.Lane;
+import io.overlapanalyze.model.MemorySamples;
 import io.overlapanalyze.model.ProcessGroup;
 import io.overlapanalyze.model.RankSource;
 import io.overlapanalyze.model.RankTrace;
@@ -179,7 +180,7 @@ final class RankAssembler {
         List<ReferenceOverlap> reference = directReference.isEmpty() ? laneReference(overlapOrigin) : directReference;
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, spans, threads(),
                 collectives, new ArrayList<>(groups.values()), new long[0], hostOpsPresent, truncated, warnings,
-                List.of(), reference);
+                List.of(), reference, MemorySamples.empty());
     }
 
     private List<Collective> buildCollectives() {

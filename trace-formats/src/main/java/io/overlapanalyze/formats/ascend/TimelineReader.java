@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -73,7 +74,6 @@ final class TimelineReader {
             .enable(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS)
             .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
             .build();
-    private static final Pattern NPU_LABEL = Pattern.compile("^NPU\\s+(\\d+)$");
     private static final Pattern GROUP_THREAD = Pattern.compile("^Group\\s+(\\S+)\\s+Communication$");
     private static final Pattern PLANE_THREAD = Pattern.compile("^Plane\\s+\\d+$");
 
@@ -84,6 +84,7 @@ final class TimelineReader {
     // pass 1
     private final Map<String, String> processName = new HashMap<>();
     private final Map<String, String> processLabel = new HashMap<>();
+    private final Map<String, String> processSortIndex = new HashMap<>();
     private final Map<String, String> threadName = new HashMap<>();
     private final long[] completeEvents;
     private final List<String> warnings = new ArrayList<>();
@@ -95,7 +96,8 @@ final class TimelineReader {
     private final Map<Long, String> hostThreads = new TreeMap<>();
     private boolean hostOpsPresent;
     private final DeviceEventTable deviceEvents = new DeviceEventTable();
-    private final Map<Integer, Set<Long>> commStreams = new HashMap<>();
+    /** The communication streams the plane tasks name, by the pid of their process. */
+    private final Map<String, Set<Long>> commStreams = new HashMap<>();
     private final FlowIndex flows = new FlowIndex();
     private final EventFields e = new EventFields();
     private String file;
@@ -495,6 +497,11 @@ final class TimelineReader {
                     processLabel.put(e.pid, labels);
                 }
             }
+            case "process_sort_index" -> {
+                if (e.argSortIndex != null) {
+                    processSortIndex.put(e.pid, e.argSortIndex);
+                }
+            }
             case "thread_name" -> {
                 if (value != null && e.tid != null) {
                     threadName.put(e.pid + "|" + e.tid, value);
@@ -564,7 +571,7 @@ final class TimelineReader {
                 if (lane == null) {
                     lane = "Stream " + e.tid;
                 }
-                deviceEvents.task(deviceOfCached(e.pid), e.pid, e.tid, lane, stream, start, start + ns(e.dur, "dur"),
+                deviceEvents.task(e.pid, e.tid, lane, stream, start, start + ns(e.dur, "dur"),
                         e.name, e.argTaskType);
             }
             case "HCCL", "Communication" -> hccl();
@@ -572,7 +579,7 @@ final class TimelineReader {
                 int type = overlapType(threadNameOf(e.pid, e.tid));
                 if (type >= 0) {
                     long start = ns(e.ts, "ts");
-                    deviceEvents.overlap(deviceOfCached(e.pid), e.pid, e.tid, start, start + ns(e.dur, "dur"), e.name,
+                    deviceEvents.overlap(e.pid, e.tid, start, start + ns(e.dur, "dur"), e.name,
                             type);
                 }
             }
@@ -585,14 +592,13 @@ final class TimelineReader {
         if (thread == null) {
             thread = "";
         }
-        int dev = deviceOfCached(e.pid);
         if (PLANE_THREAD.matcher(thread).matches()) {
             // Plane tasks: not intervals (they lie inside their op); they say which stream is the
             // communication stream, whose hardware tasks must not count as compute.
             String stream = e.argStreamId;
             if (stream != null) {
                 try {
-                    commStreams.computeIfAbsent(dev, d -> new HashSet<>()).add(Long.parseLong(stream));
+                    commStreams.computeIfAbsent(e.pid, d -> new HashSet<>()).add(Long.parseLong(stream));
                 } catch (NumberFormatException ignored) {
                     // a stream id we cannot read only loses the exclusion, not the file
                 }
@@ -615,7 +621,7 @@ final class TimelineReader {
                 count = -1;
             }
         }
-        deviceEvents.collective(dev, e.pid, e.tid, thread.isEmpty() ? "Communication" : thread, start,
+        deviceEvents.collective(e.pid, e.tid, thread.isEmpty() ? "Communication" : thread, start,
                 start + ns(e.dur, "dur"), e.name, e.argDataType, count, groupKey);
     }
 
@@ -688,36 +694,18 @@ final class TimelineReader {
 
     private static final String NO_NAME = new String("\u0000none");
     private final Map<String, Map<String, String>> threadNameCache = new HashMap<>();
-    private final Map<String, Integer> deviceCache = new HashMap<>();
-
-    /** {@link #deviceOf(String)}, cached per pid (same finality argument as {@link #threadNameOf}). */
-    private int deviceOfCached(String pid) {
-        Integer d = deviceCache.get(pid);
-        if (d == null) {
-            d = deviceOf(pid);
-            deviceCache.put(pid, d);
-        }
-        return d;
-    }
-
-    private int deviceOf(String pid) {
-        String label = processLabel.get(pid);
-        if (label != null) {
-            Matcher m = NPU_LABEL.matcher(label.trim());
-            if (m.matches() && m.group(1).length() <= 6) { // issue 9: "NPU 99999999999" must not overflow
-                return Integer.parseInt(m.group(1));
-            }
-        }
-        try {
-            return (int) (Long.parseLong(pid) & 0x1F); // (osPid << 10) | (sortIndex << 5) | deviceId
-        } catch (NumberFormatException ex) {
-            return 0;
-        }
-    }
-
     private List<RankTrace> build() {
-        Map<Integer, RankAssembler> byDevice = new TreeMap<>();
         DeviceEventTable d = deviceEvents;
+        Set<String> devicePids = new LinkedHashSet<>(d.pids());
+        devicePids.addAll(commStreams.keySet());
+        ProcessDevices devices = new ProcessDevices(devicePids, processName, processLabel, processSortIndex);
+        d.assignDevices(devices::of);
+        warnings.addAll(devices.warnings());
+        Map<Integer, Set<Long>> commStreamsByDevice = new HashMap<>();
+        for (Map.Entry<String, Set<Long>> c : commStreams.entrySet()) {
+            commStreamsByDevice.computeIfAbsent(devices.of(c.getKey()), k -> new HashSet<>()).addAll(c.getValue());
+        }
+        Map<Integer, RankAssembler> byDevice = new TreeMap<>();
         for (int i = 0; i < d.size(); i++) {
             byDevice.computeIfAbsent(d.device(i), k -> new RankAssembler());
         }
@@ -725,7 +713,21 @@ final class TimelineReader {
             byDevice.put(0, new RankAssembler());
         }
         List<RankTrace> out = new ArrayList<>();
-        boolean anyTaskType = false;
+        boolean typesResolved = false;
+        boolean aiCoreTyped = false;
+        boolean anyUnresolved = false;
+        for (int i = 0; i < d.size(); i++) {
+            if (d.role(i) == DeviceEventTable.TASK) {
+                String type = d.taskType(i);
+                typesResolved |= type != null && !TaskKinds.UNRESOLVED.equals(type);
+                aiCoreTyped |= type != null && TaskKinds.AI_CORE.contains(type);
+                anyUnresolved |= TaskKinds.UNRESOLVED.equals(type);
+                if (aiCoreTyped) {
+                    break; // the types are resolved: the usual file stops at its first kernel
+                }
+            }
+        }
+        boolean unresolvedIsCompute = anyUnresolved && !aiCoreTyped;
         KernelRules rules = KernelRules.current();
         for (Map.Entry<Integer, RankAssembler> entry : byDevice.entrySet()) {
             int dev = entry.getKey();
@@ -737,7 +739,7 @@ final class TimelineReader {
             for (long[] h : hostOps) {
                 a.hostOp(hostOpNames.get((int) h[3]), h[0], h[1], h[2]);
             }
-            Set<Long> comm = commStreams.getOrDefault(dev, Set.of());
+            Set<Long> comm = commStreamsByDevice.getOrDefault(dev, Set.of());
             for (int i = 0; i < d.size(); i++) {
                 if (d.device(i) != dev) {
                     continue;
@@ -747,9 +749,7 @@ final class TimelineReader {
                 long launchNs = launch == null ? Time.UNKNOWN : launch[1];
                 long launchTid = launch == null ? -1 : launch[0];
                 if (role == DeviceEventTable.TASK) {
-                    String taskType = d.taskType(i);
-                    anyTaskType |= taskType != null && !"Other".equals(taskType);
-                    DeviceKind kind = TaskKinds.ofTaskType(taskType);
+                    DeviceKind kind = TaskKinds.ofTaskType(d.taskType(i), d.name(i), unresolvedIsCompute);
                     if (kind == DeviceKind.COMPUTE && comm.contains(d.stream(i))) {
                         kind = DeviceKind.OTHER; // the communication stream's tasks are not compute
                     } else if (kind == DeviceKind.COMPUTE) {
@@ -766,7 +766,11 @@ final class TimelineReader {
                 }
             }
             a.warnings.addAll(warnings);
-            if (!anyTaskType && a.device.size() > 0) {
+            if (a.device.size() > 0 && unresolvedIsCompute) {
+                a.warnings.add("device tasks of \"Task Type\" \"Other\" counted as compute: no task is typed as AI Core"
+                        + " work (an older profiler left those types unresolved), and the profiler's own Computing"
+                        + " lane counts them");
+            } else if (a.device.size() > 0 && !typesResolved) {
                 a.warnings.add("device tasks carry no known \"Task Type\": none counted as compute");
             }
             RankInfo info = rankOfDevice.apply(dev);

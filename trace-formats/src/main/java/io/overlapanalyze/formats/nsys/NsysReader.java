@@ -11,6 +11,7 @@ import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.HostSpan;
 import io.overlapanalyze.model.HostSpanKind;
 import io.overlapanalyze.model.HostThread;
+import io.overlapanalyze.model.MemorySamples;
 import io.overlapanalyze.model.RankSource;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.model.StringPool;
@@ -864,7 +865,8 @@ public final class NsysReader implements TraceReader {
                         .thenComparing(Comparator.comparingLong(HostSpan::endNs).reversed()));
                 RankTrace trace = new RankTrace(file, TraceFormat.NSYS, id.rank(), id.source(), id.worldSize(),
                         r.lanes(), r.device, spans, threads, collectives, List.of(),
-                        launches.unmatchedLaunches(r.processKey), hostOps, false, w.lines());
+                        launches.unmatchedLaunches(r.processKey), hostOps, false, w.lines(), List.of(), List.of(),
+                        MemorySamples.empty());
                 out.add(new NsysRank(r.pid, r.deviceId, id.how(), trace));
             }
             out.sort(Comparator.comparingInt((NsysRank n) -> n.trace().rank()).thenComparingLong(NsysRank::pid));
@@ -923,7 +925,7 @@ public final class NsysReader implements TraceReader {
                     : ""));
             RankTrace trace = new RankTrace(file, TraceFormat.NSYS, 0, RankSource.DEFAULT, -1, List.of(),
                     new DeviceIntervals(new StringPool(), 16), List.of(), List.of(), List.of(), List.of(), new long[0],
-                    false, false, w.lines());
+                    false, false, w.lines(), List.of(), List.of(), MemorySamples.empty());
             return new NsysRank(-1, -1, "no device activity", trace);
         }
     }

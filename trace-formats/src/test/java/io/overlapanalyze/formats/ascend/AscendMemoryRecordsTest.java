@@ -95,7 +95,8 @@ class AscendMemoryRecordsTest {
                 "PTA,1000.000\t,1.0,2.0,1.0,1,NPU:0\r\nPTA,1001.000\t,3.0,4.0,3.0,1,NPU:1\r\n"));
         RankTrace dev1 = new RankTrace("x", TraceFormat.ASCEND, 1, RankSource.TRACE, -1,
                 List.of(new Lane(0, 1, 7, "stream 7")), new DeviceIntervals(new StringPool()), List.of(), List.of(),
-                List.of(), List.of(), new long[0], true, false, List.of("kept"));
+                List.of(), List.of(), new long[0], true, false, List.of("kept"), List.of(), List.of(),
+                MemorySamples.empty());
         RankTrace out = AscendMemoryRecords.attach(List.of(dev1), r).get(0);
         assertEquals(1, out.memory().size());
         assertEquals(3L * 1024 * 1024, out.memory().totalAllocated(0));

@@ -94,6 +94,18 @@ class AscendScannerParityTest {
                 ("[" + String.join(",\n", meta) + "]").getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * The 2024 layout (msprof-analyze's advisor unit-test timeline, see {@link AscendLegacyTimelineTest}):
+     * plain pids, {@code process_sort_index} metadata that decides the device, "Other" task types; as
+     * written (two passes: the Python process's metadata follows its events) and metadata first (one).
+     */
+    @Test
+    void legacyAdvisorTimeline() throws Exception {
+        Path t = Path.of("src/test/resources/ascend/msprof-analyze-advisor-2024/trace_view.json");
+        check(List.of(t), Expect.TAKEN);
+        check(List.of(metadataFirst(t)), Expect.TAKEN);
+    }
+
     /** Every built-in scenario as torch_npu's trace_view.json (what {@code overlap-analyze synth --format ascend} writes). */
     @Test
     void syntheticScenarios() throws Exception {
