@@ -259,6 +259,11 @@ public final class ReadOnlySqlite implements AutoCloseable {
         return privateCopy != null;
     }
 
+    /** The private copy's directory, or {@code null} when the file is read in place. */
+    Path privateCopy() {
+        return privateCopy;
+    }
+
     /**
      * The most rows one query may sensibly return: a stored row takes at least a few bytes, so a
      * query returning more rows than the file has bytes is a join multiplying crafted rows.
