@@ -1,6 +1,7 @@
 package io.overlapanalyze.formats.ascend;
 
 import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.Warnings;
 import io.overlapanalyze.formats.kineto.DecimalMicros;
 import io.overlapanalyze.formats.sqlite.ReadOnlySqlite;
 import io.overlapanalyze.model.DeviceKind;
@@ -13,7 +14,6 @@ import io.overlapanalyze.model.TraceFormat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -188,7 +188,7 @@ final class DbReader {
      * zero-length task at the start). Counted per table, one warning line each.
      */
     private static final class RowProblems {
-        private final io.overlapanalyze.formats.Warnings warnings = new io.overlapanalyze.formats.Warnings();
+        private final Warnings warnings = new Warnings();
         private boolean any;
 
         /** False when the row must be skipped. */
