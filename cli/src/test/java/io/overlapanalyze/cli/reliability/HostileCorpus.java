@@ -596,6 +596,67 @@ final class HostileCorpus {
                 "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL DROP COLUMN start");
         sql("nsys-semantics/overlapping-on-one-stream.sqlite", seed,
                 "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET streamId = 7, start = start - (rowid * 700000)");
+
+        // Damaged rows: skipped with a counted warning, never read as 0; missing names said, not zeros.
+        sql("nsys-semantics/kernel-start-text.sqlite", seed, Expect.ANALYSED,
+                "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = 'n/a' WHERE rowid = 3");
+        sql("nsys-semantics/kernel-end-text.sqlite", seed, Expect.ANALYSED,
+                "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = '12 ms' WHERE rowid % 5 = 0");
+        sql("nsys-semantics/no-string-table.sqlite", seed, Expect.ANALYSED, "DROP TABLE StringIds");
+        sql("nsys-semantics/step-range-without-end.sqlite", seed, Expect.ANALYSED,
+                "UPDATE NVTX_EVENTS SET end = NULL WHERE rowid = (SELECT min(rowid) FROM NVTX_EVENTS"
+                        + " WHERE text LIKE 'ProfilerStep%')");
+        // SQLite bombs: computed rows where the reader expects stored ones are refused at once.
+        sql("nsys-sqlite/kernel-table-is-a-recursive-view.sqlite", seed, Expect.ERROR,
+                "DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL",
+                "CREATE VIEW CUPTI_ACTIVITY_KIND_KERNEL AS WITH RECURSIVE r(start, end, deviceId, contextId, streamId,"
+                        + " correlationId, globalPid, shortName) AS (SELECT 0, 1, 0, 1, 7, 1, 0, 1 UNION ALL SELECT"
+                        + " start + 1, end + 1, deviceId, contextId, streamId, correlationId + 1, globalPid, shortName"
+                        + " FROM r) SELECT * FROM r");
+        sql("nsys-sqlite/string-table-is-a-virtual-table.sqlite", seed, Expect.ERROR, "DROP TABLE StringIds",
+                "CREATE VIRTUAL TABLE StringIds USING fts5(id, value)");
+        // A writer's state the reader must apply, not ignore: committed rows in a -wal, a hot -journal.
+        walSnapshot("nsys-sqlite/committed-wal.sqlite", seed);
+        hotJournalSnapshot("nsys-sqlite/hot-journal.sqlite", seed);
+    }
+
+    /** A copy of {@code base} with half its kernels deleted in a committed write-ahead log, not checkpointed. */
+    private void walSnapshot(String name, Path base) throws IOException {
+        Path work = dir.resolve(name + ".writer");
+        Path p = dir.resolve(name);
+        Files.createDirectories(p.getParent());
+        Files.copy(base, work);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + work.toAbsolutePath());
+             Statement st = c.createStatement()) {
+            st.execute("PRAGMA journal_mode=WAL");
+            st.execute("PRAGMA wal_autocheckpoint=0");
+            st.execute("DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid % 2 = 0");
+            Files.copy(work, p);
+            Files.copy(Path.of(work + "-wal"), Path.of(p + "-wal"));
+        } catch (SQLException e) {
+            throw new IOException(e);
+        }
+        cases.add(new Case(name, p, Expect.ANALYSED));
+    }
+
+    /** A copy of {@code base} in the middle of a write: changed pages in the file, the originals in a hot journal. */
+    private void hotJournalSnapshot(String name, Path base) throws IOException {
+        Path work = dir.resolve(name + ".writer");
+        Path p = dir.resolve(name);
+        Files.createDirectories(p.getParent());
+        Files.copy(base, work);
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + work.toAbsolutePath());
+             Statement st = c.createStatement()) {
+            st.execute("PRAGMA cache_size=1");
+            c.setAutoCommit(false);
+            st.execute("DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL");
+            Files.copy(work, p);
+            Files.copy(Path.of(work + "-journal"), Path.of(p + "-journal"));
+            c.rollback();
+        } catch (SQLException e) {
+            throw new IOException(e);
+        }
+        cases.add(new Case(name, p, Expect.ANALYSED));
     }
 
     private byte[] garbageAfterMagic(int size) {
@@ -608,6 +669,10 @@ final class HostileCorpus {
 
     /** A copy of {@code base} (or a new database) changed by SQL statements. */
     private void sql(String name, Path base, String... statements) throws IOException {
+        sql(name, base, base == null ? Expect.ERROR : Expect.EITHER, statements);
+    }
+
+    private void sql(String name, Path base, Expect expect, String... statements) throws IOException {
         Path p = dir.resolve(name);
         Files.createDirectories(p.getParent());
         Files.deleteIfExists(p);
@@ -625,7 +690,7 @@ final class HostileCorpus {
             Files.deleteIfExists(p);
             return;
         }
-        cases.add(new Case(name, p, base == null ? Expect.ERROR : Expect.EITHER));
+        cases.add(new Case(name, p, expect));
     }
 
     // ---------------------------------------------------------------- Ascend

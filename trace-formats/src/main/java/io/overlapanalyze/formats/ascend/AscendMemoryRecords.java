@@ -1,6 +1,8 @@
 package io.overlapanalyze.formats.ascend;
 
 import io.overlapanalyze.formats.kineto.DecimalMicros;
+import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.sqlite.ReadOnlySqlite;
 import io.overlapanalyze.model.Lane;
 import io.overlapanalyze.model.MemorySamples;
 import io.overlapanalyze.model.RankTrace;
@@ -96,12 +98,12 @@ public final class AscendMemoryRecords {
     /** {@code traces} with the {@code MEMORY_RECORD} table of {@code db} attached, when it has one. */
     static List<RankTrace> attachDb(List<RankTrace> traces, Path db) {
         Records r;
-        try (Connection c = ReadOnlySqlite.open(db)) {
-            if (!ReadOnlySqlite.tables(c).contains("MEMORY_RECORD")) {
+        try (ReadOnlySqlite c = ReadOnlySqlite.open(db)) {
+            if (!c.hasTable("MEMORY_RECORD")) {
                 return traces;
             }
-            r = readDb(c);
-        } catch (SQLException | RuntimeException e) {
+            r = readDb(c.connection());
+        } catch (SQLException | IOException | TraceFormatException | RuntimeException e) {
             r = Records.none("MEMORY_RECORD not read (" + e.getMessage() + "): peak allocated memory is not available");
         }
         return attach(traces, r);

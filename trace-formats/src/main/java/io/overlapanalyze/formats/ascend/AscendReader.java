@@ -5,18 +5,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.overlapanalyze.formats.FormatDetector;
 import io.overlapanalyze.formats.TraceFormatException;
 import io.overlapanalyze.formats.TraceReader;
+import io.overlapanalyze.formats.sqlite.ReadOnlySqlite;
 import io.overlapanalyze.model.RankSource;
 import io.overlapanalyze.model.RankTrace;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Set;
 import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -68,10 +67,9 @@ public final class AscendReader implements TraceReader {
 
     /** True when an SQLite file is an Ascend export (or torch_npu's analysis.db): by its tables. */
     public static boolean isAscendDatabase(Path file) {
-        try (Connection c = ReadOnlySqlite.open(file)) {
-            Set<String> t = ReadOnlySqlite.tables(c);
-            return (t.contains("TASK") && t.contains("STRING_IDS")) || t.contains("STEPTRACETIME");
-        } catch (SQLException e) {
+        try (ReadOnlySqlite c = ReadOnlySqlite.open(file)) {
+            return (c.hasTable("TASK") && c.hasTable("STRING_IDS")) || c.hasTable("StepTraceTime");
+        } catch (SQLException | TraceFormatException | IOException e) {
             return false;
         }
     }

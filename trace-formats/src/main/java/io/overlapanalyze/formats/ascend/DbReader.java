@@ -1,7 +1,9 @@
 package io.overlapanalyze.formats.ascend;
 
 import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.Warnings;
 import io.overlapanalyze.formats.kineto.DecimalMicros;
+import io.overlapanalyze.formats.sqlite.ReadOnlySqlite;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.HostSpan;
 import io.overlapanalyze.model.RankTrace;
@@ -9,9 +11,9 @@ import io.overlapanalyze.model.ReferenceOverlap;
 import io.overlapanalyze.model.Time;
 import io.overlapanalyze.model.TraceFormat;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -19,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -43,6 +46,7 @@ final class DbReader {
     private final String source;
     private final IntFunction<RankInfo> rankFallback;
     private Map<Long, String> strings = Map.of();
+    private long rowBudget = Long.MAX_VALUE;
 
     DbReader(Path db, String source, IntFunction<RankInfo> rankFallback) {
         this.db = db;
@@ -50,9 +54,15 @@ final class DbReader {
         this.rankFallback = rankFallback;
     }
 
-    List<RankTrace> read() throws TraceFormatException {
-        try (Connection c = ReadOnlySqlite.open(db)) {
-            Set<String> tables = ReadOnlySqlite.tables(c);
+    /** Every table the reader may read: a view or virtual table under one of these names is refused. */
+    private static final String[] READ_TABLES = {"TASK", "STRING_IDS", "RANK_DEVICE_MAP", "COMPUTE_TASK_INFO",
+            "COMMUNICATION_TASK_INFO", "CANN_API", "PYTORCH_API", "CONNECTION_IDS", "COMMUNICATION_OP",
+            "ENUM_HCCL_DATA_TYPE", "STEP_TIME", "MEMORY_RECORD", "StepTraceTime"};
+
+    List<RankTrace> read() throws TraceFormatException, IOException {
+        try (ReadOnlySqlite c = ReadOnlySqlite.open(db)) {
+            c.requireTablesOnly(READ_TABLES);
+            Set<String> tables = upperCase(c.tableNames());
             if (tables.contains("STEPTRACETIME") && !tables.contains("TASK")) {
                 throw new TraceFormatException(db + ": this is torch_npu's analysis.db (summaries only); pass the "
                         + "ascend_pytorch_profiler_<rank>.db next to it, or the *_ascend_pt directory");
@@ -60,14 +70,27 @@ final class DbReader {
             if (!tables.contains("TASK") || !tables.contains("STRING_IDS")) {
                 throw new TraceFormatException(db + ": not an Ascend profiler database (no TASK / STRING_IDS tables)");
             }
+            rowBudget = c.rowBudget();
             strings = strings(c);
             return devices(c, tables);
         } catch (SQLException e) {
             throw new TraceFormatException(db + ": cannot read the SQLite database: " + oneLine(e));
+        } catch (RowBudgetExceeded e) {
+            throw new TraceFormatException(db + ": a query returned more than " + rowBudget + " rows, more than a file"
+                    + " of this size can store (a join of crafted rows?)");
         }
     }
 
-    private List<RankTrace> devices(Connection c, Set<String> tables) throws SQLException, TraceFormatException {
+    /** Table names, upper-cased (the DB export's names are upper-case; SQLite compares them without case). */
+    static Set<String> upperCase(Set<String> names) {
+        Set<String> out = new HashSet<>();
+        for (String n : names) {
+            out.add(n.toUpperCase(Locale.ROOT));
+        }
+        return out;
+    }
+
+    private List<RankTrace> devices(ReadOnlySqlite c, Set<String> tables) throws SQLException, TraceFormatException {
         Map<Integer, Integer> rankOfDevice = new HashMap<>();
         if (tables.contains("RANK_DEVICE_MAP")) {
             query(c, "SELECT rankId, deviceId FROM RANK_DEVICE_MAP", rs -> rankOfDevice.put(rs.getInt(2), rs.getInt(1)));
@@ -77,9 +100,16 @@ final class DbReader {
         Map<Long, long[]> launches = launches(c, tables);
         Map<Integer, RankAssembler> byDevice = new TreeMap<>();
 
-        query(c, "SELECT startNs, endNs, deviceId, connectionId, globalTaskId, taskType, streamId FROM TASK", rs -> {
+        RowProblems problems = new RowProblems();
+        query(c, "SELECT " + ReadOnlySqlite.integerOrNull("startNs") + ", " + ReadOnlySqlite.integerOrNull("endNs")
+                + ", deviceId, connectionId, globalTaskId, taskType, streamId FROM TASK", rs -> {
             long taskId = rs.getLong(5);
             if (commTasks.contains(taskId)) {
+                return;
+            }
+            long start = rs.getLong(1);
+            long end = rs.getLong(2);
+            if (!problems.accept("TASK", rs, 1, taskId, start, end)) {
                 return;
             }
             int dev = rs.getInt(3);
@@ -92,15 +122,21 @@ final class DbReader {
             DeviceKind kind = compute.contains(taskId) ? DeviceKind.COMPUTE : nonCompute(TaskKinds.ofTaskType(type));
             long conn = rs.getLong(4);
             long[] launch = conn == 0 && rs.wasNull() ? null : launches.get(conn);
-            a.task(a.streamLane(dev, stream), rs.getLong(1), rs.getLong(2), kind,
+            a.task(a.streamLane(dev, stream), start, end, kind,
                     type == null ? "task" : type, launch == null ? Time.UNKNOWN : launch[0], launch == null ? -1 : launch[1]);
         });
         if (tables.contains("COMMUNICATION_OP")) {
             Map<Long, String> dataTypes = enumTable(c, tables, "ENUM_HCCL_DATA_TYPE");
-            boolean hasDevice = ReadOnlySqlite.columns(c, "COMMUNICATION_OP").contains("DEVICEID");
+            boolean hasDevice = c.columns("COMMUNICATION_OP").containsKey("deviceid");
             int onlyDevice = byDevice.size() == 1 ? byDevice.keySet().iterator().next() : 0;
-            query(c, "SELECT opName, startNs, endNs, connectionId, groupName, dataType, count"
-                    + (hasDevice ? ", deviceId" : "") + " FROM COMMUNICATION_OP ORDER BY startNs", rs -> {
+            query(c, "SELECT opName, " + ReadOnlySqlite.integerOrNull("startNs") + ", " + ReadOnlySqlite.integerOrNull("endNs")
+                    + ", connectionId, groupName, dataType, count"
+                    + (hasDevice ? ", deviceId" : "") + " FROM COMMUNICATION_OP ORDER BY 2", rs -> {
+                long start = rs.getLong(2);
+                long end = rs.getLong(3);
+                if (!problems.accept("COMMUNICATION_OP", rs, 2, -1, start, end)) {
+                    return;
+                }
                 int dev = hasDevice ? rs.getInt(8) : onlyDevice;
                 RankAssembler a = byDevice.computeIfAbsent(dev, d -> new RankAssembler());
                 String group = strings.get(rs.getLong(5));
@@ -113,13 +149,20 @@ final class DbReader {
                     n = -1;
                 }
                 String label = group == null ? "Communication" : "Group " + group + " Communication";
-                a.collective(a.lane(dev, -1, label), rs.getLong(2), rs.getLong(3), strings.get(rs.getLong(1)),
+                a.collective(a.lane(dev, -1, label), start, end, strings.get(rs.getLong(1)),
                         group, label, dataTypes.get(rs.getLong(6)), n,
                         launch == null ? Time.UNKNOWN : launch[0], launch == null ? -1 : launch[1]);
             });
         }
         if (byDevice.isEmpty()) {
-            throw new TraceFormatException(db + ": the database holds no device tasks (TASK is empty)");
+            throw new TraceFormatException(db + ": the database holds no device tasks (TASK is "
+                    + (problems.any() ? "all rows without integer times" : "empty") + ")");
+        }
+        List<String> warnings = problems.lines();
+        if (!tables.contains("COMMUNICATION_OP")) {
+            warnings.add("communication cannot be classified: the database has no COMMUNICATION_OP table (its HCCL"
+                    + " tasks are left out as always), so no communication is measured and the communication"
+                    + " figures of this rank are not real zeros");
         }
         hostOps(c, tables, byDevice);
         Map<String, List<ReferenceOverlap>> reference = stepTraceTime(byDevice.keySet());
@@ -133,9 +176,45 @@ final class DbReader {
             RankInfo info = rankOfDevice.containsKey(dev)
                     ? new RankInfo(rankOfDevice.get(dev), io.overlapanalyze.model.RankSource.TRACE)
                     : rankFallback.apply(dev);
+            a.warnings.addAll(warnings);
             out.add(a.build(source, TraceFormat.ASCEND, info.rank(), info.source(), -1, false, null));
         }
         return out;
+    }
+
+    /**
+     * Rows whose times cannot be used: without an INTEGER start or end (skipped: a NULL or text
+     * time read as 0 would stretch a step over 55 years), or ending before they start (kept as a
+     * zero-length task at the start). Counted per table, one warning line each.
+     */
+    private static final class RowProblems {
+        private final Warnings warnings = new Warnings();
+        private boolean any;
+
+        /** False when the row must be skipped. */
+        boolean accept(String table, ResultSet rs, int startColumn, long taskId, long start, long end)
+                throws SQLException {
+            // A NULL reads as 0: only a 0 needs the second look.
+            if ((start == 0 && rs.getObject(startColumn) == null) || (end == 0 && rs.getObject(startColumn + 1) == null)) {
+                any = true;
+                warnings.add(table + " rows without an integer startNs or endNs skipped",
+                        taskId >= 0 ? "globalTaskId " + taskId : "", 1);
+                return false;
+            }
+            if (end < start) {
+                warnings.add(table + " rows ending before they start (kept as zero-length at their start)",
+                        (taskId >= 0 ? "globalTaskId " + taskId + ", " : "") + "startNs " + start + ", endNs " + end, 1);
+            }
+            return true;
+        }
+
+        boolean any() {
+            return any;
+        }
+
+        List<String> lines() {
+            return new ArrayList<>(warnings.lines());
+        }
     }
 
     /** The DB's compute set is COMPUTE_TASK_INFO; a task outside it is never compute. */
@@ -144,7 +223,7 @@ final class DbReader {
     }
 
     /** connectionId → {launch ns, thread}: the framework op when linked, else the CANN API call. */
-    private Map<Long, long[]> launches(Connection c, Set<String> tables) throws SQLException {
+    private Map<Long, long[]> launches(ReadOnlySqlite c, Set<String> tables) throws SQLException {
         Map<Long, long[]> out = new HashMap<>();
         if (tables.contains("CANN_API")) {
             query(c, "SELECT connectionId, startNs, globalTid FROM CANN_API", rs ->
@@ -170,7 +249,7 @@ final class DbReader {
         return out;
     }
 
-    private void hostOps(Connection c, Set<String> tables, Map<Integer, RankAssembler> byDevice) throws SQLException {
+    private void hostOps(ReadOnlySqlite c, Set<String> tables, Map<Integer, RankAssembler> byDevice) throws SQLException {
         Set<String> stepNames = new HashSet<>();
         if (tables.contains("PYTORCH_API")) {
             query(c, "SELECT startNs, endNs, globalTid, name FROM PYTORCH_API", rs -> {
@@ -209,11 +288,12 @@ final class DbReader {
         if (!Files.isRegularFile(analysis)) {
             return out;
         }
-        try (Connection c = ReadOnlySqlite.open(analysis)) {
-            if (!ReadOnlySqlite.tables(c).contains("STEPTRACETIME")) {
+        try (ReadOnlySqlite c = ReadOnlySqlite.open(analysis)) {
+            if (!c.hasTable("StepTraceTime")) {
                 return out;
             }
-            boolean hasDevice = ReadOnlySqlite.columns(c, "StepTraceTime").contains("DEVICEID");
+            c.requireTablesOnly("StepTraceTime");
+            boolean hasDevice = c.columns("StepTraceTime").containsKey("deviceid");
             query(c, "SELECT * FROM StepTraceTime", rs -> {
                 String step = rs.getString("step");
                 String name = step == null || step.isBlank() ? "all" : "ProfilerStep#" + step.trim();
@@ -223,7 +303,7 @@ final class DbReader {
                         us(rs.getString("communication_not_overlapped")), us(rs.getString("free")),
                         "analysis.db StepTraceTime"));
             });
-        } catch (SQLException | NumberFormatException e) {
+        } catch (SQLException | NumberFormatException | IOException | TraceFormatException | RowBudgetExceeded e) {
             // The reference is optional: without it there is no cross-check, the trace is still read.
             out.clear();
             out.put("", List.of());
@@ -247,7 +327,7 @@ final class DbReader {
         }
     }
 
-    private Set<Long> ids(Connection c, Set<String> tables, String table) throws SQLException {
+    private Set<Long> ids(ReadOnlySqlite c, Set<String> tables, String table) throws SQLException {
         Set<Long> out = new HashSet<>();
         if (tables.contains(table)) {
             query(c, "SELECT globalTaskId FROM " + table, rs -> out.add(rs.getLong(1)));
@@ -255,13 +335,13 @@ final class DbReader {
         return out;
     }
 
-    private static Map<Long, String> strings(Connection c) throws SQLException {
+    private Map<Long, String> strings(ReadOnlySqlite c) throws SQLException {
         Map<Long, String> out = new HashMap<>();
         query(c, "SELECT id, value FROM STRING_IDS", rs -> out.put(rs.getLong(1), rs.getString(2)));
         return out;
     }
 
-    private static Map<Long, String> enumTable(Connection c, Set<String> tables, String table) throws SQLException {
+    private Map<Long, String> enumTable(ReadOnlySqlite c, Set<String> tables, String table) throws SQLException {
         Map<Long, String> out = new HashMap<>();
         if (tables.contains(table)) {
             query(c, "SELECT id, name FROM " + table, rs -> out.put(rs.getLong(1), rs.getString(2)));
@@ -273,9 +353,21 @@ final class DbReader {
         void accept(ResultSet rs) throws SQLException;
     }
 
-    private static void query(Connection c, String sql, Row row) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+    /** Thrown when a query returns more rows than the file can store (see {@link ReadOnlySqlite#rowBudget}). */
+    private static final class RowBudgetExceeded extends RuntimeException {
+        RowBudgetExceeded() {
+            super(null, null, false, false);
+        }
+    }
+
+    private void query(ReadOnlySqlite c, String sql, Row row) throws SQLException {
+        long budget = c.rowBudget();
+        long rows = 0;
+        try (Statement s = c.connection().createStatement(); ResultSet rs = s.executeQuery(sql)) {
             while (rs.next()) {
+                if (++rows > budget) {
+                    throw new RowBudgetExceeded();
+                }
                 row.accept(rs);
             }
         }

@@ -69,7 +69,7 @@ public final class Utf8NameTable {
     /**
      * The interned string of the well-formed UTF-8 {@code buf[start, end)}. Names of up to 16 bytes
      * (pids, tids, {@code ph}, categories: most fields of most events) are found by their bytes read
-     * as two words, in a table of their own; longer ones by a sampled hash and a comparison. Both
+     * as two words, in a table of their own; longer ones by a hash of all their bytes (a word at a time) and a comparison. Both
      * lookups are written out in one method each: they run for several fields of every event, and
      * the client compiler (the launcher's choice for big traces) inlines no callee of this size.
      */
@@ -108,30 +108,30 @@ public final class Utf8NameTable {
         return s;
     }
 
-    /** {@link #intern(byte[], int, int)} of any length: a hash of sampled bytes, then a comparison. */
+    /** {@link #intern(byte[], int, int)} of any length: a hash of every byte, then a comparison. */
     private String internLong(byte[] buf, int start, int end) {
         int len = end - start;
         if (len > MAX_LENGTH) {
             return new String(buf, start, len, StandardCharsets.UTF_8);
         }
-        // The hash: the length and up to 8 sampled bytes (ends and quarters), not every byte; the
-        // full comparison follows anyway, and hashing long kernel names in full costs as much as
-        // scanning them.
-        int h = len;
-        if (len > 0) {
-            int last = end - 1;
-            h = 31 * h + buf[start];
-            h = 31 * h + buf[last];
-            if (len > 2) {
-                int q = len >>> 2;
-                h = 31 * h + buf[start + q];
-                h = 31 * h + buf[start + 2 * q];
-                h = 31 * h + buf[start + 3 * q];
-                h = 31 * h + buf[start + 1];
-                h = 31 * h + buf[last - 1];
-                h = 31 * h + buf[last - 2 < start ? start : last - 2];
+        // The hash covers every byte, a word at a time (as the comparison below reads them): a
+        // hash of a few sampled bytes made names that differ only elsewhere ("region_0000123_fwd")
+        // share one probe chain, and 200k such names took quadratic time.
+        long x = len * 0x9E3779B97F4A7C15L;
+        int i0 = start;
+        for (; i0 + 8 <= end; i0 += 8) {
+            x = (x ^ (long) LONGS.get(buf, i0)) * 0xC2B2AE3D27D4EB4FL;
+        }
+        if (i0 < end) {
+            if (len >= 8) {
+                x = (x ^ (long) LONGS.get(buf, end - 8)) * 0x165667B19E3779F9L; // the last word, overlapping
+            } else {
+                for (; i0 < end; i0++) {
+                    x = (x ^ buf[i0]) * 0x165667B19E3779F9L;
+                }
             }
         }
+        int h = (int) (x ^ (x >>> 32));
         int mask = strings.length - 1;
         int slot = (h ^ (h >>> 16) ^ (h >>> 7)) & mask; // mix(h), as rehash() places it
         for (String s; (s = strings[slot]) != null; slot = (slot + 1) & mask) {
@@ -165,6 +165,21 @@ public final class Utf8NameTable {
             rehash();
         }
         return s;
+    }
+
+    /**
+     * The longest distance of a long name from its home slot: what a lookup may have to probe. For
+     * tests: it stays small for any set of names only when the hash sees every byte.
+     */
+    int longestProbe() {
+        int mask = strings.length - 1;
+        int longest = 0;
+        for (int i = 0; i < strings.length; i++) {
+            if (strings[i] != null) {
+                longest = Math.max(longest, (i - (mix(hashes[i]) & mask)) & mask);
+            }
+        }
+        return longest;
     }
 
     private static int mix(int h) {

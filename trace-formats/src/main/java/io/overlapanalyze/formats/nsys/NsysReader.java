@@ -5,6 +5,7 @@ import io.overlapanalyze.formats.Warnings;
 import io.overlapanalyze.formats.TraceFormatException;
 import io.overlapanalyze.formats.TraceReader;
 import io.overlapanalyze.formats.kineto.KernelClassifier;
+import io.overlapanalyze.formats.sqlite.ReadOnlySqlite;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.DeviceKind;
@@ -76,6 +77,10 @@ public final class NsysReader implements TraceReader {
     static final String MEMSET = "CUPTI_ACTIVITY_KIND_MEMSET";
     static final String GRAPH = "CUPTI_ACTIVITY_KIND_GRAPH_TRACE";
     static final String NVTX = "NVTX_EVENTS";
+    /** Every table the reader may read: a view or virtual table under one of these names is refused. */
+    private static final String[] READ_TABLES = {KERNEL, RUNTIME, MEMCPY, MEMSET, GRAPH, NVTX, "StringIds",
+            "META_DATA_EXPORT", "EXPORT_META_DATA", "TARGET_INFO_SESSION_START_TIME", "TARGET_INFO_SYSTEM_ENV",
+            "META_DATA_CAPTURE", "ThreadNames", "MPI_RANKS"};
 
     private final Pattern stepPattern;
     private final boolean defaultStepPattern;
@@ -127,7 +132,7 @@ public final class NsysReader implements TraceReader {
             throw new TraceFormatException(file + ": not an SQLite database (no \"SQLite format 3\" header), "
                     + "expected an Nsight Systems export (nsys export --type sqlite)");
         }
-        try (ExportDatabase db = ExportDatabase.open(input); StringTable strings = new StringTable(db)) {
+        try (ExportDatabase db = ExportDatabase.open(input, READ_TABLES); StringTable strings = new StringTable(db)) {
             return new Session(input, db, strings).run();
         } catch (SQLException e) {
             throw new TraceFormatException(file + ": " + describe(e), e);
@@ -206,7 +211,7 @@ public final class NsysReader implements TraceReader {
                 launches.build();
             } else if (kernelTable) {
                 launchRead = new FutureTask<>(() -> {
-                    try (ExportDatabase db2 = ExportDatabase.open(path); StringTable strings2 = new StringTable(db2)) {
+                    try (ExportDatabase db2 = db.another(); StringTable strings2 = new StringTable(db2)) {
                         readLaunches(db2, strings2, launchSql);
                     }
                     return null;
@@ -553,7 +558,8 @@ public final class NsysReader implements TraceReader {
                     }
                 }
             }
-            String sql = "SELECT " + ExportDatabase.quote(start) + ", " + ExportDatabase.quote(end) + ", "
+            String sql = "SELECT " + ReadOnlySqlite.integerOrNull(ExportDatabase.quote(start)) + ", "
+                    + ReadOnlySqlite.integerOrNull(ExportDatabase.quote(end)) + ", "
                     + ExportDatabase.columnOrNull(device) + ", " + ExportDatabase.columnOrNull(context) + ", "
                     + ExportDatabase.columnOrNull(stream) + ", " + ExportDatabase.columnOrNull(corr) + ", "
                     + ExportDatabase.columnOrNull(pid) + ", " + ExportDatabase.columnOrNull(name) + ", "
@@ -579,6 +585,9 @@ public final class NsysReader implements TraceReader {
             long badE = Long.MAX_VALUE;
             int memsetRef = memcpy || graph || kernels ? -1 : rowNames.ref("Memset", baseKind);
             LongIntMap extraRefs = new LongIntMap();
+            long kernelNameIds = 0;
+            long danglingKernelNames = 0;
+            long firstDanglingKernelName = 0;
             int nullExtraRef = -1;
             try (Statement st = db.statement(); ResultSet rs = st.executeQuery(sql)) {
                 while (rs.next()) {
@@ -639,8 +648,14 @@ public final class NsysReader implements TraceReader {
                         long id = rs.getLong(8);
                         ref = rowNames.kernel(id);
                         if (ref < 0) {
-                            String n = strings.get(id);
-                            if (n == null || n.isEmpty()) {
+                            String n = strings.stored(id);
+                            kernelNameIds++;
+                            if (n == null) {
+                                if (danglingKernelNames++ == 0) {
+                                    firstDanglingKernelName = id;
+                                }
+                                n = StringTable.placeholder(id);
+                            } else if (n.isEmpty()) {
                                 n = "(unnamed kernel)";
                             }
                             ref = rowNames.ref(n, classifier.kindOfKernel(n));
@@ -673,13 +688,21 @@ public final class NsysReader implements TraceReader {
             }
             boolean nullFirst = nullRows > 0 && (badRows == 0 || nullKeyS < badS || (nullKeyS == badS && nullKeyE < badE));
             if (nullFirst) {
-                warnings.add(table + " rows without start or end skipped", "", nullRows);
+                warnings.add(table + " rows without an integer start or end skipped", "", nullRows);
             }
             if (badRows > 0) {
                 warnings.add(table + " rows ending before they start skipped", "start " + badS + ", end " + badE, badRows);
             }
             if (nullRows > 0 && !nullFirst) {
-                warnings.add(table + " rows without start or end skipped", "", nullRows);
+                warnings.add(table + " rows without an integer start or end skipped", "", nullRows);
+            }
+            if (kernels && danglingKernelNames > 0) {
+                warnings.add("communication cannot be classified: " + (strings.present()
+                        ? danglingKernelNames + " of " + kernelNameIds + " kernel names are not in StringIds (first: id "
+                        + firstDanglingKernelName + "); those kernels"
+                        : "the export has no StringIds table (names), so all kernels")
+                        + " are counted as compute, and communication among them is not measured (its figures are"
+                        + " not real zeros)");
             }
             if (launchRead != null) {
                 awaitLaunches(launchRead);
@@ -734,7 +757,8 @@ public final class NsysReader implements TraceReader {
             if (text == null && textId == null) {
                 throw missingColumn(NVTX, "text");
             }
-            String sql = "SELECT " + ExportDatabase.quote(start) + ", " + ExportDatabase.columnOrNull(end) + ", "
+            String sql = "SELECT " + ReadOnlySqlite.integerOrNull(ExportDatabase.quote(start)) + ", "
+                    + (end == null ? "NULL" : ReadOnlySqlite.integerOrNull(ExportDatabase.quote(end))) + ", "
                     + ExportDatabase.quote(type) + ", " + ExportDatabase.columnOrNull(text) + ", "
                     + ExportDatabase.columnOrNull(textId) + ", " + ExportDatabase.columnOrNull(domain) + ", "
                     + ExportDatabase.columnOrNull(tid)
@@ -742,9 +766,11 @@ public final class NsysReader implements TraceReader {
                     // 39 thread name, 59/60 push-pop / start-end ranges, 70/71 their NVTXt forms, 75 domain create.
                     + " WHERE " + ExportDatabase.quote(type) + " IN (39, 59, 60, 70, 71, 75)"
                     + " ORDER BY 1" + (end == null ? "" : ", 2 DESC");
+            Warnings unusable = new Warnings();
             try (Statement st = db.statement(); ResultSet rs = st.executeQuery(sql)) {
                 while (rs.next()) {
                     long s = rs.getLong(1);
+                    boolean noStart = s == 0 && rs.wasNull();
                     long e = rs.getLong(2);
                     boolean openRange = rs.wasNull();
                     int eventType = rs.getInt(3);
@@ -775,11 +801,24 @@ public final class NsysReader implements TraceReader {
                         }
                         continue;
                     }
+                    if (noStart) {
+                        unusable.add("NVTX ranges without an integer start skipped", "\"" + name + "\"");
+                        continue;
+                    }
                     if (openRange || e < s) {
-                        continue; // unfinished range: no extent to hold launches
+                        // No extent to hold launches. A step among them loses its step: say so.
+                        if (isStep(NvtxNames.baseName(name))) {
+                            unusable.add(openRange ? "step ranges without an end (unfinished, or a damaged end) ignored"
+                                    : "step ranges ending before they start ignored",
+                                    "\"" + name + "\" at " + time(s));
+                        }
+                        continue;
                     }
                     range(p, thread, time(s), time(e), dom, name);
                 }
+            }
+            for (String line : unusable.lines()) {
+                warnings.add(line);
             }
         }
 

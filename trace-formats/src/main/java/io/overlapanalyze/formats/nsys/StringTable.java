@@ -28,24 +28,40 @@ final class StringTable implements AutoCloseable {
         if (id == null) {
             return null;
         }
+        String s = stored(id);
+        return s == null ? placeholder(id) : s;
+    }
+
+    /** The string with this id, or {@code null} when the table lacks it (or there is no table). */
+    String stored(long id) throws SQLException {
         String s = cache.get(id);
-        if (s == null) {
+        if (s == null && !cache.containsKey(id)) {
             s = fetch(id);
             cache.put(id, s);
         }
         return s;
     }
 
+    /** True when the export has a usable {@code StringIds(id, value)} table. */
+    boolean present() {
+        return lookup != null;
+    }
+
+    /** What a dangling id is named: trimmed exports may drop strings; the row is kept. */
+    static String placeholder(long id) {
+        return "(string " + id + ")";
+    }
+
     private String fetch(long id) throws SQLException {
         if (lookup != null) {
             lookup.setLong(1, id);
             try (ResultSet rs = lookup.executeQuery()) {
-                if (rs.next() && rs.getString(1) != null) {
+                if (rs.next()) {
                     return rs.getString(1);
                 }
             }
         }
-        return "(string " + id + ")"; // trimmed exports may drop strings; keep the row
+        return null;
     }
 
     @Override

@@ -835,6 +835,24 @@ class Utf8JsonScannerTest {
                 "interned: the same instance");
     }
 
+    /**
+     * Interning stays linear whatever the names: 200,000 distinct names of one length that differ
+     * only in a run of digits (a counter in annotation names) must not share probe chains. With a
+     * hash of a few sampled bytes, the 7-digit counter below met one sampled byte: a few long
+     * chains (the longest probe was 59,999 slots) and quadratic time.
+     */
+    @Test
+    void namesThatDifferOnlyInACounterDoNotShareProbeChains() {
+        Utf8NameTable t = new Utf8NameTable();
+        for (int i = 0; i < 200_000; i++) {
+            byte[] n = utf8(String.format("region_%07d_forward_pass", i));
+            assertEquals(new String(n, StandardCharsets.UTF_8), t.intern(cat("ab", n, "cd"), 2, 2 + n.length));
+        }
+        // At a load of at most 1/2 with a uniform hash, linear probing's longest chain over 200k keys
+        // is a few dozen slots; 1,000 leaves room and is two orders below the sampled hash's.
+        assertTrue(t.longestProbe() < 1000, "longest probe " + t.longestProbe());
+    }
+
     /** Names of every length up to 40 that differ in one byte only, at every place (the word-wise comparison's tail too). */
     @Test
     void theNameTableTellsApartNamesThatDifferInOneByte() {

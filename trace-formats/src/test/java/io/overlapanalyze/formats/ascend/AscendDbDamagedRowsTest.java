@@ -1,0 +1,140 @@
+package io.overlapanalyze.formats.ascend;
+
+import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.sqlite.SharedExports;
+import io.overlapanalyze.model.DeviceIntervals;
+import io.overlapanalyze.model.DeviceKind;
+import io.overlapanalyze.model.RankTrace;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Damaged rows of a real Ascend DB export (a copy of the shared torch_npu capture, changed with
+ * SQL): a NULL or text time is skipped with a counted warning instead of being read as 0 (a
+ * 55-year step), a task ending before it starts is warned, a missing COMMUNICATION_OP table says
+ * that communication is not measured, and a TASK view is refused.
+ */
+class AscendDbDamagedRowsTest {
+    private static final String CAPTURE = "ascend/torch_npu_db_level1/rank0_ascend_pt";
+    private static final String DB = "ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db";
+
+    @TempDir
+    Path dir;
+
+    private static RankTrace read(Path db) throws Exception {
+        List<RankTrace> ranks = new AscendReader().read(db);
+        assertEquals(1, ranks.size());
+        return ranks.get(0);
+    }
+
+    /** [intervals, first start, last end, communication intervals]. */
+    private static long[] device(RankTrace t) {
+        DeviceIntervals d = t.device();
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        long comm = 0;
+        for (int i = 0; i < d.size(); i++) {
+            first = Math.min(first, d.start(i));
+            last = Math.max(last, d.end(i));
+            comm += d.kind(i) == DeviceKind.COMM ? 1 : 0;
+        }
+        return new long[] {d.size(), first, last, comm};
+    }
+
+    private static String warning(RankTrace t, String part) {
+        for (String w : t.warnings()) {
+            if (w.contains(part)) {
+                return w;
+            }
+        }
+        throw new AssertionError("no warning containing \"" + part + "\" in " + t.warnings());
+    }
+
+    /** {@code n} compute TASK rows in the middle of the run (by start), as SQL. */
+    private static String computeTasks(int n) {
+        return "(SELECT rowid FROM TASK WHERE globalTaskId IN (SELECT globalTaskId FROM COMPUTE_TASK_INFO)"
+                + " ORDER BY startNs LIMIT " + n + " OFFSET 50)";
+    }
+
+    @Test
+    void aNullStartIsSkippedNotReadAsZero() throws Exception {
+        Path copy = SharedExports.copy(CAPTURE, dir).resolve(DB);
+        long[] original = device(read(copy));
+        SharedExports.sql(copy, "UPDATE TASK SET startNs = NULL WHERE rowid IN " + computeTasks(1));
+        RankTrace t = read(copy);
+        long[] d = device(t);
+        assertEquals(original[0] - 1, d[0]);
+        assertEquals(original[1], d[1], "the first start is not 0 (1970)");
+        assertEquals(original[2], d[2]);
+        assertTrue(warning(t, "TASK rows without an integer startNs or endNs skipped").contains("globalTaskId"),
+                t.warnings().toString());
+    }
+
+    @Test
+    void textTimesAreSkippedAndCounted() throws Exception {
+        Path copy = SharedExports.copy(CAPTURE, dir).resolve(DB);
+        long[] original = device(read(copy));
+        SharedExports.sql(copy, "UPDATE TASK SET endNs = 'n/a' WHERE rowid IN " + computeTasks(3));
+        RankTrace t = read(copy);
+        long[] d = device(t);
+        assertEquals(original[0] - 3, d[0]);
+        assertEquals(original[2] - original[1], d[2] - d[1]);
+        assertTrue(warning(t, "TASK rows without an integer startNs or endNs skipped").contains("3 times"),
+                t.warnings().toString());
+    }
+
+    @Test
+    void aTaskEndingBeforeItStartsIsWarned() throws Exception {
+        Path copy = SharedExports.copy(CAPTURE, dir).resolve(DB);
+        SharedExports.sql(copy, "UPDATE TASK SET endNs = startNs - 5 WHERE rowid IN " + computeTasks(1));
+        RankTrace t = read(copy);
+        assertTrue(warning(t, "TASK rows ending before they start").contains("endNs"), t.warnings().toString());
+    }
+
+    @Test
+    void noCommunicationTableSaysCommunicationIsNotMeasured() throws Exception {
+        Path copy = SharedExports.copy(CAPTURE, dir).resolve(DB);
+        assertTrue(device(read(copy))[3] > 0, "the capture has communication");
+        SharedExports.sql(copy, "DROP TABLE COMMUNICATION_OP");
+        RankTrace t = read(copy);
+        assertEquals(0, device(t)[3]);
+        assertTrue(warning(t, "communication cannot be classified").contains("no COMMUNICATION_OP table"));
+    }
+
+    @Test
+    void aTaskViewIsRefusedAtOnce() throws Exception {
+        Path copy = SharedExports.copy(CAPTURE, dir).resolve(DB);
+        SharedExports.sql(copy, "DROP TABLE TASK", "CREATE VIEW TASK AS WITH RECURSIVE r(startNs, endNs, deviceId,"
+                + " connectionId, globalTaskId, taskType, streamId) AS (SELECT 0, 1, 0, 0, 0, 0, 0 UNION ALL"
+                + " SELECT startNs + 1, endNs + 1, 0, 0, globalTaskId + 1, 0, 0 FROM r) SELECT * FROM r");
+        TraceFormatException e = assertTimeoutPreemptively(Duration.ofSeconds(10),
+                () -> assertThrows(TraceFormatException.class, () -> new AscendReader().read(copy)));
+        assertTrue(e.getMessage().contains("TASK is a view, not a table"), e.getMessage());
+    }
+
+    /**
+     * PYTORCH_API joined to CONNECTION_IDS on an id shared by every row multiplies them: the join
+     * is bounded by what a file of this size can hold, and refused beyond it.
+     */
+    @Test
+    void aJoinThatMultipliesCraftedRowsIsBounded() throws Exception {
+        Path copy = SharedExports.copy(CAPTURE, dir).resolve(DB);
+        SharedExports.sql(copy, "UPDATE PYTORCH_API SET connectionId = 1", "UPDATE CONNECTION_IDS SET id = 1",
+                "INSERT INTO CONNECTION_IDS SELECT * FROM CONNECTION_IDS", "INSERT INTO CONNECTION_IDS SELECT * FROM CONNECTION_IDS",
+                "INSERT INTO CONNECTION_IDS SELECT * FROM CONNECTION_IDS", "INSERT INTO CONNECTION_IDS SELECT * FROM CONNECTION_IDS");
+        long rows = SharedExports.scalar(copy, "SELECT (SELECT count(*) FROM PYTORCH_API) * (SELECT count(*) FROM CONNECTION_IDS)");
+        org.junit.jupiter.api.Assumptions.assumeTrue(rows > 2_000_000, "join of " + rows + " rows: too small to test");
+        TraceFormatException e = assertTimeoutPreemptively(Duration.ofSeconds(60),
+                () -> assertThrows(TraceFormatException.class, () -> new AscendReader().read(copy)));
+        assertTrue(e.getMessage().contains("rows, more than a file of this size can store"), e.getMessage());
+    }
+}
