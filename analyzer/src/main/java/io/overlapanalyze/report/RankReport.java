@@ -21,17 +21,28 @@ import java.util.List;
  * @param contention  compute slowdown under overlap per kernel name, most costly first
  *                    (metrics.md §9); empty when not available (see {@code notAvailable})
  * @param notAvailable per issue-10 section, why it has nothing to show ({@code null} fields: available)
+ * @param preCapture  device work launched before the capture (in no step); {@code null} when the
+ *                    rank has no device activity, or in reports written before it existed
  */
 public record RankReport(int rank, String rankSource, String source, String format, Integer worldSize,
                          List<StepReport> steps, Totals totals, List<String> notes, List<String> warnings,
                          List<CrossCheckStep> crossCheck, Parallelism parallelism,
-                         List<ContentionReport> contention, NotAvailable notAvailable) {
+                         List<ContentionReport> contention, NotAvailable notAvailable, PreCapture preCapture) {
     public RankReport {
         steps = List.copyOf(steps);
         notes = List.copyOf(notes);
         warnings = List.copyOf(warnings);
         crossCheck = crossCheck == null ? List.of() : List.copyOf(crossCheck);
         contention = contention == null ? List.of() : List.copyOf(contention);
+    }
+
+    /** The constructor before {@code preCapture} existed. */
+    public RankReport(int rank, String rankSource, String source, String format, Integer worldSize,
+                      List<StepReport> steps, Totals totals, List<String> notes, List<String> warnings,
+                      List<CrossCheckStep> crossCheck, Parallelism parallelism,
+                      List<ContentionReport> contention, NotAvailable notAvailable) {
+        this(rank, rankSource, source, format, worldSize, steps, totals, notes, warnings, crossCheck, parallelism,
+                contention, notAvailable, null);
     }
 
     /** The constructor before the issue-10 fields existed. */

@@ -29,6 +29,8 @@ final class LaunchIndex {
     private byte[] flags = new byte[1024];
     private int[] slotRow = new int[0];
     private int[] slotKey = new int[0];
+    /** Lowest correlationId of each process's calls, built with the hash. */
+    private final java.util.Map<Long, Long> firstCorrelation = new java.util.HashMap<>();
 
     /**
      * Adds one call. Rows arrive in the export's order (not necessarily time order, nsys.md §9);
@@ -53,7 +55,9 @@ final class LaunchIndex {
         slotRow = new int[cap];
         slotKey = new int[cap];
         Arrays.fill(slotRow, -1);
+        firstCorrelation.clear();
         for (int row = 0; row < n; row++) {
+            firstCorrelation.merge(process.get(row), correlation.get(row), Math::min);
             int s = slot(process.get(row), correlation.get(row));
             int held = slotRow[s];
             if (held < 0) {
@@ -95,6 +99,14 @@ final class LaunchIndex {
         long h = p * 0x9E3779B97F4A7C15L ^ (c >>> 3) * 0xC2B2AE3D27D4EB4FL;
         h ^= h >>> 31;
         return (int) (h ^ (h >>> 17)) << 3 | (int) (c & 7);
+    }
+
+    /**
+     * The lowest correlationId among the calls of {@code processKey}, or {@code Long.MIN_VALUE}
+     * when it made none (nothing can then be said to come before the first call).
+     */
+    long firstCorrelation(long processKey) {
+        return firstCorrelation.getOrDefault(processKey, Long.MIN_VALUE);
     }
 
     long start(int row) {
