@@ -2,6 +2,8 @@ package io.overlapanalyze.cli;
 
 import io.overlapanalyze.synth.AscendScenarioWriter;
 import io.overlapanalyze.synth.BuiltinScenarios;
+import io.overlapanalyze.synth.CaptureEffects;
+import io.overlapanalyze.synth.Durations;
 import io.overlapanalyze.synth.Job;
 import io.overlapanalyze.synth.JobWriter;
 import io.overlapanalyze.synth.KinetoScenarioWriter;
@@ -59,6 +61,25 @@ public final class SynthCommand implements Callable<Integer> {
     @Option(names = "--gzip", description = "For jobs: write rank-<r>.pt.trace.json.gz.")
     boolean gzip;
 
+    @Option(names = "--device-lag-us", paramLabel = "US",
+            description = "Kineto: the device runs this far behind the host (every device event that much later).")
+    String deviceLagUs;
+
+    @Option(names = "--host-time-sync",
+            description = "Kineto: write cuda_sync rows at their host call's time, as CUPTI does (turns the "
+                    + "scenario's syncEvents on).")
+    boolean hostTimeSync;
+
+    @Option(names = "--capture-starts-mid-step",
+            description = "Kineto: the capture begins at the second step's host start; the first step's work still "
+                    + "running then is in the file without its launches (work launched before the capture).")
+    boolean startsMidStep;
+
+    @Option(names = "--pipeline-us", paramLabel = "US",
+            description = "Kineto: each step but the last ends with a next-batch copy of US on its own stream, "
+                    + "running into the next step (pipelined steps: windows overlap).")
+    String pipelineUs;
+
     @Option(names = "--list", description = "List the built-in scenarios.")
     boolean list;
 
@@ -82,14 +103,19 @@ public final class SynthCommand implements Callable<Integer> {
                     "Missing required parameter: 'SCENARIO' (a built-in name or a scenario file; --list shows names)");
         }
         if (isParallel(scenario)) {
+            requireNoEffects("FSDP, pipeline and contention scenarios");
             return writeParallel();
         }
         Path asFile = Path.of(scenario);
         if (ranks != null || (Files.isRegularFile(asFile) && Job.isJobFile(asFile))) {
+            requireNoEffects("jobs");
             return writeJob(asFile);
         }
         Scenario s = resolve(scenario);
         String format = targetFormat();
+        if (!format.equals("kineto")) {
+            requireNoEffects(format + " output");
+        }
         if (format.equals("ascend")) {
             return writeAscend(s);
         }
@@ -233,8 +259,39 @@ public final class SynthCommand implements Callable<Integer> {
         }
     }
 
-    private static void writeSafely(Scenario s, Path target, List<Path> inputs) {
-        writeTraceFile(target, inputs, (sink, traceName) -> KinetoScenarioWriter.write(s, sink, traceName));
+    private void writeSafely(Scenario s, Path target, List<Path> inputs) {
+        CaptureEffects effects = effects();
+        if (effects.none()) {
+            writeTraceFile(target, inputs, (sink, traceName) -> KinetoScenarioWriter.write(s, sink, traceName));
+            return;
+        }
+        Scenario withSync = hostTimeSync ? s.withSyncEvents(true) : s;
+        try {
+            effects.check(withSync);
+        } catch (IllegalArgumentException e) {
+            throw new UserInputException(scenario + ": " + e.getMessage(), e);
+        }
+        writeTraceFile(target, inputs,
+                (sink, traceName) -> KinetoScenarioWriter.write(withSync, effects, sink, traceName));
+    }
+
+    /** The capture effects the options ask for ({@link CaptureEffects#NONE} without any). */
+    private CaptureEffects effects() {
+        try {
+            long lag = deviceLagUs == null ? 0 : Durations.usToNs(deviceLagUs);
+            long pipeline = pipelineUs == null ? 0 : Durations.usToNs(pipelineUs);
+            return new CaptureEffects(lag, hostTimeSync, startsMidStep, pipeline);
+        } catch (IllegalArgumentException e) {
+            throw new UserInputException(e.getMessage(), e);
+        }
+    }
+
+    /** Capture effects are written by the Kineto writer only. */
+    private void requireNoEffects(String what) {
+        if (!effects().none()) {
+            throw new UserInputException("--device-lag-us, --host-time-sync, --capture-starts-mid-step and "
+                    + "--pipeline-us apply to single Kineto traces only, not to " + what);
+        }
     }
 
     /** Writes one Kineto trace; what it writes. */
