@@ -154,6 +154,37 @@ public final class DeviceIntervals {
         preCapture.set(i);
     }
 
+    /**
+     * The rule for formats whose launch links carry no correlation id (metrics.md §2): an interval
+     * without a launch that ends before the first launch in the file (the earliest known launch
+     * time of any interval, or of a launch without device work) was launched before the capture.
+     * Marks them; returns how many. Without any known launch nothing is marked.
+     */
+    public int markEndedBeforeFirstLaunch(long[] launchesWithoutDeviceWork) {
+        long first = Long.MAX_VALUE;
+        for (int i = 0; i < size; i++) {
+            if (launchNs[i] != Time.UNKNOWN) {
+                first = Math.min(first, launchNs[i]);
+            }
+        }
+        if (launchesWithoutDeviceWork != null) {
+            for (long t : launchesWithoutDeviceWork) {
+                first = Math.min(first, t);
+            }
+        }
+        if (first == Long.MAX_VALUE) {
+            return 0;
+        }
+        int marked = 0;
+        for (int i = 0; i < size; i++) {
+            if (launchNs[i] == Time.UNKNOWN && end[i] < first) {
+                preCapture.set(i);
+                marked++;
+            }
+        }
+        return marked;
+    }
+
     /** True when interval {@code i} was launched before the capture. */
     public boolean preCapture(int i) {
         return preCapture.get(i);
