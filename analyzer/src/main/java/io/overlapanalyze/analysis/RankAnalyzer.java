@@ -187,8 +187,9 @@ public final class RankAnalyzer {
                                          AnalysisOptions options) {
         List<StepReport> kept = report.steps().stream().filter(s -> selection.test(s.name())).toList();
         List<String> notes = new ArrayList<>(report.notes().stream()
-                .filter(n -> !n.endsWith(PARTIAL_NOTE_SUFFIX)).toList());
+                .filter(n -> !n.endsWith(PARTIAL_NOTE_SUFFIX) && !n.endsWith(OVERLAPPING_WINDOWS_NOTE_SUFFIX)).toList());
         addPartialNote(kept, options, notes);
+        addOverlappingWindowsNote(kept, notes);
         if (kept.isEmpty() && !report.steps().isEmpty()) {
             notes.add("no step matches the --steps selection");
         }
