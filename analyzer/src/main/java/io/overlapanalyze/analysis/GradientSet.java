@@ -17,9 +17,11 @@ import java.util.List;
  *   <li>Host ops that show neither a backward pass nor an optimizer anywhere in the trace:
  *       inference or evaluation; G is empty.</li>
  *   <li>Host ops with phase information, but a reduction whose enqueue and kernel launches are
- *       both unknown (phase UNKNOWN): the no-host-information rule above decides for that one
- *       collective, and the result says a fallback was used. Dropping it silently would lose a
- *       gradient bucket whenever a reader could not link one op.</li>
+ *       both unknown (phase UNKNOWN): not in G (§3: a collective without a host enqueue is in G
+ *       only under the no-host-information fallback). Such work was usually launched before the
+ *       capture or outside the host spans the trace kept; counting it would make G depend on
+ *       device timing instead of the host's record. The result counts how many were left out so
+ *       the step can say so.</li>
  * </ul>
  */
 public final class GradientSet {
@@ -37,12 +39,17 @@ public final class GradientSet {
     /**
      * @param members      the collectives of G, by device start
      * @param mode         how they were chosen
-     * @param usedFallback true when at least one member (or the whole set) came from the
-     *                     no-phase fallback
+     * @param usedFallback true when the whole set came from the no-host-information fallback
+     * @param unlinkedLeftOut reductions of the step with phase UNKNOWN (no host enqueue or launch)
+     *                     left out of G because the trace does carry host information
      */
-    public record Selection(List<CollectiveSpan> members, Mode mode, boolean usedFallback) {
+    public record Selection(List<CollectiveSpan> members, Mode mode, boolean usedFallback, int unlinkedLeftOut) {
         public Selection {
             members = List.copyOf(members);
+        }
+
+        public Selection(List<CollectiveSpan> members, Mode mode, boolean usedFallback) {
+            this(members, mode, usedFallback, 0);
         }
     }
 
@@ -55,21 +62,23 @@ public final class GradientSet {
         }
         long firstOptimizerStart = firstOptimizerDeviceStart(step);
         List<CollectiveSpan> members = new ArrayList<>();
-        boolean fallback = !phases.hostOpsPresent();
+        boolean noHost = !phases.hostOpsPresent();
+        int leftOut = 0;
         for (CollectiveSpan c : step.collectives()) {
             if (!c.collective().type().isReduction()) {
                 continue;
             }
-            if (!phases.hostOpsPresent() || c.phase() == Phase.UNKNOWN) {
+            if (noHost) {
                 if (c.endNs() <= firstOptimizerStart) {
                     members.add(c);
-                    fallback = true;
                 }
             } else if (c.phase() == Phase.BACKWARD) {
                 members.add(c);
+            } else if (c.phase() == Phase.UNKNOWN) {
+                leftOut++;
             }
         }
-        return new Selection(members, phases.hostOpsPresent() ? Mode.PHASE : Mode.NO_HOST_INFO, fallback);
+        return new Selection(members, noHost ? Mode.NO_HOST_INFO : Mode.PHASE, noHost, leftOut);
     }
 
     /** Device start of the step's first OPTIMIZER compute, or {@code Long.MAX_VALUE} when none. */

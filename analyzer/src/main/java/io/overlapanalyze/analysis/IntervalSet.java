@@ -132,6 +132,33 @@ public final class IntervalSet {
         return total;
     }
 
+    /**
+     * Covered length inside {@code [from, to)}: {@code |X ∩ [from, to)|}. O(log n + runs inside):
+     * the first run that can reach into the range is found by binary search.
+     */
+    public long lengthWithin(long from, long to) {
+        if (to <= from || size == 0) {
+            return 0;
+        }
+        int lo = 0;
+        int hi = size - 1;
+        int first = size;
+        while (lo <= hi) { // first run whose end lies after `from`
+            int mid = (lo + hi) >>> 1;
+            if (ends[mid] > from) {
+                first = mid;
+                hi = mid - 1;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        long total = 0;
+        for (int i = first; i < size && starts[i] < to; i++) {
+            total += Math.min(ends[i], to) - Math.max(starts[i], from);
+        }
+        return total;
+    }
+
     /** True when {@code t} lies in some run {@code [start, end)}. O(log n). */
     public boolean contains(long t) {
         int lo = 0;

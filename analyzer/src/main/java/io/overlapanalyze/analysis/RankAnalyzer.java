@@ -12,6 +12,7 @@ import io.overlapanalyze.report.LaunchReport;
 import io.overlapanalyze.report.NotAvailable;
 import io.overlapanalyze.report.Parallelism;
 import io.overlapanalyze.report.PipelineReport;
+import io.overlapanalyze.report.PreCapture;
 import io.overlapanalyze.report.BucketReport;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
@@ -57,6 +58,7 @@ public final class RankAnalyzer {
         MemoryAnalysis memory = MemoryAnalysis.of(trace);
         ContentionAnalysis contention = new ContentionAnalysis();
         Parallelism parallelism;
+        PreCapture preCapture = null;
         if (!trace.hasDeviceActivity()) {
             notes.add(NOTE_NO_DEVICE);
             parallelism = ParallelismDetector.detect(trace, new PhaseClassifier(trace), 0);
@@ -75,16 +77,23 @@ public final class RankAnalyzer {
                 notes.add(assignment.unassigned() + " device intervals were launched outside every step and are not analysed");
             }
             StreamWaitIndex waits = StreamWaitIndex.of(trace);
+            List<StepAssigner.Step> all = assignment.steps();
+            StepPeriods.PreCaptureWork before = StepPeriods.preCapture(trace.device(), assignment.preCapture());
+            preCapture = before.figures();
+            // Periods and idle need the whole trace's device work, so they are fixed before any step
+            // is analysed: a step's numbers cannot depend on the steps selected with --steps.
+            ExposureAnalysis.Period[] periods = StepPeriods.of(trace.device(), all,
+                    StepPeriods.deviceBusy(trace.device()));
             // Steps are independent (the trace and the indexes are only read): a big trace's
             // thousands of steps are analysed on all cores, and kept in step order.
-            List<StepAssigner.Step> all = assignment.steps();
             IntStream indexes = IntStream.range(0, all.size());
             if (all.size() >= PARALLEL_STEPS) {
                 indexes = indexes.parallel();
             }
             List<Map.Entry<StepContext, StepReport>> analysed = indexes.mapToObj(k -> {
                 StepContext context = new StepContext(trace, all.get(k), phases);
-                return Map.entry(context, analyzeStep(context, phases, waits, options, memory));
+                return Map.entry(context, analyzeStep(context, phases, waits, options, memory, periods[k],
+                        before.busy()));
             }).toList();
             for (Map.Entry<StepContext, StepReport> a : analysed) {
                 steps.add(a.getValue());
@@ -93,6 +102,8 @@ public final class RankAnalyzer {
                 }
             }
             addPartialNote(steps, options, notes);
+            addPreCaptureNote(preCapture, steps, notes);
+            addOverlappingWindowsNote(steps, notes);
             parallelism = ParallelismDetector.detect(trace, phases, assignment.steps().size());
         }
         Totals totals = TotalsCalculator.totals(steps, options);
@@ -100,7 +111,44 @@ public final class RankAnalyzer {
         return new RankReport(trace.rank(), trace.rankSource().name(), trace.source(), trace.format().name(),
                 trace.worldSize() >= 0 ? trace.worldSize() : null, steps, totals, notes, trace.warnings(),
                 OverlapCrossCheck.compare(trace.referenceOverlap(), steps), parallelism, slowdown.rows(),
-                notAvailable(trace, steps, memory, slowdown));
+                notAvailable(trace, steps, memory, slowdown), preCapture);
+    }
+
+    /** Milliseconds with three decimals, from whole ns rounded half up to the µs (for notes). */
+    static String msText(long ns) {
+        long us = Math.floorDiv(ns + 500, 1000);
+        return Math.floorDiv(us, 1000) + "." + String.format(java.util.Locale.ROOT, "%03d", Math.floorMod(us, 1000));
+    }
+
+    /** Start of the step note that says work launched before the capture runs in its window. */
+    static final String PRE_CAPTURE_STEP_NOTE = " ms of work launched before the capture runs inside this step's window";
+
+    private static void addPreCaptureNote(PreCapture preCapture, List<StepReport> steps, List<String> notes) {
+        if (preCapture.intervals() == 0) {
+            return;
+        }
+        List<String> overlapped = steps.stream()
+                .filter(s -> s.notes().stream().anyMatch(n -> n.contains(PRE_CAPTURE_STEP_NOTE)))
+                .map(StepReport::name).toList();
+        notes.add(preCapture.intervals() + " device intervals were launched before the capture began ("
+                + msText(preCapture.busyNs()) + " ms busy, " + msText(preCapture.commBusyNs())
+                + " ms of it communication): they belong to no step"
+                + (overlapped.isEmpty() ? "" : "; they run inside the window of " + String.join(", ", overlapped)));
+    }
+
+    static final String OVERLAPPING_WINDOWS_NOTE_SUFFIX =
+            " run past their period into the next step's (pipelined steps): step times add up to more than "
+                    + "the device span; periods and idle do not";
+
+    /** Says when windows overlap (metrics.md §2): adding step times then counts time twice. */
+    private static void addOverlappingWindowsNote(List<StepReport> steps, List<String> notes) {
+        long overlapping = steps.stream().filter(s -> s.windowOverlapNs() != null && s.windowOverlapNs() > 0).count();
+        if (overlapping > 0) {
+            long max = steps.stream().filter(s -> s.windowOverlapNs() != null)
+                    .mapToLong(StepReport::windowOverlapNs).max().orElse(0);
+            notes.add("step windows overlap: " + overlapping + " step(s), by up to " + msText(max) + " ms,"
+                    + OVERLAPPING_WINDOWS_NOTE_SUFFIX);
+        }
     }
 
     /**
@@ -139,17 +187,19 @@ public final class RankAnalyzer {
                                          AnalysisOptions options) {
         List<StepReport> kept = report.steps().stream().filter(s -> selection.test(s.name())).toList();
         List<String> notes = new ArrayList<>(report.notes().stream()
-                .filter(n -> !n.endsWith(PARTIAL_NOTE_SUFFIX)).toList());
+                .filter(n -> !n.endsWith(PARTIAL_NOTE_SUFFIX) && !n.endsWith(OVERLAPPING_WINDOWS_NOTE_SUFFIX)).toList());
         addPartialNote(kept, options, notes);
+        addOverlappingWindowsNote(kept, notes);
         if (kept.isEmpty() && !report.steps().isEmpty()) {
             notes.add("no step matches the --steps selection");
         }
-        // Contention and parallelism stay those of the whole trace: the per-kernel medians need the
-        // kernels, which a report no longer holds.
+        // Contention, parallelism and the pre-capture figures stay those of the whole trace: the
+        // per-kernel medians need the kernels, which a report no longer holds, and pre-capture work
+        // belongs to no step.
         return new RankReport(report.rank(), report.rankSource(), report.source(), report.format(),
                 report.worldSize(), kept, TotalsCalculator.totals(kept, options), notes, report.warnings(),
                 report.crossCheck().stream().filter(c -> selection.test(c.step())).toList(), report.parallelism(),
-                report.contention(), report.notAvailable());
+                report.contention(), report.notAvailable(), report.preCapture());
     }
 
     private static final String PARTIAL_NOTE_SUFFIX = " partial step(s) excluded from totals";
@@ -168,10 +218,17 @@ public final class RankAnalyzer {
     }
 
     static StepReport analyzeStep(StepContext step, PhaseClassifier phases, StreamWaitIndex waits,
-                                  AnalysisOptions options, MemoryAnalysis memory) {
+                                  AnalysisOptions options, MemoryAnalysis memory, ExposureAnalysis.Period period,
+                                  IntervalSet preCaptureBusy) {
         List<String> notes = new ArrayList<>();
         GradientSet.Selection g = GradientSet.select(step, phases);
-        ExposureAnalysis.Exposure exposure = ExposureAnalysis.analyze(step, g.members());
+        ExposureAnalysis.Exposure exposure = ExposureAnalysis.analyze(step, g.members(), period);
+        if (exposure.hasWork()) {
+            long inWindow = preCaptureBusy.lengthWithin(exposure.deviceStartNs(), exposure.deviceEndNs());
+            if (inWindow > 0) {
+                notes.add(msText(inWindow) + PRE_CAPTURE_STEP_NOTE + "; it is not counted in this step");
+            }
+        }
         MarkerAnalysis.Result markers;
         TailAttribution.Result attribution;
         LaunchReport launch = null;
@@ -197,9 +254,10 @@ public final class RankAnalyzer {
             if (markers.tailNs() == null) {
                 notes.add("no backward compute before the last reduction ended: tail not defined");
             }
-            if (g.usedFallback() && g.mode() == GradientSet.Mode.PHASE) {
-                notes.add("some reductions had no host enqueue or launch: chosen by the no-phase fallback");
-            }
+        }
+        if (g.unlinkedLeftOut() > 0) {
+            notes.add(g.unlinkedLeftOut() + " reduction(s) without a host enqueue or launch are not gradient "
+                    + "reductions: the trace has host information, and the fallback applies only without it");
         }
         if (!step.hasDeviceWork()) {
             notes.add("no device work in this step");
@@ -229,7 +287,8 @@ public final class RankAnalyzer {
                 markers.startDelayNs(), markers.launchLateNs(), attribution.attribution(),
                 step.intervals().length, step.comm().length, approximate, notes,
                 gradBuckets(g.members(), markers.gL()), prefetch.exposedPrefetchNs(), prefetch.prefetches(), pipeline,
-                launch, peak, exposure.fusedBusyNs());
+                launch, peak, exposure.hasWork() ? exposure.stepPeriodNs() : null,
+                exposure.hasWork() ? exposure.windowOverlapNs() : null, exposure.fusedBusyNs());
     }
 
     /** G by device start (as GradientSet lists it), each with its size and reduction time. */

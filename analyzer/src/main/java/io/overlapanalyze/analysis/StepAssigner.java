@@ -24,6 +24,10 @@ import java.util.List;
  *       kernels lost their launch link still assigns the others exactly.</li>
  *   <li>Work launched outside every step span (before the first step, between steps, warm-up) is
  *       in no step; it is counted so the report can say how much was left out.</li>
+ *   <li>Work the reader marked as launched before the capture ({@link DeviceIntervals#preCapture})
+ *       is in no step either, whatever its device time (metrics.md §2); it is kept apart, by
+ *       start, for the rank's {@code preCapture} figures. Neither it nor the choice of steps a
+ *       user selects changes which step any other interval goes to.</li>
  *   <li>No STEP spans: one synthetic step named {@code all} holding every device interval.</li>
  *   <li>Partial: a host launch without device activity ({@link RankTrace#unmatchedLaunchNs()})
  *       inside the step's host span, or the trace is truncated and this is the last step.</li>
@@ -51,10 +55,15 @@ public final class StepAssigner {
     /**
      * @param steps      the steps, in host order
      * @param unassigned device intervals launched outside every step span
+     * @param preCapture device intervals launched before the capture, by device start
      */
-    public record Assignment(List<Step> steps, int unassigned) {
+    public record Assignment(List<Step> steps, int unassigned, int[] preCapture) {
         public Assignment {
             steps = List.copyOf(steps);
+        }
+
+        public Assignment(List<Step> steps, int unassigned) {
+            this(steps, unassigned, new int[0]);
         }
     }
 
@@ -64,7 +73,9 @@ public final class StepAssigner {
     public static Assignment assign(RankTrace trace) {
         DeviceIntervals dev = trace.device();
         int n = dev.size();
-        int[] byStart = sortedByStart(dev);
+        int[] sorted = sortedByStart(dev);
+        int[] preCapture = preCaptureOf(dev, sorted);
+        int[] byStart = preCapture.length == 0 ? sorted : withoutPreCapture(dev, sorted, preCapture.length);
         long[] unmatched = trace.unmatchedLaunchNs() == null ? new long[0] : trace.unmatchedLaunchNs().clone();
         Arrays.sort(unmatched);
 
@@ -79,7 +90,7 @@ public final class StepAssigner {
         if (stepSpans.isEmpty()) {
             boolean partial = unmatched.length > 0 || trace.truncated();
             Step all = new Step(WHOLE_TRACE_STEP, Time.UNKNOWN, Time.UNKNOWN, partial, true, byStart);
-            return new Assignment(List.of(all), 0);
+            return new Assignment(List.of(all), 0, preCapture);
         }
 
         int s = stepSpans.size();
@@ -93,6 +104,10 @@ public final class StepAssigner {
         int[] counts = new int[s];
         int unassigned = 0;
         for (int i = 0; i < n; i++) {
+            if (dev.preCapture(i)) {
+                stepOf[i] = -1;
+                continue;
+            }
             int k = lastAtOrBefore(spanStart, s, Time.isKnown(dev.launchNs(i)) ? dev.launchNs(i) : dev.start(i));
             if (k >= 0 && Time.isKnown(dev.launchNs(i)) && dev.launchNs(i) >= spanEnd[k]) {
                 k = -1; // launched after this step's span ended and before the next began
@@ -123,7 +138,34 @@ public final class StepAssigner {
                     || (trace.truncated() && k == s - 1);
             steps.add(new Step(span.name(), span.startNs(), span.endNs(), partial, false, members[k]));
         }
-        return new Assignment(steps, unassigned);
+        return new Assignment(steps, unassigned, preCapture);
+    }
+
+    /** The pre-capture intervals among {@code sorted}, in that order. */
+    private static int[] preCaptureOf(DeviceIntervals dev, int[] sorted) {
+        int count = dev.preCaptureCount();
+        int[] out = new int[count];
+        if (count == 0) {
+            return out;
+        }
+        int m = 0;
+        for (int i : sorted) {
+            if (dev.preCapture(i)) {
+                out[m++] = i;
+            }
+        }
+        return out;
+    }
+
+    private static int[] withoutPreCapture(DeviceIntervals dev, int[] sorted, int preCaptureCount) {
+        int[] out = new int[sorted.length - preCaptureCount];
+        int m = 0;
+        for (int i : sorted) {
+            if (!dev.preCapture(i)) {
+                out[m++] = i;
+            }
+        }
+        return out;
     }
 
     /** All interval indexes sorted by device start, then end, then index. */

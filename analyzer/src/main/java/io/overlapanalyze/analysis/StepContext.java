@@ -31,6 +31,8 @@ public final class StepContext {
     private final List<CollectiveSpan> collectives;
     private final Map<Integer, CollectiveSpan> collectiveById;
     private final Map<Integer, int[]> commByLane;
+    private final long windowStartNs;
+    private final long windowEndNs;
 
     /**
      * A collective as seen in one step.
@@ -66,8 +68,15 @@ public final class StepContext {
         IntList fusedList = new IntList();
         Map<Integer, IntList> laneLists = new HashMap<>();
         Map<Integer, IntList> byCollective = new LinkedHashMap<>();
+        long windowStart = Long.MAX_VALUE;
+        long windowEnd = Long.MIN_VALUE;
         for (int i : all) {
             DeviceKind kind = dev.kind(i);
+            if (kind != DeviceKind.SYNC) {
+                // cuda_sync rows carry the host call's time, not device time (metrics.md §1).
+                windowStart = Math.min(windowStart, dev.start(i));
+                windowEnd = Math.max(windowEnd, dev.end(i));
+            }
             switch (kind) {
                 case COMPUTE -> computeList.add(i);
                 case COMM -> {
@@ -85,6 +94,8 @@ public final class StepContext {
                 byCollective.computeIfAbsent(c, k -> new IntList()).add(i);
             }
         }
+        this.windowStartNs = windowStart;
+        this.windowEndNs = windowEnd;
         this.compute = computeList.toArray();
         this.comm = commList.toArray();
         this.memory = memoryList.toArray();
@@ -143,8 +154,35 @@ public final class StepContext {
         return step.intervals();
     }
 
+    /**
+     * True when the step has device work that spans time: anything but synchronisation rows, whose
+     * times are the host's (metrics.md §1), so that they never open or close a window.
+     */
     public boolean hasDeviceWork() {
-        return step.intervals().length > 0;
+        return windowStartNs != Long.MAX_VALUE;
+    }
+
+    /** First device start of the step's work (SYNC excluded); meaningful only with {@link #hasDeviceWork}. */
+    public long windowStartNs() {
+        return windowStartNs;
+    }
+
+    /** Last device end of the step's work (SYNC excluded); meaningful only with {@link #hasDeviceWork}. */
+    public long windowEndNs() {
+        return windowEndNs;
+    }
+
+    /**
+     * First device start of a step's work without building its context (SYNC excluded), or
+     * {@code Long.MAX_VALUE} when it has none: the step periods need every step's start first.
+     */
+    static long windowStartOf(DeviceIntervals dev, int[] intervalsByStart) {
+        for (int i : intervalsByStart) {
+            if (dev.kind(i) != DeviceKind.SYNC) {
+                return dev.start(i);
+            }
+        }
+        return Long.MAX_VALUE;
     }
 
     /** COMPUTE intervals, by start. */

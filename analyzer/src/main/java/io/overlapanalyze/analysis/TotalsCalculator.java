@@ -43,7 +43,11 @@ public final class TotalsCalculator {
         long idle = 0;
         long serial = 0;
         long tail = 0;
+        long period = 0;
         for (StepReport s : used) {
+            if (s.stepPeriodNs() != null) {
+                period += s.stepPeriodNs();
+            }
             stepTime += s.stepTimeNs();
             comm += s.commBusyNs();
             compute += s.computeBusyNs();
@@ -65,7 +69,7 @@ public final class TotalsCalculator {
                 medianDouble(used, StepReport::overlapRatio),
                 medianLong(used, StepReport::startDelayNs));
         return new Totals(used.size(), stepTime, comm, compute, overlapped, exposed, exposedGrad, idle, serial,
-                tail, ratio, medians);
+                tail, ratio, medians, period);
     }
 
     static Long medianLong(List<StepReport> steps, Function<StepReport, Long> value) {

@@ -24,7 +24,8 @@
  *       flagged {@code approximate}.</li>
  *   <li><b>Phase-unknown kernels</b> count for {@code lastComputeEnd} (BACKWARD ∪ UNKNOWN): the
  *       "no phase information" rule applied kernel by kernel. Phase-unknown reductions in a
- *       trace with phase information go through the §3 no-phase fallback, with a step note.</li>
+ *       trace with phase information are not in G (§3: the fallback is only for traces without
+ *       host information); a step note counts them.</li>
  *   <li><b>Inference</b> is decided for the whole trace: host ops present, but no BACKWARD span,
  *       no OPTIMIZER span and no autograd thread anywhere.</li>
  *   <li><b>g1/gL ties</b>: g1 = earliest start, then earliest end, then lowest id; gL = latest
@@ -41,7 +42,13 @@
  *       adds the defined tails; medians of an even count average the middle pair (ns rounded down).</li>
  *   <li><b>Steps</b>: STEP spans are assumed not to overlap; work launched between step spans is
  *       in no step and counted in a rank note. The synthetic "all" step is partial when the trace
- *       has any unmatched launch or is truncated.</li>
+ *       has any unmatched launch or is truncated. Work the reader marked as launched before the
+ *       capture is in no step (rank {@code preCapture}; a note on each step whose window it
+ *       overlaps). SYNC rows never set a window.</li>
+ *   <li><b>Periods and idle</b> ({@code StepPeriods}): fixed from the whole trace before any step
+ *       is analysed; a period never starts before the previous one ended; idle is the period
+ *       minus the union of every COMPUTE/COMM/MEMCPY/MEMSET interval of the rank; windowOverlap
+ *       is how far the window ends past the period's end.</li>
  *   <li><b>No device activity</b>: zero steps, zero totals, the note
  *       {@value io.overlapanalyze.analysis.RankAnalyzer#NOTE_NO_DEVICE}.</li>
  * </ul>

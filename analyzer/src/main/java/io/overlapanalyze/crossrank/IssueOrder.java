@@ -12,7 +12,9 @@ import java.util.Map;
 /**
  * One rank's collectives per process group, in issue order (metrics.md §8): host enqueue order
  * when every collective of the group has an enqueue time, otherwise device start order (a
- * mixture of the two would compare host and device clocks).
+ * mixture of the two would compare host and device clocks). Collectives launched before the
+ * capture are left out: they belong to no step, and whether a peer's capture caught the same
+ * operation depends on when each profiler started.
  */
 final class IssueOrder {
     private IssueOrder() {
@@ -21,6 +23,9 @@ final class IssueOrder {
     static Map<GroupKey, List<Collective>> of(RankView rank) {
         Map<GroupKey, List<Collective>> byGroup = new LinkedHashMap<>();
         for (Collective c : rank.trace.collectives()) {
+            if (launchedBeforeCapture(rank, c)) {
+                continue; // its peers' counterparts were issued before their captures too: not matched
+            }
             byGroup.computeIfAbsent(GroupKey.of(c), k -> new ArrayList<>()).add(c);
         }
         for (List<Collective> list : byGroup.values()) {
@@ -34,5 +39,19 @@ final class IssueOrder {
             list.sort(order.thenComparingInt(Collective::id));
         }
         return byGroup;
+    }
+
+    /** True when every device interval of the collective was launched before the capture (metrics.md §2). */
+    static boolean launchedBeforeCapture(RankView rank, Collective c) {
+        int[] iv = c.deviceIntervals();
+        if (iv.length == 0) {
+            return false;
+        }
+        for (int i : iv) {
+            if (!rank.trace.device().preCapture(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -56,6 +56,9 @@ final class StragglerTable {
             IntervalSet.Builder comm = IntervalSet.builder();
             IntervalSet.Builder compute = IntervalSet.builder();
             for (int i = 0; i < d.size(); i++) {
+                if (d.preCapture(i)) {
+                    continue; // launched before the capture: in no step, out of the cross-rank figures
+                }
                 if (d.kind(i) == DeviceKind.COMM) {
                     comm.add(d.start(i), d.end(i));
                 } else if (d.kind(i) == DeviceKind.COMPUTE) {

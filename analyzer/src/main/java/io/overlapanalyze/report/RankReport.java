@@ -21,11 +21,13 @@ import java.util.List;
  * @param contention  compute slowdown under overlap per kernel name, most costly first
  *                    (metrics.md §9); empty when not available (see {@code notAvailable})
  * @param notAvailable per issue-10 section, why it has nothing to show ({@code null} fields: available)
+ * @param preCapture  device work launched before the capture (in no step); {@code null} when the
+ *                    rank has no device activity, or in reports written before it existed
  */
 public record RankReport(int rank, String rankSource, String source, String format, Integer worldSize,
                          List<StepReport> steps, Totals totals, List<String> notes, List<String> warnings,
                          List<CrossCheckStep> crossCheck, Parallelism parallelism,
-                         List<ContentionReport> contention, NotAvailable notAvailable) {
+                         List<ContentionReport> contention, NotAvailable notAvailable, PreCapture preCapture) {
     public RankReport {
         steps = List.copyOf(steps);
         notes = List.copyOf(notes);
@@ -40,6 +42,15 @@ public record RankReport(int rank, String rankSource, String source, String form
      */
     public List<String> namedWarnings() {
         return warnings.stream().map(w -> source != null && w.contains(source) ? w : source + ": " + w).toList();
+    }
+
+    /** The constructor before {@code preCapture} existed. */
+    public RankReport(int rank, String rankSource, String source, String format, Integer worldSize,
+                      List<StepReport> steps, Totals totals, List<String> notes, List<String> warnings,
+                      List<CrossCheckStep> crossCheck, Parallelism parallelism,
+                      List<ContentionReport> contention, NotAvailable notAvailable) {
+        this(rank, rankSource, source, format, worldSize, steps, totals, notes, warnings, crossCheck, parallelism,
+                contention, notAvailable, null);
     }
 
     /** The constructor before the issue-10 fields existed. */

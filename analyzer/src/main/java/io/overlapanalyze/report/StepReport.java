@@ -16,9 +16,10 @@ import java.util.List;
  * @param overlappedNs       |C ∩ K|
  * @param exposedCommNs      |C − K|
  * @param exposedGradCommNs  |G − K|
- * @param idleNs             stepTime − |C ∪ K ∪ M|
+ * @param idleNs             time inside the step's period when the device ran nothing at all (no
+ *                           work of any step, pre-capture work included; SYNC is never work)
  * @param serialEstimateNs   computeBusy + commBusy
- * @param overlapSavingNs    serialEstimate − (stepTime − idle)
+ * @param overlapSavingNs    serialEstimate − |C ∪ K ∪ M| (the step's own work, in its window)
  * @param overlapRatio       overlapped / commBusy; {@code null} when commBusy is 0
  * @param gradCollectives    |G|
  * @param markers            the four markers
@@ -41,6 +42,11 @@ import java.util.List;
  * @param launch             launch diagnostics of the gradient collectives; {@code null} when G is empty
  * @param peakAllocatedBytes highest device allocator total inside the step's host span;
  *                           {@code null} when the trace has no allocator events in it
+ * @param stepPeriodNs       the step's period (metrics.md §2): its first device start to the next
+ *                           step's first device start (the last step: its own window end); periods
+ *                           never overlap; {@code null} without device work (and in old reports)
+ * @param windowOverlapNs    how far the step's window runs past its period into later steps'
+ *                           (pipelined steps); 0 when it does not; {@code null} as stepPeriodNs
  * @param fusedBusyNs        |F|: FUSED kernels (compute and communication inside one kernel), which
  *                           are in neither C nor K; 0 when the step has none
  */
@@ -52,11 +58,27 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
                          int deviceIntervals, int commKernels, boolean approximate, List<String> notes,
                          List<BucketReport> gradBuckets, Long exposedPrefetchNs, List<PrefetchReport> prefetches,
                          PipelineReport pipeline, LaunchReport launch, Long peakAllocatedBytes,
-                         long fusedBusyNs) {
+                         Long stepPeriodNs, Long windowOverlapNs, long fusedBusyNs) {
     public StepReport {
         notes = List.copyOf(notes);
         gradBuckets = gradBuckets == null ? List.of() : List.copyOf(gradBuckets);
         prefetches = prefetches == null ? List.of() : List.copyOf(prefetches);
+    }
+
+    /** The layout before the step period and fused kernels existed. */
+    public StepReport(String name, boolean partial, Long deviceStartNs, Long deviceEndNs, long stepTimeNs,
+                      long commBusyNs, long computeBusyNs, long overlappedNs, long exposedCommNs,
+                      long exposedGradCommNs, long idleNs, long serialEstimateNs, long overlapSavingNs,
+                      Double overlapRatio, int gradCollectives, Markers markers, Long tailNs,
+                      Long lastBucketTailNs, Long startDelayNs, Long launchLateNs, Attribution attribution,
+                      int deviceIntervals, int commKernels, boolean approximate, List<String> notes,
+                      List<BucketReport> gradBuckets, Long exposedPrefetchNs, List<PrefetchReport> prefetches,
+                      PipelineReport pipeline, LaunchReport launch, Long peakAllocatedBytes) {
+        this(name, partial, deviceStartNs, deviceEndNs, stepTimeNs, commBusyNs, computeBusyNs, overlappedNs,
+                exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs, overlapRatio,
+                gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs, attribution,
+                deviceIntervals, commKernels, approximate, notes, gradBuckets, exposedPrefetchNs, prefetches, pipeline,
+                launch, peakAllocatedBytes, null, null, 0);
     }
 
     /** The layout before the issue-10 fields existed: none of them. */
@@ -70,7 +92,7 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
         this(name, partial, deviceStartNs, deviceEndNs, stepTimeNs, commBusyNs, computeBusyNs, overlappedNs,
                 exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs, overlapRatio,
                 gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs, attribution,
-                deviceIntervals, commKernels, approximate, notes, gradBuckets, null, List.of(), null, null, null, 0);
+                deviceIntervals, commKernels, approximate, notes, gradBuckets, null, List.of(), null, null, null);
     }
 
     /** The layout before {@code gradBuckets} existed: no bucket list. */

@@ -285,8 +285,11 @@ class AnalysisCasesTest {
         assertEquals(0L, s.overlappedNs());
         assertEquals(0.0, s.overlapRatio());
         assertEquals(2 * MS, s.exposedCommNs());
-        assertEquals(6 * MS, s.stepTimeNs());
-        assertEquals(3 * MS, s.idleNs(), "sync time is idle; memcpy is busy");
+        // metrics.md §1: sync rows carry host time; the one ending at +6 ms closes no window.
+        assertEquals(4 * MS, s.stepTimeNs(), "window = comm [0,2] to memcpy [3,4]; SYNC sets no bound");
+        assertEquals(1 * MS, s.idleNs(), "sync time is idle ([2,3]); memcpy is busy");
+        assertEquals(4 * MS, s.stepPeriodNs(), "one step: its period is its window");
+        assertEquals(0L, s.windowOverlapNs());
         assertEquals(1, s.commKernels());
         assertEquals(4, s.deviceIntervals());
     }

@@ -79,6 +79,12 @@ final class TraceBuilder {
         return this;
     }
 
+    /** Marks interval {@code i} as launched before the capture (as a reader would). */
+    TraceBuilder preCapture(int i) {
+        device.markPreCapture(i);
+        return this;
+    }
+
     TraceBuilder unmatchedLaunch(long t) {
         unmatched.add(t);
         return this;

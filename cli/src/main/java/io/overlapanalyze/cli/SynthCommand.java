@@ -3,6 +3,8 @@ package io.overlapanalyze.cli;
 import io.overlapanalyze.synth.AscendScenarioWriter;
 import io.overlapanalyze.synth.BuiltinScenarios;
 import io.overlapanalyze.synth.DeviceLayoutWriter;
+import io.overlapanalyze.synth.CaptureEffects;
+import io.overlapanalyze.synth.Durations;
 import io.overlapanalyze.synth.Job;
 import io.overlapanalyze.synth.JobWriter;
 import io.overlapanalyze.synth.KinetoScenarioWriter;
@@ -63,17 +65,36 @@ public final class SynthCommand implements Callable<Integer> {
 
     @Option(names = "--devices", paramLabel = "N",
             description = {"Kineto only: 2 writes one process driving two GPUs (the scenario's device and the next),",
-                    "the second running the same work --device-lag-us later. Default 1."})
+                    "the second running the same work --second-device-lag-us later. Default 1."})
     Integer devices;
 
-    @Option(names = "--device-lag-us", paramLabel = "US",
+    @Option(names = "--second-device-lag-us", paramLabel = "US",
             description = "With --devices 2: how much later the second device runs the work (default 0).")
-    long deviceLagUs;
+    long secondDeviceLagUs;
 
     @Option(names = "--accelerator", paramLabel = "KIND",
             description = "Kineto only: cuda (default) or mtia (mtia_ccp_events device events, mtia_runtime launches, "
                     + "one dma_request per step and an event_record per bucket).")
     String accelerator;
+
+    @Option(names = "--device-lag-us", paramLabel = "US",
+            description = "Kineto: the device runs this far behind the host (every device event that much later).")
+    String deviceLagUs;
+
+    @Option(names = "--host-time-sync",
+            description = "Kineto: write cuda_sync rows at their host call's time, as CUPTI does (turns the "
+                    + "scenario's syncEvents on).")
+    boolean hostTimeSync;
+
+    @Option(names = "--capture-starts-mid-step",
+            description = "Kineto: the capture begins at the second step's host start; the first step's work still "
+                    + "running then is in the file without its launches (work launched before the capture).")
+    boolean startsMidStep;
+
+    @Option(names = "--pipeline-us", paramLabel = "US",
+            description = "Kineto: each step but the last ends with a next-batch copy of US on its own stream, "
+                    + "running into the next step (pipelined steps: windows overlap).")
+    String pipelineUs;
 
     @Option(names = "--list", description = "List the built-in scenarios.")
     boolean list;
@@ -97,26 +118,32 @@ public final class SynthCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "Missing required parameter: 'SCENARIO' (a built-in name or a scenario file; --list shows names)");
         }
-        boolean otherLayout = (devices != null && devices != 1) || accelerator != null || deviceLagUs != 0;
+        boolean otherLayout = (devices != null && devices != 1) || accelerator != null || secondDeviceLagUs != 0;
         if (otherLayout && (isParallel(scenario) || ranks != null
                 || (Files.isRegularFile(Path.of(scenario)) && Job.isJobFile(Path.of(scenario))))) {
-            throw new UserInputException("--devices, --device-lag-us and --accelerator apply to a single-rank DDP scenario"
+            throw new UserInputException("--devices, --second-device-lag-us and --accelerator apply to a single-rank DDP scenario"
                     + " only (not to jobs or FSDP, pipeline and contention scenarios)");
         }
         if (isParallel(scenario)) {
+            requireNoEffects("FSDP, pipeline and contention scenarios");
             return writeParallel();
         }
         Path asFile = Path.of(scenario);
         if (ranks != null || (Files.isRegularFile(asFile) && Job.isJobFile(asFile))) {
+            requireNoEffects("jobs");
             return writeJob(asFile);
         }
         Scenario s = resolve(scenario);
         String format = targetFormat();
+        if (!format.equals("kineto")) {
+            requireNoEffects(format + " output");
+        }
         DeviceLayoutWriter.Layout layout = layout(format);
         if (layout != null) {
+            requireNoEffects("--devices 2 or --accelerator mtia layouts");
             Path target = output != null ? output : Path.of(s.name() + ".pt.trace.json");
             List<Path> inputs = Files.exists(Path.of(scenario)) ? List.of(Path.of(scenario)) : List.of();
-            long lagNs = Math.multiplyExact(deviceLagUs, 1000L);
+            long lagNs = Math.multiplyExact(secondDeviceLagUs, 1000L);
             writeTraceFile(target, inputs, (sink, traceName) -> DeviceLayoutWriter.write(s, layout, lagNs, sink, traceName));
             spec.commandLine().getErr().println("wrote " + target);
             spec.commandLine().getErr().flush();
@@ -242,8 +269,8 @@ public final class SynthCommand implements Callable<Integer> {
         if (mtia && !accelerator.equalsIgnoreCase("mtia")) {
             throw new UserInputException("--accelerator: expected cuda or mtia, got '" + accelerator + "'");
         }
-        if (deviceLagUs < 0 || (deviceLagUs != 0 && !two)) {
-            throw new UserInputException("--device-lag-us: a lag of 0 or more, with --devices 2");
+        if (secondDeviceLagUs < 0 || (secondDeviceLagUs != 0 && !two)) {
+            throw new UserInputException("--second-device-lag-us: a lag of 0 or more, with --devices 2");
         }
         if (!two && !mtia) {
             return null;
@@ -293,8 +320,39 @@ public final class SynthCommand implements Callable<Integer> {
         }
     }
 
-    private static void writeSafely(Scenario s, Path target, List<Path> inputs) {
-        writeTraceFile(target, inputs, (sink, traceName) -> KinetoScenarioWriter.write(s, sink, traceName));
+    private void writeSafely(Scenario s, Path target, List<Path> inputs) {
+        CaptureEffects effects = effects();
+        if (effects.none()) {
+            writeTraceFile(target, inputs, (sink, traceName) -> KinetoScenarioWriter.write(s, sink, traceName));
+            return;
+        }
+        Scenario withSync = hostTimeSync ? s.withSyncEvents(true) : s;
+        try {
+            effects.check(withSync);
+        } catch (IllegalArgumentException e) {
+            throw new UserInputException(scenario + ": " + e.getMessage(), e);
+        }
+        writeTraceFile(target, inputs,
+                (sink, traceName) -> KinetoScenarioWriter.write(withSync, effects, sink, traceName));
+    }
+
+    /** The capture effects the options ask for ({@link CaptureEffects#NONE} without any). */
+    private CaptureEffects effects() {
+        try {
+            long lag = deviceLagUs == null ? 0 : Durations.usToNs(deviceLagUs);
+            long pipeline = pipelineUs == null ? 0 : Durations.usToNs(pipelineUs);
+            return new CaptureEffects(lag, hostTimeSync, startsMidStep, pipeline);
+        } catch (IllegalArgumentException e) {
+            throw new UserInputException(e.getMessage(), e);
+        }
+    }
+
+    /** Capture effects are written by the Kineto writer only. */
+    private void requireNoEffects(String what) {
+        if (!effects().none()) {
+            throw new UserInputException("--device-lag-us, --host-time-sync, --capture-starts-mid-step and "
+                    + "--pipeline-us apply to single Kineto traces only, not to " + what);
+        }
     }
 
     /** Writes one Kineto trace; what it writes. */

@@ -51,7 +51,7 @@ class DeviceLayoutsEndToEndTest {
     @CsvSource({"seed-1ms, 1", "seed-4ms, 4"})
     void twoDevicesInOneFileGiveTheSeedTableOnEachDevice(String scenario, int commMs) throws Exception {
         Path trace = tmp.resolve("two.pt.trace.json");
-        CliRun synth = CliRun.of("synth", scenario, "--devices", "2", "--device-lag-us", "3000", "-o", trace.toString());
+        CliRun synth = CliRun.of("synth", scenario, "--devices", "2", "--second-device-lag-us", "3000", "-o", trace.toString());
         assertEquals(0, synth.exitCode(), synth.err());
 
         List<RankTrace> ranks = TraceLoader.load(trace);

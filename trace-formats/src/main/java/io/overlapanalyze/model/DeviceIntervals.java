@@ -1,6 +1,7 @@
 package io.overlapanalyze.model;
 
 import java.util.Arrays;
+import java.util.BitSet;
 
 /**
  * Columnar store of one rank's device intervals {@code [start, end)}. Parallel primitive arrays,
@@ -9,7 +10,9 @@ import java.util.Arrays;
  *
  * <p>Per interval: start, end, lane, kind, interned name, the host launch time and thread (from
  * launch correlation; {@link Time#UNKNOWN} / {@code -1} when the format has no launch link), and
- * the collective it belongs to ({@code -1} for none).
+ * the collective it belongs to ({@code -1} for none), and whether it was launched before the
+ * capture began (metrics.md §2: work still running from launches the file does not hold; it
+ * belongs to no step).
  */
 public final class DeviceIntervals {
     private int size;
@@ -21,6 +24,8 @@ public final class DeviceIntervals {
     private long[] launchNs;
     private long[] launchThread;
     private int[] collective;
+    /** Intervals launched before the capture; a bit set, as they are few or none. */
+    private final BitSet preCapture = new BitSet();
     private final StringPool names;
 
     public DeviceIntervals(StringPool names) {
@@ -139,6 +144,55 @@ public final class DeviceIntervals {
 
     public void setCollective(int i, int collectiveId) {
         collective[i] = collectiveId;
+    }
+
+    /**
+     * Marks interval {@code i} as launched before the capture (metrics.md §2). Readers decide by
+     * their format's rule; the analysis leaves such work out of every step.
+     */
+    public void markPreCapture(int i) {
+        preCapture.set(i);
+    }
+
+    /**
+     * The rule for formats whose launch links carry no correlation id (metrics.md §2): an interval
+     * without a launch that ends before the first launch in the file (the earliest known launch
+     * time of any interval, or of a launch without device work) was launched before the capture.
+     * Marks them; returns how many. Without any known launch nothing is marked.
+     */
+    public int markEndedBeforeFirstLaunch(long[] launchesWithoutDeviceWork) {
+        long first = Long.MAX_VALUE;
+        for (int i = 0; i < size; i++) {
+            if (launchNs[i] != Time.UNKNOWN) {
+                first = Math.min(first, launchNs[i]);
+            }
+        }
+        if (launchesWithoutDeviceWork != null) {
+            for (long t : launchesWithoutDeviceWork) {
+                first = Math.min(first, t);
+            }
+        }
+        if (first == Long.MAX_VALUE) {
+            return 0;
+        }
+        int marked = 0;
+        for (int i = 0; i < size; i++) {
+            if (launchNs[i] == Time.UNKNOWN && end[i] < first) {
+                preCapture.set(i);
+                marked++;
+            }
+        }
+        return marked;
+    }
+
+    /** True when interval {@code i} was launched before the capture. */
+    public boolean preCapture(int i) {
+        return preCapture.get(i);
+    }
+
+    /** How many intervals were launched before the capture. */
+    public int preCaptureCount() {
+        return preCapture.cardinality();
     }
 
     public void setLaunch(int i, long hostLaunchNs, long hostLaunchThread) {

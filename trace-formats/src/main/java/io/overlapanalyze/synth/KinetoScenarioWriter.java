@@ -43,9 +43,44 @@ public final class KinetoScenarioWriter {
         return write(scenario, plan(scenario), new TraceEventBuilder(scenario), out, traceName);
     }
 
+    /**
+     * Writes the trace as a real capture would have recorded it ({@link CaptureEffects}: device lag,
+     * sync rows at host time, a capture that starts mid-step, pipelined steps); returns the plan,
+     * whose device times the effects shift by {@code deviceLagNs}.
+     */
+    public static SyntheticTimeline write(Scenario scenario, CaptureEffects effects, OutputStream out,
+            String traceName) throws IOException {
+        effects.check(scenario);
+        return write(scenario, plan(scenario), new TraceEventBuilder(scenario), out, traceName, effects);
+    }
+
+    /** As {@link #write(Scenario, CaptureEffects, OutputStream, String)}, to a file (gzip by name). */
+    public static SyntheticTimeline write(Scenario scenario, CaptureEffects effects, Path file) throws IOException {
+        effects.check(scenario);
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        try (OutputStream raw = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+            if (file.getFileName().toString().endsWith(".gz")) {
+                try (GZIPOutputStream gz = new GZIPOutputStream(raw, 1 << 16)) {
+                    SyntheticTimeline t = write(scenario, effects, gz, file.toString());
+                    gz.finish();
+                    return t;
+                }
+            }
+            return write(scenario, effects, raw, file.toString());
+        }
+    }
+
     /** Writes a planned timeline with the given builder (a job's rank: its own specs and clock); returns it. */
     static SyntheticTimeline write(Scenario scenario, SyntheticTimeline timeline, TraceEventBuilder builder,
             OutputStream out, String traceName) throws IOException {
+        return write(scenario, timeline, builder, out, traceName, CaptureEffects.NONE);
+    }
+
+    private static SyntheticTimeline write(Scenario scenario, SyntheticTimeline timeline, TraceEventBuilder builder,
+            OutputStream out, String traceName, CaptureEffects effects) throws IOException {
         try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
             g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             g.useDefaultPrettyPrinter();
@@ -57,7 +92,14 @@ public final class KinetoScenarioWriter {
             g.writeFieldName("traceEvents");
             g.writeStartArray();
             // Streamed step by step: memory stays at a few steps' events whatever the trace size.
-            builder.stream(timeline, e -> writeEvent(g, e));
+            if (effects.none()) {
+                builder.stream(timeline, e -> writeEvent(g, e));
+            } else {
+                CaptureEffects.Filter filter = effects.filter(timeline, builder.pid(), builder.device(),
+                        e -> writeEvent(g, e));
+                builder.stream(timeline, filter);
+                filter.finish();
+            }
             g.writeEndArray();
             g.writeStringField("traceName", traceName);
             g.writeStringField("displayTimeUnit", "ms");

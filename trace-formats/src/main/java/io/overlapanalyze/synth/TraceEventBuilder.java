@@ -87,6 +87,10 @@ final class TraceEventBuilder {
         return device;
     }
 
+    int pid() {
+        return pid;
+    }
+
     /** Receives events in file order (may throw, e.g. from a JSON generator). */
     interface Sink {
         void accept(TraceEvent e) throws IOException;

@@ -37,10 +37,26 @@ public final class ParallelismDetector {
     private ParallelismDetector() {
     }
 
+    private static boolean launchedBeforeCapture(RankTrace trace, Collective c) {
+        int[] iv = c.deviceIntervals();
+        if (iv.length == 0) {
+            return false;
+        }
+        for (int i : iv) {
+            if (!trace.device().preCapture(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     public static Parallelism detect(RankTrace trace, PhaseClassifier phases, int steps) {
         Map<CollectiveType, Integer> byType = new EnumMap<>(CollectiveType.class);
         Map<Phase, Integer> allReduceByPhase = new EnumMap<>(Phase.class);
         for (Collective c : trace.collectives()) {
+            if (launchedBeforeCapture(trace, c)) {
+                continue; // in no step (metrics.md §2): not evidence of what the steps do
+            }
             byType.merge(c.type(), 1, Integer::sum);
             if (c.type() == CollectiveType.ALL_REDUCE) {
                 allReduceByPhase.merge(phases.phaseOfCollective(c, trace.device()), 1, Integer::sum);

@@ -54,7 +54,8 @@ public final class PipelineAnalysis {
         IntervalSet pSet = p.build();
         IntervalSet k = IntervalSet.unionOf(dev, step.compute());
         long overlapped = pSet.intersectionLength(k);
-        IntervalSet bubbles = Unions.window(dev, step.intervals()).subtract(k);
+        IntervalSet bubbles = (step.hasDeviceWork() ? IntervalSet.of(step.windowStartNs(), step.windowEndNs())
+                : IntervalSet.empty()).subtract(k);
         long largest = 0;
         for (int r = 0; r < bubbles.size(); r++) {
             largest = Math.max(largest, bubbles.end(r) - bubbles.start(r));

@@ -87,10 +87,7 @@ public final class PrefetchAnalysis {
         if (gathers.isEmpty()) {
             return new Result(null, List.of(), 0);
         }
-        long windowStart = Long.MAX_VALUE;
-        for (int i : step.intervals()) {
-            windowStart = Math.min(windowStart, dev.start(i));
-        }
+        long windowStart = step.windowStartNs(); // sync rows (host time) excluded, as for the step's window
         IntervalSet.Builder exposed = IntervalSet.builder();
         List<PrefetchReport> out = new ArrayList<>(gathers.size());
         int unidentified = 0;

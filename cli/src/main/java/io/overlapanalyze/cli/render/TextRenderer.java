@@ -205,7 +205,19 @@ public final class TextRenderer implements ReportRenderer {
             sb.append(" (").append(Units.pct(t.overlapRatio())).append(" of comm)");
         }
         sb.append(", exposed comm ").append(Units.msUnit(t.exposedCommNs()))
-                .append(", idle ").append(Units.msUnit(t.idleNs())).append('\n');
+                .append(", idle ").append(Units.msUnit(t.idleNs()));
+        if (t.stepPeriodNs() != null) {
+            // Periods never overlap: idle is part of them, where adding step times counts pipelined
+            // steps' shared time twice.
+            sb.append(" of ").append(Units.msUnit(t.stepPeriodNs())).append(" in step periods");
+        }
+        sb.append('\n');
+        if (rank.preCapture() != null && rank.preCapture().intervals() > 0) {
+            sb.append("before the capture: ").append(rank.preCapture().intervals())
+                    .append(" device intervals still running from earlier launches, busy ")
+                    .append(Units.msUnit(rank.preCapture().busyNs())).append(" (comm ")
+                    .append(Units.msUnit(rank.preCapture().commBusyNs())).append("), in no step\n");
+        }
         if (rank.steps().stream().noneMatch(s -> s.gradCollectives() > 0)) {
             sb.append("no gradient reductions on the device in any step: markers and tail are not defined\n");
         }

@@ -178,6 +178,8 @@ final class RankAssembler {
         spans.sort(Comparator.comparingLong(HostSpan::startNs)
                 .thenComparing(Comparator.comparingLong(HostSpan::endNs).reversed()));
         List<ReferenceOverlap> reference = directReference.isEmpty() ? laneReference(overlapOrigin) : directReference;
+        // Launch links here are flows and connection ids, not ordered ids: the time rule applies.
+        device.markEndedBeforeFirstLaunch(new long[0]);
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, spans, threads(),
                 collectives, new ArrayList<>(groups.values()), new long[0], hostOpsPresent, truncated, warnings,
                 List.of(), reference, MemorySamples.empty());

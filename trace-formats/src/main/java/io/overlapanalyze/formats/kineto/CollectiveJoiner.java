@@ -62,15 +62,30 @@ final class CollectiveJoiner {
         return runtimeByCorrelation;
     }
 
-    /** Sets launch times/threads on device intervals; returns launch times with no device work (relative). */
+    /**
+     * Sets launch times/threads on device intervals and marks the work launched before the capture
+     * (metrics.md §2: no launch in the file, and a correlation id below every runtime call's:
+     * correlation ids grow with each call, so its call was made before the first one recorded);
+     * returns launch times with no device work (relative).
+     */
     long[] linkLaunches() {
         int rows = c.rtCorrelation.size();
+        // Without any runtime call the file cannot tell what came before it: nothing is marked.
+        long firstCorrelation = rows == 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        for (int r = 0; r < rows; r++) {
+            firstCorrelation = Math.min(firstCorrelation, c.rtCorrelation.get(r));
+        }
         BitSet matched = new BitSet(rows);
         for (int i = 0; i < dev.size(); i++) {
             int r = runtimeRow(i);
             if (r >= 0) {
                 dev.setLaunch(i, c.rtTs.get(r), c.rtTid.get(r));
                 matched.set(r);
+            } else {
+                long corr = c.devCorrelation.get(i);
+                if (corr != NONE && corr < firstCorrelation) {
+                    dev.markPreCapture(i);
+                }
             }
         }
         LongList unmatched = new LongList(16);

@@ -154,6 +154,9 @@ final class DeviceSplit {
             if (lane >= 0) {
                 intervalMap[i] = to.add(from.start(i), from.end(i), lane, from.kind(i), from.name(i), from.launchNs(i),
                         from.launchThread(i));
+                if (from.preCapture(i)) {
+                    to.markPreCapture(intervalMap[i]);
+                }
             }
         }
         to.trimToSize();

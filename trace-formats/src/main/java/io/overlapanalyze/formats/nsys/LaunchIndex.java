@@ -29,12 +29,17 @@ final class LaunchIndex {
     private byte[] flags = new byte[1024];
     private int[] slotRow = new int[0];
     private int[] slotKey = new int[0];
+    /** Lowest correlationId of each process's runtime and driver calls, launches or not. */
+    private final java.util.Map<Long, Long> firstCorrelation = new java.util.HashMap<>();
+    private long runProcess = Long.MIN_VALUE;
+    private long runMin = Long.MAX_VALUE;
 
     /**
      * Adds one call. Rows arrive in the export's order (not necessarily time order, nsys.md §9);
      * of several calls with one key the earliest-starting wins (the first read on a tie).
      */
     void add(long processKey, long correlationId, long startNs, long tid, boolean launchesDeviceWork) {
+        noteCall(processKey, correlationId);
         int row = process.size();
         process.add(processKey);
         correlation.add(correlationId);
@@ -48,6 +53,7 @@ final class LaunchIndex {
 
     /** Builds the hash table; call once after the last {@link #add}. */
     void build() {
+        endRun();
         int n = process.size();
         int cap = Integer.highestOneBit(Math.max(16, n * 2 - 1)) << 1;
         slotRow = new int[cap];
@@ -95,6 +101,37 @@ final class LaunchIndex {
         long h = p * 0x9E3779B97F4A7C15L ^ (c >>> 3) * 0xC2B2AE3D27D4EB4FL;
         h ^= h >>> 31;
         return (int) (h ^ (h >>> 17)) << 3 | (int) (c & 7);
+    }
+
+    /** Notes a runtime or driver call that launches nothing: it still bounds the capture's first id. */
+    void noteCall(long processKey, long correlationId) {
+        // Calls come in long runs of one process: keep that run's minimum in two fields and touch
+        // the (boxing) map only when the process changes.
+        if (processKey == runProcess) {
+            if (correlationId < runMin) {
+                runMin = correlationId;
+            }
+            return;
+        }
+        endRun();
+        runProcess = processKey;
+        runMin = correlationId;
+    }
+
+    private void endRun() {
+        if (runMin != Long.MAX_VALUE) {
+            firstCorrelation.merge(runProcess, runMin, Math::min);
+        }
+        runMin = Long.MAX_VALUE;
+    }
+
+    /**
+     * The lowest correlationId among the calls of {@code processKey}, or {@code Long.MIN_VALUE}
+     * when it made none (nothing can then be said to come before the first call).
+     */
+    long firstCorrelation(long processKey) {
+        endRun();
+        return firstCorrelation.getOrDefault(processKey, Long.MIN_VALUE);
     }
 
     long start(int row) {

@@ -451,11 +451,12 @@ public final class NsysReader implements TraceReader {
                         kind = launchKind(names.get(id), memcpyTable, graphTable);
                         launchKind.put(id, kind);
                     }
-                    if (kind == 0) {
-                        continue;
-                    }
                     long g = rs.getLong(2);
                     boolean noThread = g == 0 && rs.wasNull();
+                    if (kind == 0) {
+                        launches.noteCall(noThread ? 0 : GlobalIds.process(g), c);
+                        continue;
+                    }
                     long returned = rs.getLong(5);
                     boolean failed = returned != 0; // a failed launch has no device work (NULL reads as 0)
                     launches.add(noThread ? 0 : GlobalIds.process(g), c, time(rs.getLong(1)), noThread ? -1 : GlobalIds.tid(g),

@@ -98,6 +98,9 @@ final class RankBuilder {
             int[] order = RowOrder.of(pendStart.array(), pendEnd.array(), n);
             int[] lanes = new int[provContext.size()];
             java.util.Arrays.fill(lanes, -1);
+            // A kernel whose correlationId is below every call of its process was launched before
+            // the capture (metrics.md §2): its call is older than the first one recorded.
+            long firstCall = launches.firstCorrelation(processKey);
             for (int i : order) {
                 int prov = pendLane.get(i);
                 int lane = lanes[prov];
@@ -108,8 +111,11 @@ final class RankBuilder {
                 long c = pendCorrelation.get(i);
                 int launch = c == NO_CORRELATION ? -1 : launches.match(processKey, c);
                 int nameRef = pendName.get(i);
-                add(pendStart.get(i), pendEnd.get(i), lane, names.kind(nameRef), names.name(nameRef),
+                int added = add(pendStart.get(i), pendEnd.get(i), lane, names.kind(nameRef), names.name(nameRef),
                         launch < 0 ? Time.UNKNOWN : launches.start(launch), launch < 0 ? -1 : launches.globalTid(launch));
+                if (launch < 0 && c != NO_CORRELATION && c < firstCall) {
+                    device.markPreCapture(added);
+                }
             }
         }
         pendStart = new LongList(16);
@@ -122,7 +128,7 @@ final class RankBuilder {
         lastProv = -1;
     }
 
-    private void add(long start, long end, int lane, DeviceKind kind, String name, long launchNs, long launchTid) {
+    private int add(long start, long end, int lane, DeviceKind kind, String name, long launchNs, long launchTid) {
         int i = device.add(start, end, lane, kind, name, launchNs, launchTid);
         if (kind == DeviceKind.COMM) {
             commIntervals.add(i);
@@ -135,6 +141,7 @@ final class RankBuilder {
             }
             kernels++;
         }
+        return i;
     }
 
     private int lane(long context, long stream) {

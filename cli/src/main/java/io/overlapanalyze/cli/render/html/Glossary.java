@@ -27,7 +27,13 @@ final class Glossary {
                         + "the part of communication that makes the step longer."},
                 new String[] {"overlap %", "overlapped / comm busy."},
                 new String[] {"exposed gradient comm", "exposed time of the gradient reductions alone."},
-                new String[] {"idle", "step time with neither compute, communication nor memory copies."},
+                new String[] {"idle", "time inside the step's period (its first device start to the next step's) "
+                        + "when the device runs no compute, communication or memory copy of any step."},
+                new String[] {"step period, window overlap", "the period runs from the step's first device start to "
+                        + "the next step's; periods never overlap. Pipelined steps' windows do: the overlap is how "
+                        + "far a window runs past its period."},
+                new String[] {"before the capture", "device work still running from launches made before the "
+                        + "profiler started; it belongs to no step."},
                 new String[] {"serial estimate", "compute busy + comm busy: the step with no overlap at all."},
                 new String[] {"first bucket ready", "when the first gradient reduction's input was complete: the "
                         + "latest end of compute launched before it was issued."},
