@@ -41,7 +41,7 @@ final class StepPeriods {
 
     static boolean isWork(DeviceKind kind) {
         return kind == DeviceKind.COMPUTE || kind == DeviceKind.COMM || kind == DeviceKind.MEMCPY
-                || kind == DeviceKind.MEMSET;
+                || kind == DeviceKind.MEMSET || kind == DeviceKind.FUSED;
     }
 
     /** Per step (same order), its period; {@code null} for a step without device work. */
