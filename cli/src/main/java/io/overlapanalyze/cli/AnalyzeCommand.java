@@ -144,11 +144,19 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     "Missing required parameter: 'PATH' (a trace file or directory)");
         }
         applyInputLimits();
+        output = SafeOutput.fileOrNull(output);
+        java.util.Map<String, Path> outputs = new java.util.LinkedHashMap<>();
+        outputs.put("--html", html);
+        outputs.put(output != null ? "-o" : "the report (standard output)", output != null ? output : Path.of("-"));
+        SafeOutput.requireDistinct(outputs);
+        List<Path> inputs = inputsOf();
+        SafeOutput.check(html, inputs);
+        SafeOutput.check(output, inputs);
         Analysed analysed = analyse(new Inputs(paths, nameFilter(), rankRegex, compileStepPattern(), steps,
                 includePartial), spec.commandLine().getErr());
         AnalysisReport report = analysed.report();
         if (html != null) {
-            SafeOutput.write(html, inputsOf(), w -> new HtmlRenderer(analysed.timelines()).render(report, w));
+            SafeOutput.write(html, inputs, w -> new HtmlRenderer(analysed.timelines()).render(report, w));
         }
 
         var renderer = switch (format) {
@@ -157,7 +165,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             case JSON -> format.renderer(); // JSON always carries crossCheck
         };
         if (output != null) {
-            SafeOutput.writeBytes(output, inputsOf(), o -> renderer.render(report, o));
+            SafeOutput.writeBytes(output, inputs, o -> renderer.render(report, o));
         } else {
             PrintWriter out = spec.commandLine().getOut();
             if (stdoutBytes != null) {
@@ -272,8 +280,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 timelines);
     }
 
+    /** The paths as typed (a directory counts whole) and the files they stand for. */
     private List<Path> inputsOf() {
-        List<Path> all = new ArrayList<>();
+        List<Path> all = new ArrayList<>(paths);
         for (Path p : paths) {
             all.addAll(TraceLoader.expand(p, nameFilter()));
         }

@@ -94,6 +94,18 @@ public final class TraceLoader {
         }
     }
 
+    /**
+     * Everything the paths make a command read, for {@link SafeOutput}: the paths as typed (a
+     * directory counts whole, with every file below it) and the files they expand to.
+     */
+    public static List<Path> inputsOf(List<Path> paths) {
+        List<Path> all = new ArrayList<>(paths);
+        for (Path p : paths) {
+            all.addAll(expand(p));
+        }
+        return all;
+    }
+
     static boolean isGlob(String s) {
         return s.indexOf('*') >= 0 || s.indexOf('?') >= 0 || s.indexOf('[') >= 0 || s.indexOf('{') >= 0;
     }
