@@ -23,6 +23,9 @@ import java.util.Set;
  * is recognised whatever name leads to it.
  */
 final class InputFiles {
+    /** As the kernel's limit on links followed in one lookup (ELOOP). */
+    private static final int MAX_LINKS = 40;
+
     private final Set<Object> fileKeys = new HashSet<>();
     private final Set<Path> realFiles = new HashSet<>();
     private final List<Path> realDirs = new ArrayList<>();
@@ -132,6 +135,11 @@ final class InputFiles {
 
     /** The real path of {@code p}: resolved through every link, or, when it does not exist, its parent's. */
     static Path realLocation(Path p) {
+        return realLocation(p, 0);
+    }
+
+    /** Links are followed by hand where the path does not resolve (a link to a file not yet written). */
+    private static Path realLocation(Path p, int links) {
         Path abs = p.toAbsolutePath().normalize();
         Path real = realPath(abs);
         if (real != null) {
@@ -141,8 +149,16 @@ final class InputFiles {
         if (parent == null || abs.getFileName() == null) {
             return abs;
         }
-        Path realParent = realLocation(parent);
-        return realParent.resolve(abs.getFileName());
+        Path realParent = realLocation(parent, links);
+        Path here = realParent.resolve(abs.getFileName());
+        if (links < MAX_LINKS && Files.isSymbolicLink(here)) {
+            try {
+                return realLocation(realParent.resolve(Files.readSymbolicLink(here)), links + 1);
+            } catch (IOException e) {
+                return here;
+            }
+        }
+        return here;
     }
 
     private static Path realPath(Path p) {

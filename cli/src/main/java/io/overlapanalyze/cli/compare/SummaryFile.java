@@ -40,7 +40,8 @@ public final class SummaryFile {
     private static final String KIND_PREFIX = "overlap-analyze ";
 
     private static final ObjectMapper READER = JsonRenderer.mapper().copy()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final JsonFactory JSON = new JsonFactory();
 
     private SummaryFile() {
@@ -140,7 +141,7 @@ public final class SummaryFile {
             return READER.treeToValue(tree, AnalysisReport.class);
         } catch (JsonMappingException e) {
             throw new UserInputException(Messages.quote(file) + ": damaged summary: " + jsonPath(e)
-                    + ": a value this version cannot read", e);
+                    + ": missing or inconsistent values", e);
         } catch (IOException | RuntimeException e) {
             throw new UserInputException(Messages.quote(file) + ": damaged summary: a value this version cannot read",
                     e);

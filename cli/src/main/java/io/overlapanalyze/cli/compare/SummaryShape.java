@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.overlapanalyze.report.AnalysisReport;
+import io.overlapanalyze.report.RankReport;
+import io.overlapanalyze.report.StepReport;
 
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
@@ -12,6 +14,7 @@ import java.math.BigInteger;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Checks a summary's JSON against the report records before it is bound, so that damage is bad
@@ -23,9 +26,24 @@ import java.util.Map;
  * {@code boolean}, {@code double}) is required and must be a JSON value of that kind; any other
  * field may be missing or {@code null} (written by an older tool: read as empty), but when present
  * must have the right kind (integer within range, number, string, boolean, one of the enum's names,
- * array, object). A missing or {@code null} list is filled in as empty, as the records would.
+ * array, object). A missing or {@code null} list is filled in as empty, as the records would. A
+ * few reference fields the comparison depends on are required too ({@link #PRESENT}).
  */
 final class SummaryShape {
+    /**
+     * Fields of a reference type every summary has had since schema version 1 was published and
+     * the comparison depends on: a step without a name, or without the device window that decides
+     * whether it counts (written as {@code null} when the step had no device work, never left
+     * out), and a rank without its step list.
+     */
+    private static final Map<Class<?>, Set<String>> PRESENT = Map.of(
+            StepReport.class, Set.of("name", "deviceStartNs", "deviceEndNs"),
+            RankReport.class, Set.of("steps"));
+    /** Of those, the ones that may not be {@code null} either. */
+    private static final Map<Class<?>, Set<String>> NOT_NULL = Map.of(
+            StepReport.class, Set.of("name"),
+            RankReport.class, Set.of("steps"));
+
     private static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE);
     private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
 
@@ -50,7 +68,9 @@ final class SummaryShape {
             JsonNode value = node.get(c.getName());
             Class<?> raw = c.getType();
             if (value == null || value.isNull()) {
-                if (raw.isPrimitive()) {
+                boolean present = PRESENT.getOrDefault(type, Set.of()).contains(c.getName());
+                boolean notNull = NOT_NULL.getOrDefault(type, Set.of()).contains(c.getName());
+                if (raw.isPrimitive() || (value == null && present) || notNull) {
                     throw new Problem(field + ": required field is " + (value == null ? "missing" : "null"));
                 }
                 if (List.class.isAssignableFrom(raw)) {
