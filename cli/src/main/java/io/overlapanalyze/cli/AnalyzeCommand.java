@@ -262,7 +262,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 r -> selection == null ? r : RankAnalyzer.selectSteps(r, selection, options), err);
         if (err != null) {
             for (var problem : loaded.problems()) {
-                err.println("overlap-analyze: warning: " + problem.message()
+                err.println("overlap-analyze: warning: " + Messages.printable(problem.message())
                         + " (skipped; the other inputs are analysed)");
             }
             err.flush();
