@@ -74,9 +74,29 @@ final class RankNaming {
         }
     }
 
-    /** The trace with its rank set from the path when the trace does not say; a warning when they disagree. */
+    /**
+     * The trace with its rank set from the path when the trace does not say, or says something
+     * that cannot be (a negative rank, a rank not below the world size, a world size below 1); a
+     * warning when they disagree or when the trace's own metadata was set aside.
+     */
     RankTrace apply(RankTrace t, Path file) {
         Integer named = fromPath(file);
+        if (t.rankSource() == RankSource.TRACE) {
+            String impossible = impossibleRank(t);
+            if (impossible != null) {
+                List<String> w = new ArrayList<>(t.warnings());
+                int world = t.worldSize() >= 1 ? t.worldSize() : -1;
+                if (named != null && (world < 0 || named < world)) {
+                    w.add("the trace's rank metadata cannot be right (" + impossible + "); using rank " + named
+                            + " from the file name" + (world < 0 && t.worldSize() != -1 ? ", world size unknown" : ""));
+                    return copy(t, named, user != null ? RankSource.USER : RankSource.FILE_NAME, world, w);
+                }
+                w.add("the trace's rank metadata cannot be right (" + impossible + ") and the file name gives no "
+                        + "usable rank; keeping rank " + t.rank() + (world < 0 && t.worldSize() != -1
+                        ? ", world size unknown" : "") + " (name the rank with --rank-regex)");
+                return copy(t, t.rank(), t.rankSource(), world, w);
+            }
+        }
         if (named == null) {
             return t;
         }
@@ -85,16 +105,30 @@ final class RankNaming {
                 List<String> w = new ArrayList<>(t.warnings());
                 w.add("the file name says rank " + named + " but the trace says rank " + t.rank()
                         + "; using the trace's");
-                return copy(t, t.rank(), t.rankSource(), w);
+                return copy(t, t.rank(), t.rankSource(), t.worldSize(), w);
             }
             return t;
         }
-        return copy(t, named, user != null ? RankSource.USER : RankSource.FILE_NAME, t.warnings());
+        return copy(t, named, user != null ? RankSource.USER : RankSource.FILE_NAME, t.worldSize(), t.warnings());
     }
 
-    private static RankTrace copy(RankTrace t, int rank, RankSource source, List<String> warnings) {
-        return new RankTrace(t.source(), t.format(), rank, source, t.worldSize(), t.lanes(), t.device(), t.hostSpans(),
+    /** What is impossible about the trace's own rank and world size, or {@code null}. */
+    static String impossibleRank(RankTrace t) {
+        if (t.rank() < 0) {
+            return "rank " + t.rank();
+        }
+        if (t.worldSize() != -1 && t.worldSize() < 1) {
+            return "world size " + t.worldSize();
+        }
+        if (t.worldSize() >= 1 && t.rank() >= t.worldSize()) {
+            return "rank " + t.rank() + " of a world of " + t.worldSize();
+        }
+        return null;
+    }
+
+    private static RankTrace copy(RankTrace t, int rank, RankSource source, int worldSize, List<String> warnings) {
+        return new RankTrace(t.source(), t.format(), rank, source, worldSize, t.lanes(), t.device(), t.hostSpans(),
                 t.threads(), t.collectives(), t.groups(), t.unmatchedLaunchNs(), t.hostOpsPresent(), t.truncated(),
-                warnings);
+                warnings, t.streamWaits(), t.referenceOverlap(), t.memory());
     }
 }
