@@ -21,6 +21,19 @@ class AccurateMessagesTest {
     Path tmp;
 
     @Test
+    void aBareArrayIsSaidToBeOne() throws IOException {
+        Path events = Files.writeString(tmp.resolve("events.json"), "[{\"ph\":\"X\",\"name\":\"k\",\"ts\":1,\"dur\":2}]");
+        Cli run = Cli.run(events.toString());
+        run.assertOneLineError(events, "a bare array of events");
+        assertTrue(run.err().contains("a JSON array of events that is not an Ascend timeline")
+                && run.err().contains("traceEvents"), run.err());
+        Path empty = Files.writeString(tmp.resolve("empty.json"), " [ ] ");
+        Cli none = Cli.run(empty.toString());
+        none.assertOneLineError(empty, "an empty array");
+        assertTrue(none.err().contains("an empty JSON array"), none.err());
+    }
+
+    @Test
     void aTimeBeyondTheNanosecondRangeIsSaidToBeSo() throws IOException {
         ObjectNode root = (ObjectNode) JSON.readTree(HostileCorpus.kinetoSeed());
         for (JsonNode e : root.get("traceEvents")) {
