@@ -8,11 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -23,12 +21,20 @@ import java.util.Set;
  * is recognised whatever name leads to it.
  */
 final class InputFiles {
+    /**
+     * Entries walked below the inputs at most: a link inside a capture to {@code /} must not make
+     * the check walk the whole machine. Input directories themselves are protected by path whatever
+     * the walk reached.
+     */
+    private static final int MAX_WALKED = 500_000;
+
     /** As the kernel's limit on links followed in one lookup (ELOOP). */
     private static final int MAX_LINKS = 40;
 
     private final Set<Object> fileKeys = new HashSet<>();
     private final Set<Path> realFiles = new HashSet<>();
-    private final List<Path> realDirs = new ArrayList<>();
+    private final Set<Path> realDirs = new java.util.LinkedHashSet<>();
+    private int walked;
 
     private InputFiles() {
     }
@@ -57,13 +63,13 @@ final class InputFiles {
                         @Override
                         public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
                             addDirectory(dir, attrs);
-                            return FileVisitResult.CONTINUE;
+                            return ++walked < MAX_WALKED ? FileVisitResult.CONTINUE : FileVisitResult.TERMINATE;
                         }
 
                         @Override
                         public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
                             addFile(file);
-                            return FileVisitResult.CONTINUE;
+                            return ++walked < MAX_WALKED ? FileVisitResult.CONTINUE : FileVisitResult.TERMINATE;
                         }
 
                         @Override
@@ -82,7 +88,7 @@ final class InputFiles {
 
     private void addDirectory(Path dir, BasicFileAttributes attrs) {
         Path real = realPath(dir);
-        if (real != null && !realDirs.contains(real)) {
+        if (real != null) {
             realDirs.add(real);
         }
         if (attrs != null && attrs.fileKey() != null) {
