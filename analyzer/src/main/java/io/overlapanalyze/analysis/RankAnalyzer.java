@@ -109,7 +109,8 @@ public final class RankAnalyzer {
         Totals totals = TotalsCalculator.totals(steps, options);
         ContentionAnalysis.Result slowdown = contention.finish();
         return new RankReport(trace.rank(), trace.rankSource().name(), trace.source(), trace.format().name(),
-                trace.worldSize() >= 0 ? trace.worldSize() : null, steps, totals, notes, trace.warnings(),
+                trace.worldSize() >= 0 ? trace.worldSize() : null, steps, totals, notes,
+                withRepeatedStepNames(trace.warnings(), steps),
                 OverlapCrossCheck.compare(trace.referenceOverlap(), steps), parallelism, slowdown.rows(),
                 notAvailable(trace, steps, memory, slowdown), preCapture);
     }
@@ -149,6 +150,34 @@ public final class RankAnalyzer {
             notes.add("step windows overlap: " + overlapping + " step(s), by up to " + msText(max) + " ms,"
                     + OVERLAPPING_WINDOWS_NOTE_SUFFIX);
         }
+    }
+
+    /**
+     * {@code warnings} plus one naming the step names that occur more than once (a profiler
+     * restarted, or a step annotation recorded twice): such steps are listed and counted
+     * separately, and {@code --steps NAME} selects all of them, which a reader of the report
+     * should know.
+     */
+    static List<String> withRepeatedStepNames(List<String> warnings, List<StepReport> steps) {
+        Map<String, Integer> counts = new java.util.LinkedHashMap<>();
+        for (StepReport s : steps) {
+            counts.merge(s.name(), 1, Integer::sum);
+        }
+        List<String> repeated = new ArrayList<>();
+        for (Map.Entry<String, Integer> e : counts.entrySet()) {
+            if (e.getValue() > 1) {
+                repeated.add(e.getKey() + " (" + e.getValue() + " times)");
+            }
+        }
+        if (repeated.isEmpty()) {
+            return warnings;
+        }
+        List<String> out = new ArrayList<>(warnings);
+        int shown = Math.min(repeated.size(), 5);
+        out.add("step names repeat: " + String.join(", ", repeated.subList(0, shown))
+                + (repeated.size() > shown ? " and " + (repeated.size() - shown) + " more" : "")
+                + "; each is a step of its own in the lists and totals, and --steps by name selects all of them");
+        return out;
     }
 
     /**

@@ -149,12 +149,20 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     "Missing required parameter: 'PATH' (a trace file or directory)");
         }
         applyInputLimits();
+        output = SafeOutput.fileOrNull(output);
+        java.util.Map<String, Path> outputs = new java.util.LinkedHashMap<>();
+        outputs.put("--html", html);
+        outputs.put(output != null ? "-o" : "the report (standard output)", output != null ? output : Path.of("-"));
+        SafeOutput.requireDistinct(outputs);
+        List<Path> inputs = inputsOf();
+        SafeOutput.check(html, inputs);
+        SafeOutput.check(output, inputs);
         Analysed analysed = analyse(new Inputs(paths, nameFilter(), rankRegex, compileStepPattern(), steps,
                 includePartial), spec.commandLine().getErr());
         AnalysisReport report = analysed.report();
         StderrWarnings.ofRanks(spec.commandLine().getErr(), report.ranks());
         if (html != null) {
-            SafeOutput.write(html, inputsOf(), w -> new HtmlRenderer(analysed.timelines()).render(report, w));
+            SafeOutput.write(html, inputs, w -> new HtmlRenderer(analysed.timelines()).render(report, w));
         }
 
         var renderer = switch (format) {
@@ -163,7 +171,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             case JSON -> format.renderer(); // JSON always carries crossCheck
         };
         if (output != null) {
-            SafeOutput.writeBytes(output, inputsOf(), o -> renderer.render(report, o));
+            SafeOutput.writeBytes(output, inputs, o -> renderer.render(report, o));
         } else {
             PrintWriter out = spec.commandLine().getOut();
             if (stdoutBytes != null) {
@@ -269,7 +277,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         if (err != null) {
             for (var problem : loaded.problems()) {
-                err.println("overlap-analyze: warning: " + problem.message()
+                err.println("overlap-analyze: warning: " + Messages.printable(problem.message())
                         + " (skipped; the other inputs are analysed)");
             }
             err.flush();
@@ -287,8 +295,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 timelines);
     }
 
+    /** The paths as typed (a directory counts whole) and the files they stand for. */
     private List<Path> inputsOf() {
-        List<Path> all = new ArrayList<>();
+        List<Path> all = new ArrayList<>(paths);
         for (Path p : paths) {
             all.addAll(TraceLoader.expand(p, nameFilter()));
         }

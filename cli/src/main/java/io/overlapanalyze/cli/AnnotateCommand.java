@@ -50,14 +50,12 @@ public final class AnnotateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         kernelPatterns.apply();
+        List<Path> inputs = TraceLoader.inputsOf(paths);
+        SafeOutput.check(output, inputs);
         AnalyzeCommand.Analysed analysed = AnalyzeCommand.analyse(paths, steps, false);
         StderrWarnings.ofRanks(spec.commandLine().getErr(), analysed.report().ranks());
-        List<Path> inputs = new ArrayList<>();
-        for (Path p : paths) {
-            inputs.addAll(TraceLoader.expand(p));
-        }
         SafeOutput.writeBytes(output, inputs, out -> AnnotatedTrace.write(analysed.report(), analysed.timelines(), out));
-        spec.commandLine().getErr().println("wrote " + output + " (open it in Perfetto or chrome://tracing)");
+        spec.commandLine().getErr().println("wrote " + Messages.quote(output) + " (open it in Perfetto or chrome://tracing)");
         spec.commandLine().getErr().flush();
         return ExitCodes.OK;
     }

@@ -69,7 +69,9 @@ public final class DiffCommand implements Callable<Integer> {
         ThresholdValues.checkAlpha(alpha);
         AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
         StepSelection selection = steps == null ? null : StepSelection.parse(steps);
-        List<Path> inputs = new ArrayList<>();
+        output = SafeOutput.fileOrNull(output);
+        List<Path> inputs = TraceLoader.inputsOf(List.of(a, b));
+        SafeOutput.check(output, inputs);
         Run runA = RunLoader.load(a.toString(), List.of(a), options, selection, inputs);
         Run runB = RunLoader.load(b.toString(), List.of(b), options, selection, inputs);
         DiffReport report = DiffReport.compare(runA, runB, options, alpha, Version.tool());

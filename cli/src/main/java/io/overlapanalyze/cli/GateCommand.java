@@ -129,7 +129,18 @@ public final class GateCommand implements Callable<Integer> {
                 maxFused), ThresholdValues.duration("--min-fused-busy-delta", minFused));
         AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
         StepSelection selection = steps == null ? null : StepSelection.parse(steps);
-        List<Path> inputs = new ArrayList<>();
+        java.util.Map<String, Path> outputs = new java.util.LinkedHashMap<>();
+        outputs.put("--markdown", markdown);
+        outputs.put("--junit", junit);
+        outputs.put("--json", json);
+        outputs.put("the report (standard output)", Path.of("-"));
+        SafeOutput.requireDistinct(outputs);
+        List<Path> all = new ArrayList<>(current);
+        all.add(baseline);
+        List<Path> inputs = TraceLoader.inputsOf(all);
+        for (Path target : outputs.values()) {
+            SafeOutput.check(target, inputs);
+        }
         Run base = RunLoader.load(baseline.toString(), List.of(baseline), options, selection, inputs);
         String currentLabel = current.size() == 1 ? current.get(0).toString()
                 : current.get(0) + " (+" + (current.size() - 1) + " more)";

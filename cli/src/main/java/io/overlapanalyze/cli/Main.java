@@ -3,8 +3,6 @@ package io.overlapanalyze.cli;
 import picocli.CommandLine;
 
 import java.io.BufferedOutputStream;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -16,12 +14,29 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        // One buffered byte stream under both the text writer and the renderers that write bytes.
-        OutputStream stdout = new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16);
+        // One buffered byte stream under both the text writer and the renderers that write bytes,
+        // over a stream that remembers write errors (the PrintWriter swallows them).
+        StandardOutput guard = new StandardOutput();
+        SafeOutput.useStandardOutput(guard);
+        OutputStream stdout = new BufferedOutputStream(guard, 1 << 16);
         PrintWriter out = new PrintWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8), true);
-        int code = commandLine(out, new PrintWriter(System.err, true), stdout).execute(args);
+        PrintWriter err = new PrintWriter(System.err, true);
+        int code = commandLine(out, err, stdout).execute(args);
         out.flush();
-        System.exit(code);
+        System.exit(withOutputChecked(code, guard.failure(), err));
+    }
+
+    /**
+     * A report that did not reach standard output (a full disk, {@code > /dev/full}) is a failure,
+     * whatever the command found: exit 2 with one line. A broken pipe is not reported.
+     */
+    static int withOutputChecked(int code, java.io.IOException failure, PrintWriter err) {
+        if (failure == null) {
+            return code;
+        }
+        err.println("overlap-analyze: cannot write to standard output: " + TraceLoader.oneLine(failure));
+        err.flush();
+        return ExitCodes.BAD_INPUT;
     }
 
     /** Runs the CLI with the given streams and returns the exit code (tests call this). */
@@ -42,7 +57,7 @@ public final class Main {
         cl.setExecutionExceptionHandler(new ErrorHandler());
         cl.setParameterExceptionHandler((ex, a) -> {
             CommandLine c = ex.getCommandLine();
-            c.getErr().println("overlap-analyze: " + ex.getMessage());
+            c.getErr().println("overlap-analyze: " + Messages.printable(ex.getMessage()));
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
             c.getErr().flush();
             return ExitCodes.BAD_INPUT;
@@ -58,10 +73,10 @@ public final class Main {
             PrintWriter err = cl.getErr();
             int code;
             if (ex instanceof UserInputException) {
-                err.println("overlap-analyze: " + ex.getMessage());
+                err.println("overlap-analyze: " + Messages.printable(ex.getMessage()));
                 code = ExitCodes.BAD_INPUT;
             } else {
-                err.println("overlap-analyze: internal error: " + ex
+                err.println("overlap-analyze: internal error: " + Messages.printable(String.valueOf(ex))
                         + (debug ? "" : " (run with --debug for the stack trace, and please report it)"));
                 code = ExitCodes.INTERNAL_ERROR;
             }

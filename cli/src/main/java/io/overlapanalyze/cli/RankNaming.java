@@ -4,6 +4,8 @@ import io.overlapanalyze.model.RankSource;
 import io.overlapanalyze.model.RankTrace;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -72,9 +74,29 @@ final class RankNaming {
         }
     }
 
-    /** The trace with its rank set from the path when the trace does not say; a warning when they disagree. */
+    /**
+     * The trace with its rank set from the path when the trace does not say, or says something
+     * that cannot be (a negative rank, a rank not below the world size, a world size below 1); a
+     * warning when they disagree or when the trace's own metadata was set aside.
+     */
     RankTrace apply(RankTrace t, Path file) {
         Integer named = fromPath(file);
+        if (t.rankSource() == RankSource.TRACE) {
+            String impossible = impossibleRank(t);
+            if (impossible != null) {
+                List<String> w = new ArrayList<>(t.warnings());
+                int world = t.worldSize() >= 1 ? t.worldSize() : -1;
+                if (named != null && (world < 0 || named < world)) {
+                    w.add("the trace's rank metadata cannot be right (" + impossible + "); using rank " + named
+                            + " from the file name" + (world < 0 && t.worldSize() != -1 ? ", world size unknown" : ""));
+                    return copy(t, named, user != null ? RankSource.USER : RankSource.FILE_NAME, world, w);
+                }
+                w.add("the trace's rank metadata cannot be right (" + impossible + ") and the file name gives no "
+                        + "usable rank; keeping rank " + t.rank() + (world < 0 && t.worldSize() != -1
+                        ? ", world size unknown" : "") + " (name the rank with --rank-regex)");
+                return copy(t, t.rank(), t.rankSource(), world, w);
+            }
+        }
         if (named == null) {
             return t;
         }
@@ -86,5 +108,23 @@ final class RankNaming {
             return t;
         }
         return t.withRank(named, user != null ? RankSource.USER : RankSource.FILE_NAME);
+    }
+
+    /** What is impossible about the trace's own rank and world size, or {@code null}. */
+    static String impossibleRank(RankTrace t) {
+        if (t.rank() < 0) {
+            return "rank " + t.rank();
+        }
+        if (t.worldSize() != -1 && t.worldSize() < 1) {
+            return "world size " + t.worldSize();
+        }
+        if (t.worldSize() >= 1 && t.rank() >= t.worldSize()) {
+            return "rank " + t.rank() + " of a world of " + t.worldSize();
+        }
+        return null;
+    }
+
+    private static RankTrace copy(RankTrace t, int rank, RankSource source, int worldSize, List<String> warnings) {
+        return t.withRank(rank, source).withWorldSize(worldSize).withWarnings(warnings);
     }
 }

@@ -1,6 +1,9 @@
 package io.overlapanalyze.cli;
 
 import java.io.BufferedWriter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
@@ -11,14 +14,40 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Writes an output file safely: never onto one of the inputs, and through a temporary file in the
- * same directory that is moved into place, so a crash never leaves a half-written file.
+ * Writes an output file safely: never onto an input, nor anywhere inside an input directory (an
+ * Ascend capture is read as a whole), whatever links lead there; a regular file through a
+ * temporary file in the same directory that is moved into place, so a crash never leaves a
+ * half-written file. A character device ({@code /dev/null}) or a FIFO is written through, never
+ * replaced; {@code -} and {@code /dev/stdout} mean standard output; other special files
+ * (sockets, block devices) are refused.
  */
 public final class SafeOutput {
+    /** The names of standard output a user may give as an output file. */
+    private static final Set<String> STDOUT_NAMES = Set.of("-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1");
+
+    /** File type bits of {@code st_mode}. */
+    private static final int S_IFMT = 0170000;
+    private static final int S_IFIFO = 0010000;
+    private static final int S_IFCHR = 0020000;
+    private static final int S_IFDIR = 0040000;
+    private static final int S_IFBLK = 0060000;
+    private static final int S_IFREG = 0100000;
+    private static final int S_IFSOCK = 0140000;
+
+    /**
+     * Standard output when the real process runs (set by {@link Main#main}: the stream that
+     * remembers write errors); {@code null} in tests, which then write to the descriptor directly.
+     */
+    private static volatile OutputStream standardOutput;
+
     private SafeOutput() {
     }
 
@@ -34,6 +63,68 @@ public final class SafeOutput {
         void writeTo(OutputStream out) throws IOException;
     }
 
+    static void useStandardOutput(OutputStream out) {
+        standardOutput = out;
+    }
+
+    /** {@code -}, {@code /dev/stdout} and its other names: the report goes to standard output. */
+    public static boolean isStandardOutput(Path target) {
+        return target != null && STDOUT_NAMES.contains(target.toString());
+    }
+
+    /** {@code target}, or {@code null} when it names standard output (commands print there by default). */
+    public static Path fileOrNull(Path target) {
+        return isStandardOutput(target) ? null : target;
+    }
+
+    /**
+     * Refuses two outputs of one run that land in the same place (one would silently replace the
+     * other): the same file by any name, or standard output twice. Devices may be shared
+     * ({@code /dev/null} twice loses nothing). {@code null} values are outputs not asked for.
+     *
+     * @param outputs option name to target, in the order the command writes them
+     */
+    public static void requireDistinct(Map<String, Path> outputs) {
+        List<Map.Entry<String, Path>> seen = new ArrayList<>();
+        for (Map.Entry<String, Path> e : outputs.entrySet()) {
+            Path target = e.getValue();
+            if (target == null) {
+                continue;
+            }
+            for (Map.Entry<String, Path> earlier : seen) {
+                if (sameDestination(earlier.getValue(), target)) {
+                    throw new UserInputException(earlier.getKey() + " and " + e.getKey() + " both write to "
+                            + Messages.quote(target) + "; one would replace the other: give different files");
+                }
+            }
+            seen.add(e);
+        }
+    }
+
+    private static boolean sameDestination(Path a, Path b) {
+        if (isStandardOutput(a) || isStandardOutput(b)) {
+            return isStandardOutput(a) && isStandardOutput(b);
+        }
+        if (Files.exists(a) && !Files.isRegularFile(a)) {
+            return false;
+        }
+        return InputFiles.realLocation(a).equals(InputFiles.realLocation(b));
+    }
+
+    /** Refuses {@code target} now, before any work, when writing it would change an input. */
+    public static void check(Path target, Collection<Path> inputs) {
+        if (target != null && !isStandardOutput(target)) {
+            refuseInput(target, InputFiles.of(inputs));
+        }
+    }
+
+    private static void refuseInput(Path target, InputFiles inputs) {
+        String conflict = inputs.conflict(target);
+        if (conflict != null) {
+            throw new UserInputException(Messages.quote(target) + ": " + conflict);
+        }
+    }
+
     /** Writes UTF-8 text to {@code target}. */
     public static void write(Path target, Collection<Path> inputs, TextContent content) {
         writeBytes(target, inputs, out -> {
@@ -45,18 +136,43 @@ public final class SafeOutput {
 
     /** Writes bytes to {@code target}. */
     public static void writeBytes(Path target, Collection<Path> inputs, ByteContent content) {
+        if (isStandardOutput(target)) {
+            writeStandardOutput(content);
+            return;
+        }
+        refuseInput(target, InputFiles.of(inputs));
         Path abs = target.toAbsolutePath().normalize();
-        for (Path in : inputs) {
-            if (sameFile(abs, in)) {
-                throw new UserInputException(target + ": refusing to overwrite an input file");
-            }
+        switch (typeOf(abs)) {
+            case S_IFREG, 0 -> writeRegular(target, InputFiles.realLocation(abs), content);
+            case S_IFCHR, S_IFIFO -> writeThrough(target, abs, content);
+            case S_IFDIR -> throw new UserInputException(Messages.quote(target)
+                    + ": is a directory, not a file to write");
+            case S_IFBLK -> throw new UserInputException(Messages.quote(target)
+                    + ": is a block device; refusing to write to it");
+            case S_IFSOCK -> throw new UserInputException(Messages.quote(target)
+                    + ": is a socket, not a file to write");
+            default -> throw new UserInputException(Messages.quote(target)
+                    + ": is a special file, not a regular file to write");
         }
-        if (Files.isDirectory(abs)) {
-            throw new UserInputException(target + ": is a directory, not a file to write");
+    }
+
+    /** The file type of {@code p} (links followed), one of the {@code S_IF*} bits; 0 when it does not exist. */
+    private static int typeOf(Path p) {
+        if (!Files.exists(p)) {
+            return 0;
         }
-        Path dir = abs.getParent();
+        try {
+            return ((Integer) Files.getAttribute(p, "unix:mode")) & S_IFMT;
+        } catch (UnsupportedOperationException | IllegalArgumentException | IOException e) {
+            // No unix view: regular files and directories are all we can tell apart.
+            return Files.isRegularFile(p) ? S_IFREG : Files.isDirectory(p) ? S_IFDIR : -1;
+        }
+    }
+
+    private static void writeRegular(Path target, Path real, ByteContent content) {
+        Path dir = real.getParent();
         // Created with the default permissions (umask), unlike Files.createTempFile's 0600.
-        Path tmp = dir.resolve("." + abs.getFileName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong())
+        Path tmp = dir.resolve("." + real.getFileName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong())
                 + ".tmp");
         try {
             Files.createDirectories(dir);
@@ -64,13 +180,14 @@ public final class SafeOutput {
                     StandardOpenOption.WRITE)) {
                 content.writeTo(out);
             }
+            // Onto the real path: a symbolic link named as the target stays a link to the new content.
             try {
-                Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                Files.move(tmp, real, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(tmp, real, StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {
-            throw new UserInputException(target + ": cannot write: " + TraceLoader.oneLine(e), e);
+            throw new UserInputException(Messages.quote(target) + ": cannot write: " + TraceLoader.oneLine(e), e);
         } finally {
             try {
                 Files.deleteIfExists(tmp);
@@ -80,15 +197,35 @@ public final class SafeOutput {
         }
     }
 
-    private static boolean sameFile(Path target, Path input) {
-        Path in = input.toAbsolutePath().normalize();
-        if (target.equals(in)) {
-            return true;
-        }
-        try {
-            return Files.exists(target) && Files.exists(in) && Files.isSameFile(target, in);
+    /** A device or FIFO: opened for writing as it is (no temporary file next to it, never replaced). */
+    private static void writeThrough(Path target, Path abs, ByteContent content) {
+        try (OutputStream out = Files.newOutputStream(abs, StandardOpenOption.WRITE)) {
+            content.writeTo(out);
         } catch (IOException e) {
-            return false;
+            throw new UserInputException(Messages.quote(target) + ": cannot write: " + TraceLoader.oneLine(e), e);
+        }
+    }
+
+    private static void writeStandardOutput(ByteContent content) {
+        OutputStream stdout = standardOutput;
+        OutputStream out = new FilterOutputStream(stdout != null ? stdout : new FileOutputStream(FileDescriptor.out)) {
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                this.out.write(b, off, len);
+            }
+
+            @Override
+            public void close() throws IOException {
+                flush();
+            }
+        };
+        try {
+            content.writeTo(out);
+            out.flush();
+        } catch (IOException e) {
+            if (!StandardOutput.isBrokenPipe(e)) {
+                throw new UserInputException("cannot write to standard output: " + TraceLoader.oneLine(e), e);
+            }
         }
     }
 }

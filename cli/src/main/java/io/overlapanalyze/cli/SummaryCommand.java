@@ -58,13 +58,12 @@ public final class SummaryCommand implements Callable<Integer> {
         kernelPatterns.apply();
         AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
         StepSelection selection = steps == null ? null : StepSelection.parse(steps);
+        output = SafeOutput.fileOrNull(output);
+        List<Path> inputs = TraceLoader.inputsOf(paths);
+        SafeOutput.check(output, inputs);
         AnalysisReport report = RunLoader.analyze(paths, options, selection, Version.tool());
         StderrWarnings.ofRanks(spec.commandLine().getErr(), report.ranks());
         if (output != null) {
-            List<Path> inputs = new ArrayList<>();
-            for (Path p : paths) {
-                inputs.addAll(TraceLoader.expand(p));
-            }
             SafeOutput.write(output, inputs, w -> SummaryFile.write(report, w));
         } else {
             PrintWriter out = spec.commandLine().getOut();

@@ -160,7 +160,7 @@ public final class SynthCommand implements Callable<Integer> {
         } else {
             writeSafely(s, target, inputs);
         }
-        spec.commandLine().getErr().println("wrote " + target);
+        spec.commandLine().getErr().println("wrote " + Messages.quote(target));
         spec.commandLine().getErr().flush();
         return ExitCodes.OK;
     }
@@ -176,7 +176,7 @@ public final class SynthCommand implements Callable<Integer> {
         } catch (java.io.IOException e) {
             throw new UserInputException(dir + ": cannot write: " + TraceLoader.oneLine(e), e);
         }
-        spec.commandLine().getErr().println("wrote " + dir);
+        spec.commandLine().getErr().println("wrote " + Messages.quote(dir));
         spec.commandLine().getErr().flush();
         return ExitCodes.OK;
     }
@@ -204,7 +204,7 @@ public final class SynthCommand implements Callable<Integer> {
         }
         try {
             List<Path> files = JobWriter.write(job, dir, gzip);
-            spec.commandLine().getErr().println("wrote " + files.size() + " rank traces to " + dir);
+            spec.commandLine().getErr().println("wrote " + files.size() + " rank traces to " + Messages.quote(dir));
         } catch (java.io.IOException e) {
             throw new UserInputException(dir + ": cannot write: " + e.getMessage(), e);
         }
@@ -236,7 +236,7 @@ public final class SynthCommand implements Callable<Integer> {
         Path target = output != null ? output : Path.of(name + ".pt.trace.json");
         List<Path> inputs = Files.exists(Path.of(scenario)) ? List.of(Path.of(scenario)) : List.of();
         writeTraceFile(target, inputs, (sink, traceName) -> ParallelScenarioWriter.write(scenario, sink, traceName));
-        spec.commandLine().getErr().println("wrote " + target);
+        spec.commandLine().getErr().println("wrote " + Messages.quote(target));
         spec.commandLine().getErr().flush();
         return ExitCodes.OK;
     }

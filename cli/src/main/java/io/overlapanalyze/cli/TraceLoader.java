@@ -95,6 +95,18 @@ public final class TraceLoader {
         }
     }
 
+    /**
+     * Everything the paths make a command read, for {@link SafeOutput}: the paths as typed (a
+     * directory counts whole, with every file below it) and the files they expand to.
+     */
+    public static List<Path> inputsOf(List<Path> paths) {
+        List<Path> all = new ArrayList<>(paths);
+        for (Path p : paths) {
+            all.addAll(expand(p));
+        }
+        return all;
+    }
+
     static boolean isGlob(String s) {
         return s.indexOf('*') >= 0 || s.indexOf('?') >= 0 || s.indexOf('[') >= 0 || s.indexOf('{') >= 0;
     }
@@ -175,7 +187,11 @@ public final class TraceLoader {
                 case JSON_ARRAY:
                     // Bare arrays are Ascend timelines (trace_view.json, msprof_*.json); the reader
                     // says so in one line when the array is something else.
-                    return new AscendReader().read(file);
+                    try {
+                        return new AscendReader().read(file);
+                    } catch (TraceFormatException e) {
+                        throw bareArray(file, e);
+                    }
                 default:
                     throw new UserInputException(file + ": not a trace this tool reads "
                             + "(expected PyTorch profiler JSON, optionally gzip-compressed)");
@@ -207,6 +223,29 @@ public final class TraceLoader {
             }
         }
         return traces;
+    }
+
+    /**
+     * A bare JSON array that is not an Ascend timeline: said as what it is (an array of events
+     * without Ascend's metadata, or an empty one), and what the other JSON format looks like, since
+     * "not an Ascend timeline" alone reads as if the tool took it for one.
+     */
+    private static UserInputException bareArray(Path file, TraceFormatException e)
+            throws TraceFormatException, IOException {
+        String marker = ": not an Ascend timeline: ";
+        String m = oneLine(e);
+        int at = m.indexOf(marker);
+        if (at < 0) {
+            throw e;
+        }
+        byte[] head = io.overlapanalyze.formats.InputStreams.head(file, 256);
+        String start = new String(head, java.nio.charset.StandardCharsets.UTF_8).replaceAll("\\s+", "");
+        if (start.equals("[]")) {
+            return new UserInputException(file + ": an empty JSON array: no trace events");
+        }
+        return new UserInputException(file + ": a JSON array of events that is not an Ascend timeline ("
+                + m.substring(at + marker.length()) + "), nor a PyTorch profiler trace (a JSON object with "
+                + "\"traceEvents\")");
     }
 
     static String oneLine(Throwable e) {

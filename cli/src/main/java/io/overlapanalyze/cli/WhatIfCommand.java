@@ -106,10 +106,16 @@ public final class WhatIfCommand implements Callable<Integer> {
         };
         WhatIfOptions options = options();
         WhatIfReport report;
+        output = SafeOutput.fileOrNull(output);
         List<Path> inputs = new ArrayList<>();
+        if (trace != null) {
+            inputs.addAll(TraceLoader.inputsOf(List.of(trace)));
+        } else if (Files.exists(Path.of(scenario))) {
+            inputs.add(Path.of(scenario));
+        }
+        SafeOutput.check(output, inputs);
         try {
             if (trace != null) {
-                inputs.add(trace);
                 RankTrace picked = pickRank(TraceLoader.load(trace));
                 StderrWarnings.lines(spec.commandLine().getErr(), picked.warnings().stream()
                         .map(w -> w.contains(picked.source()) ? w : picked.source() + ": " + w).toList());
@@ -184,7 +190,6 @@ public final class WhatIfCommand implements Callable<Integer> {
     private WhatIfReport fromScenario(WhatIfOptions options, List<Path> inputs) {
         Path file = Path.of(scenario);
         if (Files.isRegularFile(file)) {
-            inputs.add(file);
             if (ModelScenario.isModelScenario(file)) {
                 return WhatIf.fromModelScenario(ModelScenario.parse(file), scenario, options, Version.tool());
             }

@@ -18,6 +18,19 @@ public record InputLimits(long maxDecompressedBytes, int maxRatio) {
     /** 1 TiB and 200:1. */
     public static final InputLimits DEFAULT = new InputLimits(1L << 40, 200);
 
+    /**
+     * What the JSON parsers accept inside one file. Jackson's defaults (nesting 1,000, strings of
+     * 20 M characters) are below what a real file may hold (an {@code args} value nested deeper, a
+     * name of a generated kernel), and a value beyond them ends the parse like damage, so the rest
+     * of the file was dropped as if cut. Nesting is cheap (a context per level); a string costs two
+     * bytes per character of heap, so it stays bounded.
+     */
+    public static final com.fasterxml.jackson.core.StreamReadConstraints PARSER_CONSTRAINTS =
+            com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                    .maxNestingDepth(1 << 20)
+                    .maxStringLength(256 << 20)
+                    .build();
+
     private static volatile InputLimits current = DEFAULT;
 
     public InputLimits {

@@ -41,6 +41,17 @@ final class LimitedInputStream extends FilterInputStream {
         return n;
     }
 
+    /**
+     * Nothing is promised as available: a {@link java.io.BufferedInputStream} above then returns
+     * what one read gave instead of reading on, so when a cut gzip stream fails, the bytes already
+     * decompressed reach the reader (which analyses them as a truncated trace) instead of being
+     * dropped with the exception (a cut file with under 64 KiB left read as empty).
+     */
+    @Override
+    public int available() {
+        return 0;
+    }
+
     @Override
     public long skip(long n) throws IOException {
         long skipped = super.skip(n);

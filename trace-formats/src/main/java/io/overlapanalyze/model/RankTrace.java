@@ -60,6 +60,13 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
                 referenceOverlap, memory);
     }
 
+    /** This trace with another job size ({@code -1}: unknown); every other component is this trace's. */
+    public RankTrace withWorldSize(int newWorldSize) {
+        return new RankTrace(source, format, rank, rankSource, newWorldSize, lanes, device, hostSpans, threads,
+                collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
+                referenceOverlap, memory);
+    }
+
     /** This trace as read from {@code newSource}; every other component is this trace's. */
     public RankTrace withSource(String newSource) {
         return new RankTrace(newSource, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,

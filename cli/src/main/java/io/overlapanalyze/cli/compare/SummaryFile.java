@@ -4,9 +4,11 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.overlapanalyze.cli.Messages;
 import io.overlapanalyze.cli.UserInputException;
 import io.overlapanalyze.cli.render.JsonRenderer;
 import io.overlapanalyze.formats.InputStreams;
@@ -27,8 +29,10 @@ import java.util.Map;
  * <p>Recognised by content: a JSON object with {@code schemaVersion} and {@code ranks} at the top
  * and no {@code traceEvents}. So the plain {@code --format json} output, without {@code kind}, is a
  * summary too. Compatibility: fields are only ever added within a {@code schemaVersion}; unknown
- * fields (from a newer tool of the same version) are ignored and missing ones (from an older
- * tool) read as empty, while a higher {@code schemaVersion} is refused with one line.
+ * fields (from a newer tool of the same version) are ignored and missing optional ones (from an
+ * older tool) read as empty, while a higher {@code schemaVersion} is refused with one line. A
+ * missing required number or a value of the wrong type is a damaged summary ({@link SummaryShape}),
+ * refused with one line naming the field: never read as 0.
  */
 public final class SummaryFile {
     /** The {@code kind} a summary carries. */
@@ -36,7 +40,8 @@ public final class SummaryFile {
     private static final String KIND_PREFIX = "overlap-analyze ";
 
     private static final ObjectMapper READER = JsonRenderer.mapper().copy()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final JsonFactory JSON = new JsonFactory();
 
     private SummaryFile() {
@@ -104,7 +109,8 @@ public final class SummaryFile {
         try (InputStream in = InputStreams.open(file)) {
             root = READER.readTree(in);
         } catch (IOException e) {
-            throw new UserInputException(file + ": not a readable overlap-analyze summary: " + oneLine(e), e);
+            throw new UserInputException(Messages.quote(file) + ": not a readable overlap-analyze summary: "
+                    + parseProblem(e), e);
         }
         if (root == null || !root.isObject()) {
             throw new UserInputException(file + ": not a readable overlap-analyze summary: not a JSON object");
@@ -125,14 +131,37 @@ public final class SummaryFile {
         if (root.get("ranks") == null || !root.get("ranks").isArray()) {
             throw new UserInputException(file + ": summary has no \"ranks\" array");
         }
+        ObjectNode tree = withoutKind(root);
         try {
-            return READER.treeToValue(withoutKind(root), AnalysisReport.class);
+            SummaryShape.check(tree);
+        } catch (SummaryShape.Problem e) {
+            throw new UserInputException(Messages.quote(file) + ": damaged summary: " + e.getMessage(), e);
+        }
+        try {
+            return READER.treeToValue(tree, AnalysisReport.class);
+        } catch (JsonMappingException e) {
+            throw new UserInputException(Messages.quote(file) + ": damaged summary: " + jsonPath(e)
+                    + ": missing or inconsistent values", e);
         } catch (IOException | RuntimeException e) {
-            throw new UserInputException(file + ": not a readable overlap-analyze summary: " + oneLine(e), e);
+            throw new UserInputException(Messages.quote(file) + ": damaged summary: a value this version cannot read",
+                    e);
         }
     }
 
-    private static JsonNode withoutKind(JsonNode root) {
+    /** Where a binding problem is, as a JSON path ({@code ranks[0].steps}), never as Java types. */
+    private static String jsonPath(JsonMappingException e) {
+        StringBuilder b = new StringBuilder();
+        for (JsonMappingException.Reference r : e.getPath()) {
+            if (r.getFieldName() != null) {
+                b.append(b.length() == 0 ? "" : ".").append(r.getFieldName());
+            } else if (r.getIndex() >= 0) {
+                b.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return b.length() == 0 ? "the top level" : b.toString();
+    }
+
+    private static ObjectNode withoutKind(JsonNode root) {
         ObjectNode copy = READER.createObjectNode();
         for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -141,6 +170,22 @@ public final class SummaryFile {
             }
         }
         return copy;
+    }
+
+    /**
+     * A parse error without Jackson's source description (which names Java stream classes): what
+     * is wrong, and the line and column.
+     */
+    private static String parseProblem(IOException e) {
+        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j) {
+            String what = j.getOriginalMessage() == null ? "malformed JSON" : j.getOriginalMessage();
+            what = what.replaceAll("\\s*\\(start marker at \\[Source:[^]]*]\\)", "");
+            String first = what.lines().findFirst().orElse(what).replaceAll("\\s+", " ").trim();
+            var loc = j.getLocation();
+            return first + (loc != null && loc.getLineNr() > 0 ? " (line " + loc.getLineNr() + ", column "
+                    + loc.getColumnNr() + ")" : "");
+        }
+        return oneLine(e);
     }
 
     /** Jackson's messages span lines and quote the source; the first line says what is wrong. */

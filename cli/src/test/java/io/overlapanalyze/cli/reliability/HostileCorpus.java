@@ -103,6 +103,7 @@ final class HostileCorpus {
         c.nsys();
         c.ascend();
         c.fuzzFindings();
+        c.parserLimits();
         return c.cases;
     }
 
@@ -497,6 +498,39 @@ final class HostileCorpus {
         add("gzip/gzip-of-empty.json.gz", gzip(new byte[0]), Expect.ERROR);
         add("gzip/gzip-of-gzip.json.gz", gzip(gz), Expect.ERROR);
         add("gzip/magic-only.json.gz", new byte[] {0x1f, (byte) 0x8b}, Expect.ERROR);
+    }
+
+    // ---------------------------------------------------------------- beyond the JSON parser's default limits
+
+    /**
+     * Sound files with a value beyond Jackson's default limits (nesting 1,000, strings of 20 M
+     * characters), and a gzip file cut with under 64 KiB left to decompress. Each is analysed in
+     * full ({@code parser-limits/}: no "truncated" warning) or as far as it goes (the cut gzip).
+     */
+    private void parserLimits() throws IOException {
+        String kineto = new String(kinetoSeed(), StandardCharsets.UTF_8);
+        String deep = "\"deep\":" + "[".repeat(5_000) + "]".repeat(5_000);
+        add("parser-limits/kineto-args-nested-5000.json", insertIntoArgs(kineto, deep), Expect.ANALYSED);
+        add("parser-limits/kineto-args-string-21M.json",
+                insertIntoArgs(kineto, "\"long\":\"" + "s".repeat(21_000_000) + "\""), Expect.ANALYSED);
+        String ascend = new String(ascendSeed(), StandardCharsets.UTF_8);
+        add("parser-limits/ascend-args-nested-5000/trace_view.json", insertIntoArgs(ascend, deep), Expect.ANALYSED);
+        byte[] gz = gzip(kinetoSeed());
+        add("kineto-truncated/gzip-cut-in-the-middle-under-64KiB.json.gz", Arrays.copyOf(gz, gz.length / 2),
+                Expect.ANALYSED);
+        add("kineto-truncated/gzip-without-trailer.json.gz", Arrays.copyOf(gz, gz.length - 8), Expect.EITHER);
+    }
+
+    /** {@code text} with {@code member} added first in the third {@code args} object. */
+    private static String insertIntoArgs(String text, String member) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"args\"\\s*:\\s*\\{").matcher(text);
+        for (int i = 0; i < 3; i++) {
+            if (!m.find()) {
+                throw new IllegalStateException("the seed has fewer than 3 args objects");
+            }
+        }
+        boolean empty = text.substring(m.end()).stripLeading().startsWith("}");
+        return text.substring(0, m.end()) + member + (empty ? "" : ",") + text.substring(m.end());
     }
 
     // ---------------------------------------------------------------- what fuzzing found (docs/RELIABILITY.md)

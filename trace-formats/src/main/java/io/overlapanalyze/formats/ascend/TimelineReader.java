@@ -73,6 +73,7 @@ final class TimelineReader {
             .enable(JsonReadFeature.ALLOW_TRAILING_COMMA)
             .enable(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS)
             .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+            .streamReadConstraints(io.overlapanalyze.formats.InputLimits.PARSER_CONSTRAINTS)
             .build();
     private static final Pattern GROUP_THREAD = Pattern.compile("^Group\\s+(\\S+)\\s+Communication$");
     private static final Pattern PLANE_THREAD = Pattern.compile("^Plane\\s+\\d+$");

@@ -192,8 +192,11 @@ final class EventHolder implements Cloneable {
                 return true;
             }
         } catch (NumberFormatException e) {
-            throw new BadTraceException("\"" + field + "\" is " + quoteShort(p.getText())
-                    + ", expected a number of microseconds");
+            // A number too large for nanoseconds in 64 bits is a number, not a malformed one.
+            boolean tooLarge = e.getMessage() != null && e.getMessage().startsWith("out of range");
+            throw new BadTraceException("\"" + field + "\" is " + quoteShort(p.getText()) + (tooLarge
+                    ? " µs, beyond what a time in nanoseconds holds in 64 bits (after the year 2262); not a profiler time"
+                    : ", expected a number of microseconds"));
         }
         if (t == JsonToken.VALUE_NULL) {
             return false;

@@ -77,6 +77,7 @@ public final class KinetoReader implements TraceReader {
             .enable(JsonReadFeature.ALLOW_TRAILING_COMMA)
             .enable(JsonReadFeature.ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER)
             .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)  // keep messages one short line
+            .streamReadConstraints(io.overlapanalyze.formats.InputLimits.PARSER_CONSTRAINTS)
             .build();
 
     private final KernelClassifier classifier;

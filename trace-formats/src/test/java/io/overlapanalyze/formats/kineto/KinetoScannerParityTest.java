@@ -243,8 +243,7 @@ class KinetoScannerParityTest {
      * for a string whose closing quote is already in the buffer did not apply the 4 MiB string
      * limit. The buffer only grows beyond 1 MiB while a header value is captured, so after a
      * {@code distributedInfo} over 32 MiB a string of more than 20,000,000 characters was taken
-     * whole, where Jackson refuses it ({@code StreamReadConstraints}, 20 M characters: here the
-     * file reads as truncated at that event) — a different model.
+     * whole, where the Jackson path has its own rules for it — a possibly different model.
      */
     @Test
     void aStringOverJacksonsLimitAfterAHugeCapturedHeaderIsDeclined() throws IOException {
@@ -262,8 +261,10 @@ class KinetoScannerParityTest {
                 out.write(b);
             }
         }
+        // The Jackson path accepts strings up to InputLimits.PARSER_CONSTRAINTS (256 M characters):
+        // it reads the file whole, and the fast path hands it over rather than give another model.
         String ref = KinetoParity.jackson(f);
-        assertTrue(ref.contains("truncated=true") && ref.contains("String value length"), ref.lines().limit(3).toList().toString());
+        assertTrue(ref.contains("truncated=false"), ref.lines().limit(3).toList().toString());
         String fast = KinetoParity.scanner(f, 0, 1);
         assertEquals(UNSUPPORTED, fast, "the fast path must decline it, not give " + KinetoParity.firstDifference(ref, fast));
     }
@@ -759,16 +760,34 @@ class KinetoScannerParityTest {
         assertTrue(truncatedTraces > c.cases / 2, "most cuts give a partial trace: " + truncatedTraces + " of " + c.cases);
     }
 
+    /** How many bytes a cut gzip file decompresses to before it runs out (by hand, one small read at a time). */
+    private static int recoverable(byte[] cutGzip) {
+        int n = 0;
+        try (InputStream in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(cutGzip))) {
+            byte[] buf = new byte[512];
+            for (int r; (r = in.read(buf)) > 0; ) {
+                n += r;
+            }
+        } catch (IOException e) {
+            // cut: what came out before counts
+        }
+        return n;
+    }
+
     /** The same through gzip: cut compressed files, and a generated trace cut every few hundred bytes. */
     @Test
     void truncatedGzipAndGeneratedTraces() throws IOException {
         Checker c = new Checker(dir);
-        byte[] gz = gzip(utf8(base()));
+        byte[] json = utf8(base());
+        byte[] gz = gzip(json);
         for (int cut = 0; cut < gz.length; cut += cut < 30 || cut > gz.length - 30 ? 1 : 4) {
             Path f = dir.resolve("cut" + cut + ".json.gz");
             Files.write(f, java.util.Arrays.copyOf(gz, cut));
-            // a cut in the 8-byte trailer leaves the JSON whole: neither path reads that far
-            c.checkFile("gzip cut at " + cut, f, null, cut < gz.length - 8 ? Expect.UNSUPPORTED : Expect.EITHER);
+            // A cut that leaves the JSON whole (in the 8-byte trailer, or in the last deflate bytes
+            // once every byte of text but the closing "}\n" is out) may be read whole: every value
+            // is there, and neither path needs what follows the last one.
+            boolean whole = recoverable(java.util.Arrays.copyOf(gz, cut)) >= json.length - 2;
+            c.checkFile("gzip cut at " + cut, f, null, whole ? Expect.EITHER : Expect.UNSUPPORTED);
             Files.delete(f);
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();

@@ -1,0 +1,67 @@
+package io.overlapanalyze.cli;
+
+import java.nio.file.Path;
+
+/**
+ * Makes text from outside (file names, values quoted from a trace) safe to print in a one-line
+ * message: a file name holding a newline must not split the line, and one holding terminal escape
+ * bytes must not drive the terminal. Plain names are printed as they are.
+ */
+public final class Messages {
+    private Messages() {
+    }
+
+    /** {@code path} as typed when it is plain, else in single quotes with its special characters escaped. */
+    public static String quote(Path path) {
+        return quote(String.valueOf(path));
+    }
+
+    /** {@code s} when it is plain, else in single quotes with its special characters escaped. */
+    public static String quote(String s) {
+        return isPlain(s) ? s : "'" + escape(s).replace("'", "\\'") + "'";
+    }
+
+    /**
+     * A whole message made printable on one line: every control character (newline, tab, escape,
+     * DEL, the Unicode line separators) becomes a visible escape ({@code \n}, {@code \x1b}).
+     */
+    public static String printable(String message) {
+        return isPlain(message) ? message : escape(message);
+    }
+
+    private static boolean isPlain(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (isSpecial(s.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isSpecial(char c) {
+        return Character.isISOControl(c) || c == '\u2028' || c == '\u2029' || c == '\u0085'
+                || (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069');
+    }
+
+    private static String escape(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 8);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '\n' -> b.append("\\n");
+                case '\r' -> b.append("\\r");
+                case '\t' -> b.append("\\t");
+                default -> {
+                    if (!isSpecial(c)) {
+                        b.append(c);
+                    } else if (c < 0x100) {
+                        b.append(String.format("\\x%02x", (int) c));
+                    } else {
+                        b.append(String.format("\\u%04x", (int) c));
+                    }
+                }
+            }
+        }
+        return b.toString();
+    }
+}
