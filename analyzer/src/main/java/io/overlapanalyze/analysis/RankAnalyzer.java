@@ -181,7 +181,7 @@ public final class RankAnalyzer {
     }
 
     /**
-     * Per issue-10 section, why it has nothing to show (metrics.md: "say so rather than print
+     * Per section, why it has nothing to show (metrics.md: "say so rather than print
      * zeros"). Decided over all steps: a section is available when any step has it.
      */
     static NotAvailable notAvailable(RankTrace trace, List<StepReport> steps, MemoryAnalysis memory,
@@ -205,7 +205,8 @@ public final class RankAnalyzer {
         if (memoryWhy == null && steps.stream().allMatch(s -> s.peakAllocatedBytes() == null)) {
             memoryWhy = "no allocator event of this rank's device falls inside any step";
         }
-        return new NotAvailable(prefetch, pipeline, slowdown.unavailable(), memoryWhy, launch);
+        return new NotAvailable(prefetch, pipeline, slowdown.unavailable(), memoryWhy, launch,
+                trace.commUnclassified());
     }
 
     /**

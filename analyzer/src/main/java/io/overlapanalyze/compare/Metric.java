@@ -37,7 +37,7 @@ public enum Metric {
      * Time in fused compute-communication kernels (MC², fused GEMM+collective); no sample in steps
      * without them, so runs without fused kernels diff as before.
      */
-    FUSED_BUSY("fusedBusy", "fused busy", MetricUnit.NS, s -> s.fusedBusyNs() > 0 ? s.fusedBusyNs() : null);
+    FUSED_BUSY("fusedBusy", "fused busy", MetricUnit.NS, s -> s.hasFused() ? s.fusedBusyNs() : null);
 
     private final String key;
     private final String label;

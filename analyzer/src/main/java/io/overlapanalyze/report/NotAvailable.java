@@ -1,7 +1,7 @@
 package io.overlapanalyze.report;
 
 /**
- * Why a section of the issue-10 analyses has nothing to show for a rank: one line each, or
+ * Why a section of the analyses has nothing to show for a rank: one line each, or
  * {@code null} when the section is available. Renderers print "not available: &lt;why&gt;" from
  * these instead of zeros.
  *
@@ -10,9 +10,18 @@ package io.overlapanalyze.report;
  * @param contention compute slowdown under overlap (needs enough overlapped and isolated instances)
  * @param memory     peak allocated memory (needs allocator events)
  * @param launch     launch diagnostics (needs gradient collectives and host launch data)
+ * @param communication every communication figure (comm busy, overlap, exposure, tail): the trace
+ *                   cannot tell communication from compute (no kernel names, no communication
+ *                   table), so its communication numbers are unknown, not zero
  */
-public record NotAvailable(String prefetch, String pipeline, String contention, String memory, String launch) {
+public record NotAvailable(String prefetch, String pipeline, String contention, String memory, String launch,
+                           String communication) {
     public static NotAvailable none() {
-        return new NotAvailable(null, null, null, null, null);
+        return new NotAvailable(null, null, null, null, null, null);
+    }
+
+    /** The sections before {@code communication} existed. */
+    public NotAvailable(String prefetch, String pipeline, String contention, String memory, String launch) {
+        this(prefetch, pipeline, contention, memory, launch, null);
     }
 }

@@ -48,7 +48,8 @@ import java.util.List;
  * @param windowOverlapNs    how far the step's window runs past its period into later steps'
  *                           (pipelined steps); 0 when it does not; {@code null} as stepPeriodNs
  * @param fusedBusyNs        |F|: FUSED kernels (compute and communication inside one kernel), which
- *                           are in neither C nor K; 0 when the step has none
+ *                           are in neither C nor K; 0 when the step has none; {@code null} in
+ *                           reports written before fused kernels were told apart
  */
 public record StepReport(String name, boolean partial, Long deviceStartNs, Long deviceEndNs, long stepTimeNs,
                          long commBusyNs, long computeBusyNs, long overlappedNs, long exposedCommNs,
@@ -58,11 +59,16 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
                          int deviceIntervals, int commKernels, boolean approximate, List<String> notes,
                          List<BucketReport> gradBuckets, Long exposedPrefetchNs, List<PrefetchReport> prefetches,
                          PipelineReport pipeline, LaunchReport launch, Long peakAllocatedBytes,
-                         Long stepPeriodNs, Long windowOverlapNs, long fusedBusyNs) {
+                         Long stepPeriodNs, Long windowOverlapNs, Long fusedBusyNs) {
     public StepReport {
         notes = List.copyOf(notes);
         gradBuckets = gradBuckets == null ? List.of() : List.copyOf(gradBuckets);
         prefetches = prefetches == null ? List.of() : List.copyOf(prefetches);
+    }
+
+    /** True when the step ran fused compute-communication kernels. */
+    public boolean hasFused() {
+        return fusedBusyNs != null && fusedBusyNs > 0;
     }
 
     /** The layout before the step period and fused kernels existed. */
@@ -78,7 +84,7 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
                 exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs, overlapRatio,
                 gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs, attribution,
                 deviceIntervals, commKernels, approximate, notes, gradBuckets, exposedPrefetchNs, prefetches, pipeline,
-                launch, peakAllocatedBytes, null, null, 0);
+                launch, peakAllocatedBytes, null, null, null);
     }
 
     /** The layout before the issue-10 fields existed: none of them. */

@@ -110,7 +110,7 @@ final class TraceBuilder {
         sorted.sort((a, b) -> Long.compare(a.startNs(), b.startNs()));
         long[] um = unmatched.stream().mapToLong(Long::longValue).toArray();
         return new RankTrace("test.json", TraceFormat.KINETO, 0, RankSource.TRACE, 2, lanes, device, sorted, threads,
-                collectives, List.of(), um, hostOps, truncated, warnings, streamWaits, List.of(), MemorySamples.empty());
+                collectives, List.of(), um, hostOps, truncated, warnings, streamWaits, List.of(), MemorySamples.empty(), null);
     }
 
     // ---- the seed's worked examples (metrics.md §7) ----

@@ -31,13 +31,17 @@ import java.util.List;
  *                          "Overlap Analysis" lane), for the cross-check; empty for other formats
  * @param memory            the device allocator's running total (metrics.md §9 "Memory"); empty
  *                          when the trace recorded no allocator events
+ * @param commUnclassified  why the trace cannot tell communication from compute (an export without
+ *                          kernel names, a database without its communication table), or {@code null}
+ *                          when it can: then communication figures are unknown, not zero
  */
 public record RankTrace(String source, TraceFormat format, int rank, RankSource rankSource, int worldSize,
                         List<Lane> lanes, DeviceIntervals device, List<HostSpan> hostSpans,
                         List<HostThread> threads, List<Collective> collectives, List<ProcessGroup> groups,
                         long[] unmatchedLaunchNs, boolean hostOpsPresent, boolean truncated,
                         List<String> warnings, List<StreamWait> streamWaits,
-                        List<ReferenceOverlap> referenceOverlap, MemorySamples memory) {
+                        List<ReferenceOverlap> referenceOverlap, MemorySamples memory,
+                        String commUnclassified) {
     public RankTrace {
         lanes = List.copyOf(lanes);
         hostSpans = List.copyOf(hostSpans);
@@ -57,28 +61,35 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
     public RankTrace withRank(int newRank, RankSource newRankSource) {
         return new RankTrace(source, format, newRank, newRankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory);
+                referenceOverlap, memory, commUnclassified);
+    }
+
+    /** This trace marked as one whose communication cannot be classified, and why. */
+    public RankTrace withCommUnclassified(String why) {
+        return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
+                collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
+                referenceOverlap, memory, why);
     }
 
     /** This trace with another job size ({@code -1}: unknown); every other component is this trace's. */
     public RankTrace withWorldSize(int newWorldSize) {
         return new RankTrace(source, format, rank, rankSource, newWorldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory);
+                referenceOverlap, memory, commUnclassified);
     }
 
     /** This trace as read from {@code newSource}; every other component is this trace's. */
     public RankTrace withSource(String newSource) {
         return new RankTrace(newSource, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory);
+                referenceOverlap, memory, commUnclassified);
     }
 
     /** This trace with {@code newWarnings} in place of its warnings; every other component is this trace's. */
     public RankTrace withWarnings(List<String> newWarnings) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, newWarnings, streamWaits,
-                referenceOverlap, memory);
+                referenceOverlap, memory, commUnclassified);
     }
 
     /** This trace with one more warning line at the end; every other component is this trace's. */
@@ -92,7 +103,7 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
     public RankTrace withMemory(MemorySamples newMemory) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, newMemory);
+                referenceOverlap, newMemory, commUnclassified);
     }
 
     /** True when the rank recorded no device activity at all (a CPU-only trace). */

@@ -52,7 +52,7 @@ public final class BeyondView {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"step", "fused ms", "of step"});
         for (StepReport s : rank.steps()) {
-            if (s.fusedBusyNs() > 0) {
+            if (s.hasFused()) {
                 rows.add(new String[] {s.name(), Units.ms(s.fusedBusyNs()),
                         Units.pct(s.stepTimeNs() == 0 ? null : (double) s.fusedBusyNs() / s.stepTimeNs())});
             }

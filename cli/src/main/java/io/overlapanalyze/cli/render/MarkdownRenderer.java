@@ -46,7 +46,7 @@ public final class MarkdownRenderer implements ReportRenderer {
                             .append(" | ").append(Units.rel(m.lastReduceEndNs(), s.deviceStartNs()))
                             .append(" | ").append(Units.ms(s.tailNs()))
                             .append(" | ").append(s.tailNs() == null ? "" : s.attribution().kind().name())
-                            .append(" | ").append(Units.ms(s.exposedCommNs()))
+                            .append(" | ").append(TextRenderer.commKnown(rank) ? Units.ms(s.exposedCommNs()) : "n/a")
                             .append(" | ").append(Units.pct(s.overlapRatio())).append(" |\n");
                 }
                 for (StepReport s : rank.steps()) {
@@ -62,7 +62,8 @@ public final class MarkdownRenderer implements ReportRenderer {
                 Totals.Medians md = t.medians();
                 sb.append("\n**Summary** over ").append(t.steps()).append(" steps (medians): step ")
                         .append(Units.msUnit(md.stepTimeNs())).append(", tail ").append(Units.msUnit(md.tailNs()))
-                        .append(", exposed comm ").append(Units.msUnit(md.exposedCommNs())).append(", overlap ")
+                        .append(", exposed comm ").append(Units.msUnit(TextRenderer.commKnown(rank)
+                                ? md.exposedCommNs() : null)).append(", overlap ")
                         .append(Units.pct(md.overlapRatio())).append(".\n");
             }
             if (!rank.steps().isEmpty()) {
@@ -97,6 +98,10 @@ public final class MarkdownRenderer implements ReportRenderer {
                     sb.append("| ").append(escape(r[0])).append(" | ").append(escape(r[1])).append(" | ").append(r[2])
                             .append(" | ").append(r[3]).append(" | ").append(r[4]).append(" |\n");
                 }
+            }
+            if (!TextRenderer.commKnown(rank)) {
+                sb.append("\n> communication: not available: ").append(escape(rank.notAvailable().communication()))
+                        .append('\n');
             }
             for (String note : rank.notes()) {
                 sb.append("\n> note: ").append(escape(note)).append('\n');

@@ -95,7 +95,7 @@ public final class TextRenderer implements ReportRenderer {
                         Units.rel(m.lastReduceEndNs(), s.deviceStartNs()),
                         Units.ms(s.tailNs()),
                         s.tailNs() == null ? "-" : s.attribution().kind().name(),
-                        Units.ms(s.exposedCommNs()),
+                        commKnown(rank) ? Units.ms(s.exposedCommNs()) : "n/a",
                         Units.pct(s.overlapRatio())});
             }
             TextTable.render(rows, Set.of(0, 7), sb);
@@ -191,20 +191,21 @@ public final class TextRenderer implements ReportRenderer {
             return;
         }
         Totals.Medians md = t.medians();
+        boolean comm = commKnown(rank);
         sb.append('\n').append("summary over ").append(t.steps()).append(t.steps() == 1 ? " step" : " steps")
                 .append(" (medians): step ").append(Units.msUnit(md.stepTimeNs()))
                 .append(", tail ").append(Units.msUnit(md.tailNs()))
-                .append(", exposed comm ").append(Units.msUnit(md.exposedCommNs()))
-                .append(" (gradients ").append(Units.msUnit(md.exposedGradCommNs())).append(")")
+                .append(", exposed comm ").append(Units.msUnit(comm ? md.exposedCommNs() : null))
+                .append(" (gradients ").append(Units.msUnit(comm ? md.exposedGradCommNs() : null)).append(")")
                 .append(", overlap ").append(Units.pct(md.overlapRatio()))
                 .append(", start delay ").append(Units.msUnit(md.startDelayNs())).append('\n');
-        sb.append("totals: comm busy ").append(Units.msUnit(t.commBusyNs()))
+        sb.append("totals: comm busy ").append(Units.msUnit(comm ? t.commBusyNs() : null))
                 .append(", compute busy ").append(Units.msUnit(t.computeBusyNs()))
-                .append(", overlapped ").append(Units.msUnit(t.overlappedNs()));
+                .append(", overlapped ").append(Units.msUnit(comm ? t.overlappedNs() : null));
         if (t.overlapRatio() != null) {
             sb.append(" (").append(Units.pct(t.overlapRatio())).append(" of comm)");
         }
-        sb.append(", exposed comm ").append(Units.msUnit(t.exposedCommNs()))
+        sb.append(", exposed comm ").append(Units.msUnit(comm ? t.exposedCommNs() : null))
                 .append(", idle ").append(Units.msUnit(t.idleNs()));
         if (t.stepPeriodNs() != null) {
             // Periods never overlap: idle is part of them, where adding step times counts pipelined
@@ -212,6 +213,9 @@ public final class TextRenderer implements ReportRenderer {
             sb.append(" of ").append(Units.msUnit(t.stepPeriodNs())).append(" in step periods");
         }
         sb.append('\n');
+        if (!comm) {
+            sb.append("communication: not available: ").append(rank.notAvailable().communication()).append('\n');
+        }
         if (rank.preCapture() != null && rank.preCapture().intervals() > 0) {
             sb.append("before the capture: ").append(rank.preCapture().intervals())
                     .append(" device intervals still running from earlier launches, busy ")
@@ -239,6 +243,11 @@ public final class TextRenderer implements ReportRenderer {
         if (!late.isEmpty() && !peerAdvice) {
             sb.append("tail: ").append(Explanations.peerBound(late, counted.size())).append('\n');
         }
+    }
+
+    /** False when the trace cannot tell communication from compute: its comm figures are unknown. */
+    static boolean commKnown(RankReport rank) {
+        return rank.notAvailable() == null || rank.notAvailable().communication() == null;
     }
 
     private static int countComplete(RankReport rank) {

@@ -159,10 +159,12 @@ final class DbReader {
                     + (problems.any() ? "all rows without integer times" : "empty") + ")");
         }
         List<String> warnings = problems.lines();
+        String commUnclassified = null;
         if (!tables.contains("COMMUNICATION_OP")) {
-            warnings.add("communication cannot be classified: the database has no COMMUNICATION_OP table (its HCCL"
-                    + " tasks are left out as always), so no communication is measured and the communication"
-                    + " figures of this rank are not real zeros");
+            commUnclassified = "communication cannot be classified: the database has no COMMUNICATION_OP table (its"
+                    + " HCCL tasks are left out as always), so no communication is measured and the communication"
+                    + " figures of this rank are not real zeros";
+            warnings.add(commUnclassified);
         }
         hostOps(c, tables, byDevice);
         Map<String, List<ReferenceOverlap>> reference = stepTraceTime(byDevice.keySet());
@@ -177,7 +179,8 @@ final class DbReader {
                     ? new RankInfo(rankOfDevice.get(dev), io.overlapanalyze.model.RankSource.TRACE)
                     : rankFallback.apply(dev);
             a.warnings.addAll(warnings);
-            out.add(a.build(source, TraceFormat.ASCEND, info.rank(), info.source(), -1, false, null));
+            RankTrace t = a.build(source, TraceFormat.ASCEND, info.rank(), info.source(), -1, false, null);
+            out.add(commUnclassified == null ? t : t.withCommUnclassified(commUnclassified));
         }
         return out;
     }

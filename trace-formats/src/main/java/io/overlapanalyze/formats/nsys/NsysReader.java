@@ -177,6 +177,8 @@ public final class NsysReader implements TraceReader {
         private final ExportDatabase db;
         private final StringTable strings;
         private final Warnings warnings = new Warnings();
+        /** Why communication cannot be told from compute in this export, or {@code null}. */
+        private String commUnclassified;
         private final LaunchIndex launches = new LaunchIndex();
         private final RowNames rowNames = new RowNames();
         private final Map<Long, ProcessNvtx> processes = new HashMap<>();
@@ -698,12 +700,13 @@ public final class NsysReader implements TraceReader {
                 warnings.add(table + " rows without an integer start or end skipped", "", nullRows);
             }
             if (kernels && danglingKernelNames > 0) {
-                warnings.add("communication cannot be classified: " + (strings.present()
+                commUnclassified = "communication cannot be classified: " + (strings.present()
                         ? danglingKernelNames + " of " + kernelNameIds + " kernel names are not in StringIds (first: id "
                         + firstDanglingKernelName + "); those kernels"
                         : "the export has no StringIds table (names), so all kernels")
                         + " are counted as compute, and communication among them is not measured (its figures are"
-                        + " not real zeros)");
+                        + " not real zeros)";
+                warnings.add(commUnclassified);
             }
             if (launchRead != null) {
                 awaitLaunches(launchRead);
@@ -906,7 +909,7 @@ public final class NsysReader implements TraceReader {
                 RankTrace trace = new RankTrace(file, TraceFormat.NSYS, id.rank(), id.source(), id.worldSize(),
                         r.lanes(), r.device, spans, threads, collectives, List.of(),
                         launches.unmatchedLaunches(r.processKey), hostOps, false, w.lines(), List.of(), List.of(),
-                        MemorySamples.empty());
+                        MemorySamples.empty(), commUnclassified);
                 out.add(new NsysRank(r.pid, r.deviceId, id.how(), trace));
             }
             out.sort(Comparator.comparingInt((NsysRank n) -> n.trace().rank()).thenComparingLong(NsysRank::pid));
@@ -965,7 +968,7 @@ public final class NsysReader implements TraceReader {
                     : ""));
             RankTrace trace = new RankTrace(file, TraceFormat.NSYS, 0, RankSource.DEFAULT, -1, List.of(),
                     new DeviceIntervals(new StringPool(), 16), List.of(), List.of(), List.of(), List.of(), new long[0],
-                    false, false, w.lines(), List.of(), List.of(), MemorySamples.empty());
+                    false, false, w.lines(), List.of(), List.of(), MemorySamples.empty(), null);
             return new NsysRank(-1, -1, "no device activity", trace);
         }
     }

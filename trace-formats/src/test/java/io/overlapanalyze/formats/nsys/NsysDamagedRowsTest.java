@@ -109,6 +109,8 @@ class NsysDamagedRowsTest {
         assertEquals(0, kernels(t)[3]);
         assertTrue(warning(t, "communication cannot be classified").contains("no StringIds table"),
                 t.warnings().toString());
+        assertTrue(t.commUnclassified() != null && t.commUnclassified().contains("no StringIds table"),
+                "the model says so too, for the analysis: " + t.commUnclassified());
     }
 
     /** The NCCL kernel's name string is gone (a trimmed export): 33 NCCL kernels counted as compute, said so. */

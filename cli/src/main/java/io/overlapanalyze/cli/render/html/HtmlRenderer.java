@@ -240,7 +240,7 @@ public final class HtmlRenderer implements ReportRenderer {
                 .append("<span><i class=\"sw\" style=\"background:var(--c)\"></i>comm under compute</span>")
                 .append("<span><i class=\"sw\" style=\"background:var(--x)\"></i>exposed comm</span>")
                 .append("<span><i class=\"sw\" style=\"background:var(--m)\"></i>memcpy/memset</span>")
-                .append(report.ranks().stream().flatMap(r -> r.steps().stream()).anyMatch(st -> st.fusedBusyNs() > 0)
+                .append(report.ranks().stream().flatMap(r -> r.steps().stream()).anyMatch(StepReport::hasFused)
                         ? "<span><i class=\"sw\" style=\"background:var(--f)\"></i>fused kernels (compute and "
                                 + "communication inside one kernel; their inner overlap is not in the trace)</span>"
                         : "")

@@ -26,7 +26,7 @@ class BeyondSectionTest {
         return new StepReport("ProfilerStep#" + i, false, 0L, 1L, 1, 0, 0, 0, 0, 0, 0, 0, 0, null, 0,
                 Markers.undefined(), null, null, null, null,
                 new Attribution(TailKind.NONE, List.of()), 0, 0, false, List.of(), List.of(), null, List.of(), null,
-                null, peak, null, null, 0);
+                null, peak, null, null, 0L);
     }
 
     private static Element render(int steps, int kernels) {
