@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Builds the Dockerfile's two base images from Debian packages, for machines that reach a Debian
 # mirror but no image registry:
-#   local/debian-jdk17-maven:bookworm  JDK 17 and Maven, for the build stage (BUILD_IMAGE)
-#   local/debian-jre17:bookworm        JRE 17, for the runtime stage (RUNTIME_IMAGE)
-# Each is a `debootstrap --variant=minbase` root file system turned into an image by
-# `docker import`. The build image also trusts this machine's site CAs
-# (/usr/local/share/ca-certificates), in a thin layer of its own: where Maven Central is reached
-# through a TLS-inspecting proxy, the proxy's CA is one of them. Images that exist are reused (the
-# CA layer is redone when the site CAs change), so a second run costs next to nothing.
+#   local/debian-jre17:bookworm        JRE 17, for the runtime stage (RUNTIME_IMAGE): a
+#                                      `debootstrap --variant=minbase` root file system, imported
+#                                      with `docker import`
+#   local/debian-jdk17-maven:bookworm  that plus JDK 17 and Maven, for the build stage (BUILD_IMAGE)
+# The build image also trusts this machine's site CAs (/usr/local/share/ca-certificates): where
+# Maven Central is reached through a TLS-inspecting proxy, the proxy's CA is one of them. Images
+# that exist are reused (the build image is redone when the site CAs change), so a second run
+# costs next to nothing.
 #
 # Usage (root, with docker and debootstrap installed):
 #   docker/local-base-images.sh
@@ -23,7 +24,6 @@ set -euo pipefail
 
 suite="${DEBIAN_SUITE:-bookworm}"
 build_image="local/debian-jdk17-maven:$suite"
-build_rootfs_image="local/debian-jdk17-maven-rootfs:$suite"
 site_ca_dir=/usr/local/share/ca-certificates
 site_ca_label=io.overlapanalyze.site-ca
 runtime_image="local/debian-jre17:$suite"
@@ -66,10 +66,8 @@ fi
 command -v docker >/dev/null 2>&1 || die "docker is not installed"
 docker info >/dev/null 2>&1 || die "no Docker engine answers (is dockerd running?)"
 
-# One scratch folder for the whole run: the root file systems while they are built, and the
-# packages debootstrap downloads, which the second image reuses (the JRE's are among the JDK's).
+# A scratch folder for the run: the root file system while it is built, the CA layer's context.
 workdir="$(mktemp -d "${TMPDIR:-/var/tmp}/overlap-base-images.XXXXXX")"
-mkdir -p "$workdir/debs"
 # remove_tree DIR: DIR and everything in it, never what is mounted inside it. debootstrap mounts
 # /proc and /sys in the new root while it configures packages and may leave them mounted when it
 # fails: unmount those (deepest first) before removing anything.
@@ -82,28 +80,28 @@ remove_tree() {
 }
 trap 'remove_tree "$workdir"' EXIT
 
-# import_rootfs NAME PACKAGES: a minbase root file system with PACKAGES, imported as NAME.
-import_rootfs() {
-  local name="$1" packages="$2" rootfs="$workdir/rootfs" started=$SECONDS
-  if docker image inspect "$name" >/dev/null 2>&1; then
-    echo "local-base-images: $name exists, reused" >&2
+# The runtime image: a minbase root file system with the JRE, imported.
+runtime_from_debootstrap() {
+  local rootfs="$workdir/rootfs" started=$SECONDS
+  if docker image inspect "$runtime_image" >/dev/null 2>&1; then
+    echo "local-base-images: $runtime_image exists, reused" >&2
     return 0
   fi
   command -v debootstrap >/dev/null 2>&1 || die "debootstrap is not installed (apt-get install debootstrap)"
-  echo "local-base-images: building $name from $mirror ($suite: $packages)..." >&2
-  if ! debootstrap --variant=minbase --cache-dir="$workdir/debs" --include="$packages" \
-      "$suite" "$rootfs" "$mirror" >"$workdir/debootstrap.log" 2>&1; then
+  echo "local-base-images: building $runtime_image: debootstrap $suite from $mirror..." >&2
+  if ! debootstrap --variant=minbase --include=openjdk-17-jre-headless "$suite" "$rootfs" "$mirror" \
+      >"$workdir/debootstrap.log" 2>&1; then
     tail -n 20 "$workdir/debootstrap.log" >&2
-    die "debootstrap of $name failed (log above)"
+    die "debootstrap of $runtime_image failed (log above)"
   fi
   # The downloaded packages and the index files are of no use in an image.
   rm -rf "${rootfs:?}"/var/cache/apt/archives/*.deb "${rootfs:?}"/var/lib/apt/lists/*
   tar -C "$rootfs" -c . | docker import \
       --change 'ENV LANG=C.UTF-8' \
       --change 'CMD ["/bin/bash"]' \
-      - "$name" >/dev/null
+      - "$runtime_image" >/dev/null
   remove_tree "$rootfs"
-  echo "local-base-images: $name built in $((SECONDS - started)) s" >&2
+  echo "local-base-images: $runtime_image built in $((SECONDS - started)) s" >&2
 }
 
 # The digest of this machine's site CAs (their contents, in name order); the build image carries
@@ -112,43 +110,43 @@ site_ca_digest() {
   find "$site_ca_dir" -type f -name '*.crt' -print0 2>/dev/null | sort -z | xargs -0r cat | sha256sum | cut -c1-64
 }
 
-# has_site_cas NAME: whether NAME exists and trusts exactly this machine's site CAs.
-has_site_cas() {
-  local current
-  current="$(docker image inspect -f "{{ index .Config.Labels \"$site_ca_label\" }}" "$1" 2>/dev/null || true)"
-  [[ -n "$current" && "$current" == "$(site_ca_digest)" ]]
-}
-
-# add_site_cas FROM NAME: FROM plus this machine's site CAs, as NAME.
-add_site_cas() {
-  local from="$1" name="$2" old context="$workdir/site-cas"
-  old="$(docker image inspect -f '{{ .Id }}' "$name" 2>/dev/null || true)"
+# The build image: the runtime image plus the JDK and Maven, installed by apt from the same mirror
+# (the root file system's sources.list names it) in a build on the host's network, which costs a
+# fraction of a second debootstrap; then the site CAs, in a layer of their own.
+build_on_runtime() {
+  local old current context="$workdir/build-image" started=$SECONDS digest
+  digest="$(site_ca_digest)"
+  current="$(docker image inspect -f "{{ index .Config.Labels \"$site_ca_label\" }}" "$build_image" 2>/dev/null || true)"
+  if [[ "$current" == "$digest" ]]; then
+    echo "local-base-images: $build_image exists, reused" >&2
+    return 0
+  fi
+  old="$(docker image inspect -f '{{ .Id }}' "$build_image" 2>/dev/null || true)"
   mkdir -p "$context/ca"
   [[ ! -d "$site_ca_dir" ]] || cp -R "$site_ca_dir/." "$context/ca/"
   cat >"$context/Dockerfile" <<DOCKERFILE
-FROM $from
+FROM $runtime_image
+RUN apt-get update -qq \\
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openjdk-17-jdk-headless maven >/dev/null \\
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb
 COPY ca/ $site_ca_dir/
 RUN update-ca-certificates >/dev/null
-LABEL $site_ca_label=$(site_ca_digest)
+LABEL $site_ca_label=$digest
 DOCKERFILE
-  echo "local-base-images: adding this machine's site CAs to $name..." >&2
-  if ! docker build --network none -t "$name" "$context" >"$workdir/build.log" 2>&1; then
+  echo "local-base-images: building $build_image: $runtime_image with the JDK, Maven and this machine's site CAs..." >&2
+  if ! docker build --network host -t "$build_image" "$context" >"$workdir/build.log" 2>&1; then
     tail -n 20 "$workdir/build.log" >&2
-    die "could not add the site CAs to $name (log above)"
+    die "could not build $build_image (log above)"
   fi
   # The image it replaces (older CAs) has no other use.
-  if [[ -n "$old" && "$old" != "$(docker image inspect -f '{{ .Id }}' "$name")" ]]; then
+  if [[ -n "$old" && "$old" != "$(docker image inspect -f '{{ .Id }}' "$build_image")" ]]; then
     docker image rm "$old" >/dev/null 2>&1 || true
   fi
+  echo "local-base-images: $build_image built in $((SECONDS - started)) s" >&2
 }
 
-if has_site_cas "$build_image"; then
-  echo "local-base-images: $build_image exists, reused" >&2
-else
-  import_rootfs "$build_rootfs_image" "openjdk-17-jdk-headless,maven"
-  add_site_cas "$build_rootfs_image" "$build_image"
-fi
-import_rootfs "$runtime_image" "openjdk-17-jre-headless"
+runtime_from_debootstrap
+build_on_runtime
 
 # For scripts: the build arguments that select these images.
 echo "BUILD_IMAGE=$build_image"
