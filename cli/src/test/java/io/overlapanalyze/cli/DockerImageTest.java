@@ -87,7 +87,7 @@ class DockerImageTest {
             // An engine without the default bridge, seen from a machine Testcontainers takes for a
             // container (/.dockerenv): it looks for the host's address on that bridge.
             available = false;
-            why = "Testcontainers cannot use the Docker engine (" + e.getMessage().strip()
+            why = "Testcontainers cannot use the Docker engine (" + String.valueOf(e.getMessage()).strip()
                     + "); with dockerd --bridge=none set TESTCONTAINERS_HOST_OVERRIDE=localhost";
         }
         if (!usable(available, why)) {
