@@ -1,22 +1,39 @@
 # overlap-analyze in a container: build with Maven, run on a JRE.
 #   docker build -t overlap-analyze .
-#   docker run --rm -v "$PWD:/data" overlap-analyze /data/trace.json
-FROM maven:3.9-eclipse-temurin-17 AS build
+#   docker run --rm -u "$(id -u):$(id -g)" -v "$PWD:/data" overlap-analyze trace.json
+# The base images are build arguments: where no registry is reachable,
+# docker/local-base-images.sh builds both from Debian packages (see the README, "In a container").
+ARG BUILD_IMAGE=maven:3.9-eclipse-temurin-17
+ARG RUNTIME_IMAGE=eclipse-temurin:17-jre
+
+FROM ${BUILD_IMAGE} AS build
 WORKDIR /src
+# The poms alone first: the plugins and dependencies they download stay in a layer of their own,
+# which changes to the sources do not invalidate.
 COPY pom.xml ./
 COPY trace-formats/pom.xml trace-formats/
 COPY analyzer/pom.xml analyzer/
 COPY cli/pom.xml cli/
-COPY trace-formats/src trace-formats/src
-COPY analyzer/src analyzer/src
-COPY cli/src cli/src
-RUN mvn -B -q -ntp -DskipTests package
+RUN mvn -B -q -ntp -Dmaven.test.skip=true package && rm -rf trace-formats/target analyzer/target cli/target
+COPY trace-formats/src/main trace-formats/src/main
+COPY analyzer/src/main analyzer/src/main
+COPY cli/src/main cli/src/main
+RUN mvn -B -q -ntp -Dmaven.test.skip=true package
 
-FROM eclipse-temurin:17-jre
+FROM ${RUNTIME_IMAGE}
 LABEL org.opencontainers.image.title="overlap-analyze" \
       org.opencontainers.image.description="Why is the training step longer than it should be: overlap, tail and exposed communication from profiler traces"
+# An unprivileged user of its own; `docker run -u "$(id -u):$(id -g)"` runs as the caller instead,
+# so that reports written to the mounted folder belong to them.
+RUN useradd --uid 10001 --user-group --no-create-home --home-dir /data \
+      --shell /usr/sbin/nologin overlap-analyze \
+ && mkdir -p /data && chown 10001:10001 /data
 COPY --from=build /src/cli/target/overlap-analyze.jar /opt/overlap-analyze/overlap-analyze.jar
 COPY samples/ /opt/overlap-analyze/samples/
+USER 10001:10001
 WORKDIR /data
-ENTRYPOINT ["java", "-XX:+UseParallelGC", "-jar", "/opt/overlap-analyze/overlap-analyze.jar"]
+# The launcher's flags for big inputs (./overlap-analyze): client compiler, parallel collector,
+# and a heap of up to half the container's memory (the JVM's default is a quarter).
+ENTRYPOINT ["java", "-XX:+UseParallelGC", "-XX:TieredStopAtLevel=1", "-XX:NewRatio=1", "-XX:MaxRAMPercentage=50", \
+            "-jar", "/opt/overlap-analyze/overlap-analyze.jar"]
 CMD ["--help"]
