@@ -33,7 +33,8 @@ COPY samples/ /opt/overlap-analyze/samples/
 USER 10001:10001
 WORKDIR /data
 # The launcher's flags for big inputs (./overlap-analyze): client compiler, parallel collector,
-# and a heap of up to half the container's memory (the JVM's default is a quarter).
+# and a heap of up to half the container's memory (the JVM's default is a quarter); a crash report
+# goes to /tmp, never into the mounted working directory.
 ENTRYPOINT ["java", "-XX:+UseParallelGC", "-XX:TieredStopAtLevel=1", "-XX:NewRatio=1", "-XX:MaxRAMPercentage=50", \
-            "-jar", "/opt/overlap-analyze/overlap-analyze.jar"]
+            "-XX:ErrorFile=/tmp/overlap-analyze-hs_err_pid%p.log", "-jar", "/opt/overlap-analyze/overlap-analyze.jar"]
 CMD ["--help"]
