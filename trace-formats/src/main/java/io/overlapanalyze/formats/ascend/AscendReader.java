@@ -200,11 +200,13 @@ public final class AscendReader implements TraceReader {
     /** torch_npu: {@code profiler_info_<rank>.json} {@code rank_id}; the file name when it has none. */
     static IntFunction<RankInfo> torchNpuRank(Path dir) {
         RankInfo info = RankInfo.UNKNOWN;
+        Path f = null;
+        String fromName = null;
         try {
-            Path f = newest(dir, PROFILER_INFO);
+            f = newest(dir, PROFILER_INFO);
             if (f != null) {
+                fromName = group(PROFILER_INFO, f, 1);
                 Integer fromContent = rankId(f);
-                String fromName = group(PROFILER_INFO, f, 1);
                 if (fromContent != null && fromContent >= 0) {
                     info = new RankInfo(fromContent, RankSource.TRACE);
                 } else if (fromContent == null && fromName != null && !fromName.isEmpty()) {
@@ -212,7 +214,13 @@ public final class AscendReader implements TraceReader {
                 }
             }
         } catch (IOException | NumberFormatException e) {
-            info = RankInfo.UNKNOWN;
+            // A rank_id that is no number ("zero") is metadata gone wrong: say so, and use the file
+            // name's rank (profiler_info_<rank>.json) when it has one.
+            String what = f == null ? "the profiler_info file" : f.getFileName().toString();
+            boolean named = fromName != null && !fromName.isEmpty();
+            info = (named ? new RankInfo(Integer.parseInt(fromName), RankSource.FILE_NAME) : RankInfo.UNKNOWN)
+                    .withWarning(what + ": rank_id is not a rank number (" + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + "); "
+                            + (named ? "using rank " + fromName + " from the file name" : "rank unknown"));
         }
         RankInfo fixed = info;
         return d -> fixed;

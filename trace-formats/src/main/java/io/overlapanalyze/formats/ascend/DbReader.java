@@ -92,8 +92,15 @@ final class DbReader {
 
     private List<RankTrace> devices(ReadOnlySqlite c, Set<String> tables) throws SQLException, TraceFormatException {
         Map<Integer, Integer> rankOfDevice = new HashMap<>();
+        Map<Integer, java.util.TreeSet<Integer>> ranksOfDevice = new HashMap<>();
         if (tables.contains("RANK_DEVICE_MAP")) {
-            query(c, "SELECT rankId, deviceId FROM RANK_DEVICE_MAP", rs -> rankOfDevice.put(rs.getInt(2), rs.getInt(1)));
+            query(c, "SELECT rankId, deviceId FROM RANK_DEVICE_MAP",
+                    rs -> ranksOfDevice.computeIfAbsent(rs.getInt(2), d -> new java.util.TreeSet<>()).add(rs.getInt(1)));
+        }
+        for (Map.Entry<Integer, java.util.TreeSet<Integer>> e : ranksOfDevice.entrySet()) {
+            if (e.getValue().size() == 1) {
+                rankOfDevice.put(e.getKey(), e.getValue().first());
+            }
         }
         Set<Long> compute = ids(c, tables, "COMPUTE_TASK_INFO");
         Set<Long> commTasks = ids(c, tables, "COMMUNICATION_TASK_INFO");
@@ -179,6 +186,16 @@ final class DbReader {
                     ? new RankInfo(rankOfDevice.get(dev), io.overlapanalyze.model.RankSource.TRACE)
                     : rankFallback.apply(dev);
             a.warnings.addAll(warnings);
+            if (ranksOfDevice.getOrDefault(dev, new java.util.TreeSet<>()).size() > 1) {
+                // One device is one rank: a map that gives it several cannot say which.
+                a.warnings.add("RANK_DEVICE_MAP gives device " + dev + " several ranks " + ranksOfDevice.get(dev)
+                        + "; " + (info.source() == io.overlapanalyze.model.RankSource.DEFAULT ? "rank unknown"
+                        : "using rank " + info.rank() + " from the " + info.source().name().toLowerCase(Locale.ROOT)
+                        .replace('_', ' ')));
+            }
+            if (info.warning() != null) {
+                a.warnings.add(info.warning());
+            }
             RankTrace t = a.build(source, TraceFormat.ASCEND, info.rank(), info.source(), -1, false, null);
             out.add(commUnclassified == null ? t : t.withCommUnclassified(commUnclassified));
         }

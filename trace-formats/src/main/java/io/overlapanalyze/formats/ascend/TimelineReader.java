@@ -775,6 +775,9 @@ final class TimelineReader {
                 a.warnings.add("device tasks carry no known \"Task Type\": none counted as compute");
             }
             RankInfo info = rankOfDevice.apply(dev);
+            if (info.warning() != null) {
+                a.warnings.add(info.warning());
+            }
             out.add(a.build(source, TraceFormat.ASCEND, info.rank(), info.source(), -1, truncated,
                     parts.get(0).getFileName() + " Overlap Analysis lane"));
         }
