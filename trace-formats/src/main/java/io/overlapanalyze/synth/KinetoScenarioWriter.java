@@ -112,20 +112,7 @@ public final class KinetoScenarioWriter {
 
     /** Writes to {@code file} (gzip when the name ends with {@code .gz}); returns the plan. */
     public static SyntheticTimeline write(Scenario scenario, Path file) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        try (OutputStream raw = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
-            if (file.getFileName().toString().endsWith(".gz")) {
-                try (GZIPOutputStream gz = new GZIPOutputStream(raw, 1 << 16)) {
-                    SyntheticTimeline t = write(scenario, gz, file.toString());
-                    gz.finish();
-                    return t;
-                }
-            }
-            return write(scenario, raw, file.toString());
-        }
+        return write(scenario, CaptureEffects.NONE, file);
     }
 
     static void writeEvent(JsonGenerator g, TraceEvent e) throws IOException {

@@ -142,10 +142,9 @@ public final class KernelRules {
         if (name == null) {
             return DeviceKind.COMPUTE;
         }
-        for (UserPattern p : user) {
-            if (p.regex().matcher(name).find()) {
-                return p.target().kind();
-            }
+        DeviceKind mine = userKind(name);
+        if (mine != null) {
+            return mine;
         }
         if (COMPUTE_EXCEPTIONS.matcher(name).find()) {
             return DeviceKind.COMPUTE;
@@ -166,10 +165,9 @@ public final class KernelRules {
         if (name == null) {
             return DeviceKind.COMPUTE;
         }
-        for (UserPattern p : user) {
-            if (p.regex().matcher(name).find()) {
-                return p.target().kind();
-            }
+        DeviceKind mine = userKind(name);
+        if (mine != null) {
+            return mine;
         }
         return !COMPUTE_EXCEPTIONS.matcher(name).find() && FUSED.matcher(name).find()
                 ? DeviceKind.FUSED : DeviceKind.COMPUTE;
@@ -181,6 +179,16 @@ public final class KernelRules {
      */
     public static boolean isExpertParallelKernel(String name) {
         return name != null && !COMPUTE_EXCEPTIONS.matcher(name).find() && EXPERT_PARALLEL.matcher(name).find();
+    }
+
+    /** What the user's first matching pattern makes of {@code name}, or {@code null}. */
+    private DeviceKind userKind(String name) {
+        for (UserPattern p : user) {
+            if (p.regex().matcher(name).find()) {
+                return p.target().kind();
+            }
+        }
+        return null;
     }
 
     private static boolean isBuiltInComm(String name) {
