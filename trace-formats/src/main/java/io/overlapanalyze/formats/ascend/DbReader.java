@@ -2,6 +2,7 @@ package io.overlapanalyze.formats.ascend;
 
 import io.overlapanalyze.formats.TraceFormatException;
 import io.overlapanalyze.formats.Warnings;
+import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.formats.kineto.DecimalMicros;
 import io.overlapanalyze.formats.sqlite.ReadOnlySqlite;
 import io.overlapanalyze.model.DeviceKind;
@@ -102,7 +103,8 @@ final class DbReader {
                 rankOfDevice.put(e.getKey(), e.getValue().first());
             }
         }
-        Set<Long> compute = ids(c, tables, "COMPUTE_TASK_INFO");
+        Map<Long, Long> compute = computeTaskNames(c, tables);
+        KernelRules rules = KernelRules.current();
         Set<Long> commTasks = ids(c, tables, "COMMUNICATION_TASK_INFO");
         Map<Long, long[]> launches = launches(c, tables);
         Map<Integer, RankAssembler> byDevice = new TreeMap<>();
@@ -126,7 +128,10 @@ final class DbReader {
             if (TaskKinds.isProfilerMarker(type)) {
                 return;
             }
-            DeviceKind kind = compute.contains(taskId) ? DeviceKind.COMPUTE : nonCompute(TaskKinds.ofTaskType(type));
+            Long computeName = compute.get(taskId);
+            // A compute task whose operator is an MC² kernel (MatmulAllReduce…) computes and communicates.
+            DeviceKind kind = computeName != null ? rules.kindOfComputeTask(strings.get(computeName))
+                    : nonCompute(TaskKinds.ofTaskType(type));
             long conn = rs.getLong(4);
             long[] launch = conn == 0 && rs.wasNull() ? null : launches.get(conn);
             a.task(a.streamLane(dev, stream), start, end, kind,
@@ -345,6 +350,15 @@ final class DbReader {
         } catch (NumberFormatException e) {
             return Time.UNKNOWN;
         }
+    }
+
+    /** {@code COMPUTE_TASK_INFO}: every compute task's id and the string id of its operator name. */
+    private Map<Long, Long> computeTaskNames(ReadOnlySqlite c, Set<String> tables) throws SQLException {
+        Map<Long, Long> out = new HashMap<>();
+        if (tables.contains("COMPUTE_TASK_INFO")) {
+            query(c, "SELECT globalTaskId, name FROM COMPUTE_TASK_INFO", rs -> out.put(rs.getLong(1), rs.getLong(2)));
+        }
+        return out;
     }
 
     private Set<Long> ids(ReadOnlySqlite c, Set<String> tables, String table) throws SQLException {

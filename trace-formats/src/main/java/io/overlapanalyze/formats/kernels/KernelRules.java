@@ -5,7 +5,9 @@ import io.overlapanalyze.model.DeviceKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -82,7 +84,10 @@ public final class KernelRules {
      */
     private static volatile KernelRules current = BUILT_IN;
 
+    private static final int MAX_CACHED_NAMES = 1 << 16;
+
     private final List<UserPattern> user;
+    private final Map<String, DeviceKind> computeTaskKinds = new ConcurrentHashMap<>();
 
     private KernelRules(List<UserPattern> user) {
         this.user = List.copyOf(user);
@@ -165,6 +170,20 @@ public final class KernelRules {
         if (name == null) {
             return DeviceKind.COMPUTE;
         }
+        // Ascend captures hold hundreds of thousands of tasks of a few hundred operators: the
+        // regular expressions run once per name. Bounded, for traces that name every task apart.
+        DeviceKind known = computeTaskKinds.get(name);
+        if (known != null) {
+            return known;
+        }
+        DeviceKind kind = classifyComputeTask(name);
+        if (computeTaskKinds.size() < MAX_CACHED_NAMES) {
+            computeTaskKinds.put(name, kind);
+        }
+        return kind;
+    }
+
+    private DeviceKind classifyComputeTask(String name) {
         DeviceKind mine = userKind(name);
         if (mine != null) {
             return mine;
