@@ -1,21 +1,15 @@
 package io.overlapanalyze.synth;
 
-import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedReduction;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedStep;
 import io.overlapanalyze.synth.TraceEventBuilder.TraceEvent;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * A DDP {@link Scenario} written with another device layout than one CUDA GPU per process:
@@ -40,8 +34,6 @@ import java.util.zip.GZIPOutputStream;
  * streaming writer is {@link KinetoScenarioWriter}).
  */
 public final class DeviceLayoutWriter {
-    private static final JsonFactory JSON = JsonFactory.builder().build();
-
     /** Ids of the second device's events are those of the first plus these (no clash). */
     static final int SECOND_EXTERNAL_ID_SHIFT = 1_000_000;
     static final int SECOND_CORRELATION_SHIFT = 1_000_000;
@@ -66,47 +58,14 @@ public final class DeviceLayoutWriter {
         SyntheticTimeline plan = KinetoScenarioWriter.plan(s);
         List<TraceEvent> base = new TraceEventBuilder(s).build(plan);
         List<TraceEvent> events = layout == Layout.TWO_DEVICES ? twoDevices(base, s.rank(), lagNs) : mtia(base, plan, s);
-        try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
-            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
-            g.useDefaultPrettyPrinter();
-            g.writeStartObject();
-            g.writeNumberField("schemaVersion", 1);
-            g.writeObjectFieldStart("distributedInfo");
-            g.writeStringField("backend", layout == Layout.MTIA ? "mtia:hccl,cpu:gloo" : "nccl");
-            g.writeNumberField("rank", s.rank());
-            g.writeNumberField("world_size", s.worldSize());
-            g.writeEndObject();
-            g.writeFieldName("traceEvents");
-            g.writeStartArray();
-            for (TraceEvent e : events) {
-                KinetoScenarioWriter.writeEvent(g, e);
-            }
-            g.writeEndArray();
-            g.writeStringField("traceName", traceName);
-            g.writeStringField("displayTimeUnit", "ms");
-            g.writeNumberField("baseTimeNanoseconds", plan.baseTimeNanoseconds());
-            g.writeEndObject();
-        }
-        out.flush();
+        KinetoScenarioWriter.writeDocument(out, traceName, layout == Layout.MTIA ? "mtia:hccl,cpu:gloo" : "nccl",
+                s.rank(), s.worldSize(), events, plan.baseTimeNanoseconds());
         return plan;
     }
 
     /** Writes to {@code file} (gzip when the name ends with {@code .gz}); returns the plan. */
     public static SyntheticTimeline write(Scenario s, Layout layout, long lagNs, Path file) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        try (OutputStream raw = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
-            if (file.getFileName().toString().endsWith(".gz")) {
-                try (GZIPOutputStream gz = new GZIPOutputStream(raw, 1 << 16)) {
-                    SyntheticTimeline t = write(s, layout, lagNs, gz, file.toString());
-                    gz.finish();
-                    return t;
-                }
-            }
-            return write(s, layout, lagNs, raw, file.toString());
-        }
+        return KinetoScenarioWriter.toFile(file, (out, traceName) -> write(s, layout, lagNs, out, traceName));
     }
 
     // ---- two devices ----

@@ -57,6 +57,20 @@ public final class KinetoScenarioWriter {
     /** As {@link #write(Scenario, CaptureEffects, OutputStream, String)}, to a file (gzip by name). */
     public static SyntheticTimeline write(Scenario scenario, CaptureEffects effects, Path file) throws IOException {
         effects.check(scenario);
+        return toFile(file, (out, traceName) -> write(scenario, effects, out, traceName));
+    }
+
+    /** What a trace file holds: written to {@code out}, named {@code traceName}; returns the plan. */
+    @FunctionalInterface
+    interface Body {
+        SyntheticTimeline write(OutputStream out, String traceName) throws IOException;
+    }
+
+    /**
+     * Writes {@code body} to {@code file}, its parent directories created, through gzip when the
+     * name ends with {@code .gz}; the trace is named by the file's path.
+     */
+    static SyntheticTimeline toFile(Path file, Body body) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
@@ -64,13 +78,44 @@ public final class KinetoScenarioWriter {
         try (OutputStream raw = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
             if (file.getFileName().toString().endsWith(".gz")) {
                 try (GZIPOutputStream gz = new GZIPOutputStream(raw, 1 << 16)) {
-                    SyntheticTimeline t = write(scenario, effects, gz, file.toString());
+                    SyntheticTimeline t = body.write(gz, file.toString());
                     gz.finish();
                     return t;
                 }
             }
-            return write(scenario, effects, raw, file.toString());
+            return body.write(raw, file.toString());
         }
+    }
+
+    /**
+     * A whole trace document of events already built in memory (small scenarios and tests):
+     * {@code distributedInfo} with {@code backend}, rank and world size, the events in order, the
+     * trace name, the time unit and base.
+     */
+    static void writeDocument(OutputStream out, String traceName, String backend, int rank, int worldSize,
+                              List<TraceEvent> events, long baseTimeNanoseconds) throws IOException {
+        try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
+            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            g.useDefaultPrettyPrinter();
+            g.writeStartObject();
+            g.writeNumberField("schemaVersion", 1);
+            g.writeObjectFieldStart("distributedInfo");
+            g.writeStringField("backend", backend);
+            g.writeNumberField("rank", rank);
+            g.writeNumberField("world_size", worldSize);
+            g.writeEndObject();
+            g.writeFieldName("traceEvents");
+            g.writeStartArray();
+            for (TraceEvent e : events) {
+                writeEvent(g, e);
+            }
+            g.writeEndArray();
+            g.writeStringField("traceName", traceName);
+            g.writeStringField("displayTimeUnit", "ms");
+            g.writeNumberField("baseTimeNanoseconds", baseTimeNanoseconds);
+            g.writeEndObject();
+        }
+        out.flush();
     }
 
     /** Writes a planned timeline with the given builder (a job's rank: its own specs and clock); returns it. */

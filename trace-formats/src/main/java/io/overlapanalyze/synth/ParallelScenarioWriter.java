@@ -1,8 +1,5 @@
 package io.overlapanalyze.synth;
 
-import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.overlapanalyze.synth.TraceEventBuilder.TraceEvent;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -17,7 +14,6 @@ import java.util.zip.GZIPOutputStream;
  * Kineto format: the Nsight and Ascend writers know the DDP {@link Scenario} only.
  */
 public final class ParallelScenarioWriter {
-    private static final JsonFactory JSON = JsonFactory.builder().build();
 
     private ParallelScenarioWriter() {
     }
@@ -69,28 +65,8 @@ public final class ParallelScenarioWriter {
             sink = ContentionPlanner.emit((ParallelScenario.Contention) s);
         }
         List<TraceEvent> events = sink.build();
-        try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
-            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
-            g.useDefaultPrettyPrinter();
-            g.writeStartObject();
-            g.writeNumberField("schemaVersion", 1);
-            g.writeObjectFieldStart("distributedInfo");
-            g.writeStringField("backend", "nccl");
-            g.writeNumberField("rank", s.common().rank());
-            g.writeNumberField("world_size", s.common().worldSize());
-            g.writeEndObject();
-            g.writeFieldName("traceEvents");
-            g.writeStartArray();
-            for (TraceEvent e : events) {
-                KinetoScenarioWriter.writeEvent(g, e);
-            }
-            g.writeEndArray();
-            g.writeStringField("traceName", traceName);
-            g.writeStringField("displayTimeUnit", "ms");
-            g.writeNumberField("baseTimeNanoseconds", TimelinePlanner.BASE_TIME_NS);
-            g.writeEndObject();
-        }
-        out.flush();
+        KinetoScenarioWriter.writeDocument(out, traceName, "nccl", s.common().rank(), s.common().worldSize(), events,
+                TimelinePlanner.BASE_TIME_NS);
     }
 
     /** Writes to {@code file} (gzip when the name ends with {@code .gz}). */
