@@ -66,6 +66,8 @@ public final class KernelPatternOptions {
         List<String> lines;
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new UserInputException(file + ": cannot read kernel patterns: no such file", e);
         } catch (IOException e) {
             throw new UserInputException(file + ": cannot read kernel patterns: " + TraceLoader.oneLine(e), e);
         }

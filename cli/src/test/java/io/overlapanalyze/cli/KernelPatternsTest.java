@@ -121,6 +121,11 @@ class KernelPatternsTest {
         assertEquals(2, run.exitCode());
         assertEquals(1, run.errLines().size(), run.err());
         assertTrue(run.err().contains("bad.txt:2: expected 'comm|fused|compute REGEX'"), run.err());
+
+        run = CliRun.of("--kernel-patterns", dir.resolve("missing.txt").toString(), t.toString());
+        assertEquals(2, run.exitCode());
+        assertEquals(1, run.errLines().size(), run.err());
+        assertTrue(run.err().contains("missing.txt: cannot read kernel patterns: no such file"), run.err());
     }
 
     @Test
