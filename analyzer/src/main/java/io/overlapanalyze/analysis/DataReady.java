@@ -3,6 +3,7 @@ package io.overlapanalyze.analysis;
 import io.overlapanalyze.analysis.StepContext.CollectiveSpan;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.Time;
+import io.overlapanalyze.primitives.PrimitiveSort;
 
 import java.util.Arrays;
 import java.util.HashMap;

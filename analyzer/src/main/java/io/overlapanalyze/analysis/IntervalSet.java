@@ -1,6 +1,7 @@
 package io.overlapanalyze.analysis;
 
 import io.overlapanalyze.model.DeviceIntervals;
+import io.overlapanalyze.primitives.PrimitiveSort;
 
 import java.util.Arrays;
 

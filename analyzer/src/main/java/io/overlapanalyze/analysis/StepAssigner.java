@@ -5,6 +5,7 @@ import io.overlapanalyze.model.HostSpan;
 import io.overlapanalyze.model.HostSpanKind;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.model.Time;
+import io.overlapanalyze.primitives.PrimitiveSort;
 
 import java.util.ArrayList;
 import java.util.Arrays;

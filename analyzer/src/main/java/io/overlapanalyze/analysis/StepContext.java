@@ -5,10 +5,10 @@ import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.model.Time;
+import io.overlapanalyze.primitives.IntList;
 import io.overlapanalyze.report.Phase;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -62,10 +62,10 @@ public final class StepContext {
         this.step = step;
         DeviceIntervals dev = trace.device();
         int[] all = step.intervals();
-        IntList computeList = new IntList();
-        IntList commList = new IntList();
-        IntList memoryList = new IntList();
-        IntList fusedList = new IntList();
+        IntList computeList = new IntList(8);
+        IntList commList = new IntList(8);
+        IntList memoryList = new IntList(8);
+        IntList fusedList = new IntList(8);
         Map<Integer, IntList> laneLists = new HashMap<>();
         Map<Integer, IntList> byCollective = new LinkedHashMap<>();
         long windowStart = Long.MAX_VALUE;
@@ -81,7 +81,7 @@ public final class StepContext {
                 case COMPUTE -> computeList.add(i);
                 case COMM -> {
                     commList.add(i);
-                    laneLists.computeIfAbsent(dev.lane(i), l -> new IntList()).add(i);
+                    laneLists.computeIfAbsent(dev.lane(i), l -> new IntList(8)).add(i);
                 }
                 case MEMCPY, MEMSET -> memoryList.add(i);
                 case FUSED -> fusedList.add(i);
@@ -91,7 +91,7 @@ public final class StepContext {
             }
             int c = dev.collective(i);
             if (c >= 0 && c < trace.collectives().size()) {
-                byCollective.computeIfAbsent(c, k -> new IntList()).add(i);
+                byCollective.computeIfAbsent(c, k -> new IntList(8)).add(i);
             }
         }
         this.windowStartNs = windowStart;
@@ -223,22 +223,5 @@ public final class StepContext {
     /** COMM intervals of one lane in this step, by start (empty when none). */
     public int[] commOnLane(int lane) {
         return commByLane.getOrDefault(lane, new int[0]);
-    }
-
-    /** Minimal growable int list; avoids boxing one Integer per interval. */
-    static final class IntList {
-        private int[] a = new int[8];
-        private int n;
-
-        void add(int v) {
-            if (n == a.length) {
-                a = Arrays.copyOf(a, n * 2);
-            }
-            a[n++] = v;
-        }
-
-        int[] toArray() {
-            return Arrays.copyOf(a, n);
-        }
     }
 }

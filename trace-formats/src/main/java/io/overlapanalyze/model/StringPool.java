@@ -8,6 +8,12 @@ import java.util.Map;
 /**
  * Interns names to small ints so that millions of device intervals share a few thousand strings.
  * Not thread-safe: each reader owns one pool per rank.
+ *
+ * <p>Part of the model, not a reader's cache: the codes are stored in {@link DeviceIntervals}'
+ * name column and stay valid for the model's lifetime, so the pool is unbounded and never drops a
+ * name. The Ascend reader's {@code TextCache} does a different job (it turns the JSON parser's
+ * characters into a shared {@code String} before a name is known, bounded, no codes), and its
+ * output is what this pool is then given.
  */
 public final class StringPool {
     private static final int RECENT = 256;

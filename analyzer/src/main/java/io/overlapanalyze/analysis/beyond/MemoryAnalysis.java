@@ -1,12 +1,12 @@
 package io.overlapanalyze.analysis.beyond;
 
-import io.overlapanalyze.analysis.PrimitiveSort;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.Lane;
 import io.overlapanalyze.model.MemorySamples;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.model.Time;
+import io.overlapanalyze.primitives.PrimitiveSort;
 
 import java.util.Set;
 import java.util.TreeSet;

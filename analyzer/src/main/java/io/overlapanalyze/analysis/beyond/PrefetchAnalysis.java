@@ -1,13 +1,13 @@
 package io.overlapanalyze.analysis.beyond;
 
 import io.overlapanalyze.analysis.IntervalSet;
-import io.overlapanalyze.analysis.PrimitiveSort;
-import io.overlapanalyze.analysis.StepContext;
 import io.overlapanalyze.analysis.StepContext.CollectiveSpan;
+import io.overlapanalyze.analysis.StepContext;
 import io.overlapanalyze.model.CollectiveType;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.StreamWait;
 import io.overlapanalyze.model.Time;
+import io.overlapanalyze.primitives.PrimitiveSort;
 import io.overlapanalyze.report.PrefetchReport;
 
 import java.util.ArrayList;

@@ -9,6 +9,13 @@ import java.io.IOException;
  * and phases repeat across millions of events, so looking the characters up in a small open-address
  * table avoids one {@code String} per field. Bounded: past {@link #LIMIT} distinct texts it stops
  * adding and simply returns new strings.
+ *
+ * <p>Not the model's {@code StringPool}: this works on Jackson's character buffer before a
+ * {@code String} exists (the saving is the decoding and the allocation), hands out no codes, and
+ * may forget (its table is bounded: a file whose texts do not repeat cannot grow it without end). Names
+ * it returns reach the model through a {@code StringPool}, which then finds the same instance
+ * again by identity. It belongs to the Ascend reader, whose reference path reads every field with
+ * Jackson; the Kineto reader interns from bytes ({@code formats.json.Utf8NameTable}).
  */
 final class TextCache {
     private static final int LIMIT = 1 << 16;

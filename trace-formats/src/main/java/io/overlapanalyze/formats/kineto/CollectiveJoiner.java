@@ -1,14 +1,14 @@
 package io.overlapanalyze.formats.kineto;
 
-import io.overlapanalyze.formats.LongList;
 import io.overlapanalyze.formats.kernels.KernelRules;
-
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.CollectiveType;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.ProcessGroup;
 import io.overlapanalyze.model.Time;
+import io.overlapanalyze.primitives.LongIntMap;
+import io.overlapanalyze.primitives.LongList;
 
 import java.util.ArrayList;
 import java.util.Arrays;

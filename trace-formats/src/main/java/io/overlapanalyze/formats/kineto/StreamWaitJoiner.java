@@ -2,6 +2,7 @@ package io.overlapanalyze.formats.kineto;
 
 import io.overlapanalyze.model.StreamWait;
 import io.overlapanalyze.model.Time;
+import io.overlapanalyze.primitives.LongIntMap;
 
 import java.util.ArrayList;
 import java.util.List;

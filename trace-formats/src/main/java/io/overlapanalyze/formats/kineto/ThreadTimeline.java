@@ -1,6 +1,6 @@
 package io.overlapanalyze.formats.kineto;
 
-import io.overlapanalyze.formats.LongList;
+import io.overlapanalyze.primitives.LongList;
 
 import java.util.ArrayList;
 import java.util.Arrays;

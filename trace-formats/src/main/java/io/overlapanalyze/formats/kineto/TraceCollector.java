@@ -1,14 +1,13 @@
 package io.overlapanalyze.formats.kineto;
 
-import io.overlapanalyze.formats.LongList;
 import io.overlapanalyze.formats.Warnings;
-
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.HostSpan;
 import io.overlapanalyze.model.HostSpanKind;
 import io.overlapanalyze.model.StringPool;
 import io.overlapanalyze.model.Time;
+import io.overlapanalyze.primitives.LongList;
 
 import java.util.ArrayList;
 import java.util.BitSet;

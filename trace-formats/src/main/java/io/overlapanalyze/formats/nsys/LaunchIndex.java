@@ -1,6 +1,6 @@
 package io.overlapanalyze.formats.nsys;
 
-import io.overlapanalyze.formats.LongList;
+import io.overlapanalyze.primitives.LongList;
 
 import java.util.Arrays;
 

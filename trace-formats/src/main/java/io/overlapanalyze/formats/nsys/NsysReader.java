@@ -1,9 +1,8 @@
 package io.overlapanalyze.formats.nsys;
 
-import io.overlapanalyze.formats.Warnings;
-
 import io.overlapanalyze.formats.TraceFormatException;
 import io.overlapanalyze.formats.TraceReader;
+import io.overlapanalyze.formats.Warnings;
 import io.overlapanalyze.formats.kineto.KernelClassifier;
 import io.overlapanalyze.formats.sqlite.ReadOnlySqlite;
 import io.overlapanalyze.model.Collective;
@@ -18,6 +17,8 @@ import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.model.StringPool;
 import io.overlapanalyze.model.Time;
 import io.overlapanalyze.model.TraceFormat;
+import io.overlapanalyze.primitives.LongIntMap;
+import io.overlapanalyze.primitives.PrimitiveSort;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
@@ -56,7 +57,7 @@ import java.util.regex.Pattern;
  *       indexes and promises no row order, so {@code ORDER BY start} on the kernel or runtime table made
  *       SQLite build a temp B-tree of the whole table (~80 % of the read time on 2 M kernels). Device
  *       rows are read unsorted into primitive per-rank buffers ({@link RankBuilder#pend}) and ordered by
- *       (start, end) with {@link RowOrder} when the table ends ({@link RankBuilder#flush}), so the model
+ *       (start, end) with {@link PrimitiveSort} when the table ends ({@link RankBuilder#flush}), so the model
  *       is exactly what the sorted query built, and memory stays bounded by the retained rows. The
  *       runtime table is read at the same time on a second read-only connection ({@link LaunchIndex}
  *       keeps the earliest call of a key); only the small NVTX range query still sorts in SQL;</li>
@@ -448,7 +449,7 @@ public final class NsysReader implements TraceReader {
                         continue;
                     }
                     long id = rs.getLong(4);
-                    int kind = launchKind.get(id, -1);
+                    int kind = launchKind.get(id);
                     if (kind < 0) {
                         kind = launchKind(names.get(id), memcpyTable, graphTable);
                         launchKind.put(id, kind);
@@ -677,7 +678,7 @@ public final class NsysReader implements TraceReader {
                             }
                             ref = nullExtraRef;
                         } else {
-                            ref = extraRefs.get(k, -1);
+                            ref = extraRefs.get(k);
                             if (ref < 0) {
                                 ref = rowNames.ref(memcpy ? "Memcpy " + copyKind(k) : "CUDA graph " + k, baseKind);
                                 extraRefs.put(k, ref);

@@ -1,12 +1,13 @@
 package io.overlapanalyze.formats.nsys;
 
-import io.overlapanalyze.formats.LongList;
-
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.Lane;
 import io.overlapanalyze.model.StringPool;
 import io.overlapanalyze.model.Time;
+import io.overlapanalyze.primitives.IntList;
+import io.overlapanalyze.primitives.LongList;
+import io.overlapanalyze.primitives.PrimitiveSort;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,7 +22,7 @@ import java.util.Map;
  * <p>Rows of a device table arrive in the export's own order, which nsys does not promise to be
  * time order (nsys.md §9). They are buffered in primitive columns ({@link #pend}: 28 bytes a row,
  * no object per row) and {@link #flush}ed at the end of each table: ordered by (start, end) with
- * {@link RowOrder} and appended to {@link #device} in that order, lanes numbered in order of first
+ * {@link PrimitiveSort} and appended to {@link #device} in that order, lanes numbered in order of first
  * use. The model is therefore exactly what an {@code ORDER BY start, end} query would have built.
  */
 final class RankBuilder {
@@ -95,7 +96,7 @@ final class RankBuilder {
             device = new DeviceIntervals(new StringPool(), n + 1024);
         }
         if (n > 0) {
-            int[] order = RowOrder.of(pendStart.array(), pendEnd.array(), n);
+            int[] order = PrimitiveSort.indexesSortedBy(pendStart.array(), pendEnd.array(), n);
             int[] lanes = new int[provContext.size()];
             java.util.Arrays.fill(lanes, -1);
             // A kernel whose correlationId is below every call of its process was launched before

@@ -1,6 +1,7 @@
 package io.overlapanalyze.formats.nsys;
 
 import io.overlapanalyze.model.DeviceKind;
+import io.overlapanalyze.primitives.LongIntMap;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,7 +34,7 @@ final class RowNames {
 
     /** The reference cached for a kernel name's string id, or -1. */
     int kernel(long stringId) {
-        return byStringId.get(stringId, -1);
+        return byStringId.get(stringId);
     }
 
     void cacheKernel(long stringId, int ref) {

@@ -1,12 +1,12 @@
-package io.overlapanalyze.formats.kineto;
-
-import io.overlapanalyze.formats.LongList;
+package io.overlapanalyze.primitives;
 
 import java.util.Arrays;
 
 /**
- * A primitive {@code long → int} hash map (open addressing, linear probing), for joining
- * correlation and External ids without a boxed object per event.
+ * A primitive {@code long → int} hash map (open addressing, linear probing), for per-event and
+ * per-row lookups without a boxed object each: the Kineto reader joins correlation and External
+ * ids with it, the Nsight reader caches string ids and name ids. Every {@code long} is a valid key
+ * ({@code Long.MIN_VALUE}, the free-slot marker, is kept beside the table). Not thread-safe.
  *
  * <p>{@link #indexOf} builds a read-only index of row numbers instead; when the keys are dense
  * (profiler ids count up from a start, so nearly every value between the smallest and the largest is
@@ -14,8 +14,9 @@ import java.util.Arrays;
  * almost sequentially, where a hash spreads them over the whole table: with millions of rows
  * that is the difference between a cache hit and a miss per lookup.
  */
-final class LongIntMap {
-    static final int MISSING = -1;
+public final class LongIntMap {
+    /** What {@link #get(long)} returns for an absent key. */
+    public static final int MISSING = -1;
     private static final long FREE = Long.MIN_VALUE;
 
     private long[] keys;
@@ -31,7 +32,7 @@ final class LongIntMap {
      * The first row of each key in {@code keys}, skipping the key {@code skip}: {@code get(k)} is the
      * smallest {@code r} with {@code keys.get(r) == k}.
      */
-    static LongIntMap indexOf(LongList keys, long skip) {
+    public static LongIntMap indexOf(LongList keys, long skip) {
         int n = keys.size();
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
@@ -68,7 +69,13 @@ final class LongIntMap {
         return m;
     }
 
-    LongIntMap(int expected) {
+    /** An empty map of 64 slots, grown by doubling. */
+    public LongIntMap() {
+        this(32);
+    }
+
+    /** An empty map sized for about {@code expected} keys without rehashing. */
+    public LongIntMap(int expected) {
         int cap = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
         keys = new long[cap];
         values = new int[cap];
@@ -76,7 +83,7 @@ final class LongIntMap {
     }
 
     /** Stores {@code value} for {@code key} unless the key is already present (first wins). */
-    void putIfAbsent(long key, int value) {
+    public void putIfAbsent(long key, int value) {
         if (dense != null) {
             throw new IllegalStateException("an index is read-only");
         }
@@ -98,8 +105,30 @@ final class LongIntMap {
         }
     }
 
+    /** Stores {@code value} for {@code key}, replacing the value it had (last wins). */
+    public void put(long key, int value) {
+        if (dense != null) {
+            throw new IllegalStateException("an index is read-only");
+        }
+        if (key == FREE) {
+            hasFreeKey = true;
+            freeKeyValue = value;
+            return;
+        }
+        int slot = slot(key);
+        if (keys[slot] == key) {
+            values[slot] = value;
+            return;
+        }
+        keys[slot] = key;
+        values[slot] = value;
+        if (++size * 2 > keys.length) {
+            rehash();
+        }
+    }
+
     /** The value for {@code key}, or {@link #MISSING}. */
-    int get(long key) {
+    public int get(long key) {
         if (dense != null) {
             long i = key - denseMin;
             return i >= 0 && i < dense.length ? dense[(int) i] : MISSING;

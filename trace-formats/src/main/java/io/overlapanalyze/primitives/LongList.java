@@ -1,8 +1,8 @@
-package io.overlapanalyze.formats;
+package io.overlapanalyze.primitives;
 
 import java.util.Arrays;
 
-/** A growable {@code long[]}: one column of retained per-event (or per-row) data without boxing; readers share it. */
+/** A growable {@code long[]}: one column of retained per-event (or per-row) data without boxing. */
 public final class LongList {
     private long[] data;
     private int size;
