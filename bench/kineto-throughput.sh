@@ -12,8 +12,9 @@ out="$root/bench/out"
 mkdir -p "$out"
 [[ -f "$trace" ]] || { echo "missing $trace" >&2; exit 2; }
 
-(cd "$root" && mvn -B -q -ntp -DskipTests package >/dev/null)
+(cd "$root" && mvn -B -q -ntp -Pbench -DskipTests package >/dev/null)
 jar="$root/cli/target/overlap-analyze.jar"
+bench_jar="$root/bench/java/target/overlap-analyze-bench.jar" # ReadBenchmark (bench/java, -Pbench)
 
 plain="$out/df_index.json"
 padded="$out/df_index_padded.json"
@@ -44,8 +45,8 @@ fi
   for heap in 1g 96m; do
     for f in "$plain" "$padded"; do
       echo "--- -Xmx$heap $(basename "$f")"
-      /usr/bin/time -f "maxRSS=%MkB wall=%es" java -Xmx$heap -XX:+UseParallelGC -cp "$jar" \
-        io.overlapanalyze.cli.bench.ReadBenchmark "$f" 5 2>&1
+      /usr/bin/time -f "maxRSS=%MkB wall=%es" java -Xmx$heap -XX:+UseParallelGC -cp "$jar:$bench_jar" \
+        io.overlapanalyze.bench.ReadBenchmark "$f" 5 2>&1
     done
   done
   echo "--- python3 json.load of the same file (reference floor of any pandas-based tool)"

@@ -32,8 +32,9 @@ report="$out/run.txt"
 : >"$report"
 say() { echo "$*" | tee -a "$report"; }
 
-(cd "$root" && mvn -B -q -ntp -DskipTests package >/dev/null)
+(cd "$root" && mvn -B -q -ntp -Pbench -DskipTests package >/dev/null)
 launcher="$root/overlap-analyze"
+bench_jar="$root/bench/java/target/overlap-analyze-bench.jar" # ReadBenchmark (bench/java, -Pbench)
 scenario="$root/bench/scenarios/kineto-bench.scenario.json"
 # The launcher's JVM options for inputs of 32 MB or more, here with an explicit heap limit:
 # OVERLAP_ANALYZE_JAVA_OPTS replaces the launcher's defaults.
@@ -101,7 +102,7 @@ kineto_best="$BEST_WALL"
 
 say ""
 say "## Same file, warm JVM (ReadBenchmark: 3 runs in one JVM; retained heap after GC with the model reachable)"
-java -Xmx1g -XX:+UseParallelGC -cp "$root/cli/target/overlap-analyze.jar" io.overlapanalyze.cli.bench.ReadBenchmark \
+java -Xmx1g -XX:+UseParallelGC -cp "$root/cli/target/overlap-analyze.jar:$bench_jar" io.overlapanalyze.bench.ReadBenchmark \
   "$big" 3 2>&1 | tee -a "$report"
 say "load $(cut -d' ' -f1 /proc/loadavg)"
 

@@ -1,4 +1,4 @@
-package io.overlapanalyze.cli.bench;
+package io.overlapanalyze.bench;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.RankAnalyzer;

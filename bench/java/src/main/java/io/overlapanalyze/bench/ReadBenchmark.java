@@ -1,4 +1,4 @@
-package io.overlapanalyze.cli.bench;
+package io.overlapanalyze.bench;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.RankAnalyzer;
@@ -18,13 +18,16 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * End-to-end parse + analyse benchmark, run by {@code bench/kineto-throughput.sh} (not a test):
- * reads a trace N times, analyses it, and prints wall time per run, MB/s of uncompressed JSON,
+ * End-to-end parse + analyse benchmark, run by {@code bench/kineto-throughput.sh} and
+ * {@code bench/run.sh} (not a test): reads a trace N times, analyses it, and prints wall time per
+ * run, MB/s of uncompressed JSON,
  * events retained, and the heap in use after a full GC with the rank model still reachable
  * (the retained size), next to the JVM's peak heap (which includes garbage the GC had not yet
  * collected).
  *
- * <p>Usage: {@code java -cp overlap-analyze.jar io.overlapanalyze.cli.bench.ReadBenchmark FILE [RUNS]}
+ * <p>Usage (after {@code mvn -Pbench -DskipTests package}): {@code java -cp
+ * cli/target/overlap-analyze.jar:bench/java/target/overlap-analyze-bench.jar
+ * io.overlapanalyze.bench.ReadBenchmark FILE [RUNS]}
  */
 public final class ReadBenchmark {
     private ReadBenchmark() {
