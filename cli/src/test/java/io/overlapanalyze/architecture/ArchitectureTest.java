@@ -1,0 +1,201 @@
+package io.overlapanalyze.architecture;
+
+import io.overlapanalyze.architecture.SourceScan.Source;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Which way the imports of the main sources run (every module's {@code src/main/java}, read as
+ * text by {@link SourceScan}; package names below are relative to {@code io.overlapanalyze}):
+ *
+ * <ul>
+ *   <li><b>Layers</b> ({@link #LAYERS}, lowest first): a package may name classes of lower layers
+ *       only. Packages of one layer are peers that do not name each other (the readers, the
+ *       analyses over reports), so there is no package cycle anywhere.</li>
+ *   <li><b>Commands</b>: no picocli command class (annotated {@code @Command}) names another one,
+ *       by import, qualified name or simple name ({@code AnalyzeCommand.analyse} counts): what two
+ *       commands share belongs in a class of its own. The root command's {@code subcommands = {…}}
+ *       list is how picocli is told the command tree, and is not counted.</li>
+ *   <li><b>Generator</b>: the scenario generator ({@code synth}) sits above the readers and the
+ *       analyses, so neither may use it; and it is not part of the readers' module.</li>
+ *   <li><b>Benchmarks</b>: no main source is in a {@code bench} package (they live in
+ *       {@code bench/}, outside the product modules).</li>
+ * </ul>
+ *
+ * <p>{@link #KNOWN} lists the violations the code has today, each exactly. A violation not in it
+ * fails the test, and so does an entry that no longer happens: when one is fixed, its line is
+ * removed, so the list only shrinks.
+ */
+class ArchitectureTest {
+    /** Lowest first; a package names only packages of earlier entries. */
+    static final List<List<String>> LAYERS = List.of(
+            // The model and the primitive collections: leaves, neither names the other.
+            List.of("model", "primitives"),
+            List.of("formats.kernels"),
+            List.of("formats"),
+            List.of("formats.json", "formats.sqlite"),
+            // One package per format; a reader does not use another reader.
+            List.of("formats.kineto", "formats.nsys", "formats.ascend"),
+            List.of("report"),
+            List.of("analysis"),
+            List.of("analysis.beyond"),
+            List.of("crossrank", "compare", "whatif"),
+            // Above every reader and analysis: they must not depend on the generator.
+            List.of("synth"),
+            List.of("cli.render.timeline"),
+            List.of("cli.render"),
+            List.of("cli.render.html", "cli.annotate", "cli.compare", "cli.whatif"),
+            List.of("cli"));
+
+    /** Modules and the packages they must not hold. */
+    static final Map<String, List<String>> NOT_IN_MODULE = Map.of("trace-formats", List.of("synth"));
+
+    /** The violations of today, exactly; remove a line when it is fixed. */
+    static final Set<String> KNOWN = Set.of(
+            // The orchestrator of the single-rank analyses lives beside the building blocks that the
+            // beyond-DDP analyses use (StepContext, IntervalSet, DataReady, PhaseClassifier).
+            "analysis.RankAnalyzer -> analysis.beyond.ContentionAnalysis",
+            "analysis.RankAnalyzer -> analysis.beyond.LaunchDiagnostics",
+            "analysis.RankAnalyzer -> analysis.beyond.MemoryAnalysis",
+            "analysis.RankAnalyzer -> analysis.beyond.ParallelismDetector",
+            "analysis.RankAnalyzer -> analysis.beyond.PipelineAnalysis",
+            "analysis.RankAnalyzer -> analysis.beyond.PrefetchAnalysis",
+            // Loading runs for diff and gate uses the command package's input handling.
+            "cli.compare.RunLoader -> cli.StepSelection",
+            "cli.compare.RunLoader -> cli.TraceLoader",
+            "cli.compare.RunLoader -> cli.UserInputException",
+            "cli.compare.SummaryFile -> cli.Messages",
+            "cli.compare.SummaryFile -> cli.UserInputException",
+            "cli.compare.ThresholdValues -> cli.UserInputException",
+            // The terminal timeline formats durations with the text renderers' Units.
+            "cli.render.timeline.TerminalTimeline -> cli.render.Units",
+            // Every subcommand takes the root command's VersionProvider; annotate runs its analysis.
+            "command cli.AnnotateCommand -> cli.AnalyzeCommand",
+            "command cli.DiffCommand -> cli.AnalyzeCommand",
+            "command cli.GateCommand -> cli.AnalyzeCommand",
+            "command cli.SummaryCommand -> cli.AnalyzeCommand",
+            "command cli.SynthCommand -> cli.AnalyzeCommand",
+            "command cli.WhatIfCommand -> cli.AnalyzeCommand",
+            // Readers using the Kineto reader's number parser and kernel classifier.
+            "formats.ascend.AscendMemoryRecords -> formats.kineto.DecimalMicros",
+            "formats.ascend.ByteEventFields -> formats.kineto.DecimalMicros",
+            "formats.ascend.DbReader -> formats.kineto.DecimalMicros",
+            "formats.ascend.TimelineReader -> formats.kineto.DecimalMicros",
+            "formats.nsys.NsysReader -> formats.kineto.KernelClassifier",
+            // The generator is still part of the readers' module, and what-if reads its scenarios.
+            "trace-formats holds package synth",
+            "whatif.ScenarioWorkloads -> synth.ModelScenario",
+            "whatif.ScenarioWorkloads -> synth.Scenario",
+            "whatif.WhatIf -> synth.ModelScenario",
+            "whatif.WhatIf -> synth.Scenario");
+
+    private static List<Source> sources;
+
+    @BeforeAll
+    static void scan() {
+        Path root = Path.of(System.getProperty("overlap.projectRoot", "..")).toAbsolutePath().normalize();
+        assertTrue(Files.isRegularFile(root.resolve("pom.xml")), "project root not found: " + root);
+        sources = SourceScan.mainSources(root);
+        assertTrue(sources.size() > 100, "too few sources found under " + root + ": " + sources.size());
+    }
+
+    @Test
+    void everyPackageHasItsPlaceInTheLayers() {
+        Set<String> unplaced = new TreeSet<>();
+        Map<String, Integer> rank = ranks();
+        for (Source s : sources) {
+            if (!rank.containsKey(s.pkg())) {
+                unplaced.add(s.pkg() + " (" + s.name() + ")");
+            }
+        }
+        assertEquals(Set.of(), unplaced, "packages missing from ArchitectureTest.LAYERS: add each where it belongs");
+    }
+
+    @Test
+    void theViolationsAreExactlyTheKnownOnes() {
+        Set<String> found = violations(sources);
+        Set<String> fresh = new TreeSet<>(found);
+        fresh.removeAll(KNOWN);
+        Set<String> gone = new TreeSet<>(KNOWN);
+        gone.removeAll(found);
+        if (!fresh.isEmpty() || !gone.isEmpty()) {
+            fail("architecture rules (see ArchitectureTest's class comment)"
+                    + (fresh.isEmpty() ? "" : "\nnew violations:\n  " + String.join("\n  ", fresh))
+                    + (gone.isEmpty() ? "" : "\nfixed, remove from KNOWN:\n  " + String.join("\n  ", gone)));
+        }
+    }
+
+    /** Every rule's violations as one line each: {@code "from -> to"} or a module/package finding. */
+    static Set<String> violations(List<Source> sources) {
+        Map<String, Integer> rank = ranks();
+        Set<String> out = new TreeSet<>();
+        for (Source s : sources) {
+            Integer from = rank.get(s.pkg());
+            for (String ref : SourceScan.references(s)) {
+                Integer to = rank.get(SourceScan.packageOf(ref));
+                // Unplaced packages are reported by everyPackageHasItsPlaceInTheLayers.
+                if (from != null && to != null && to >= from) {
+                    out.add(s.name() + " -> " + ref);
+                }
+            }
+            for (String segment : s.pkg().split("\\.")) {
+                if (segment.equals("bench")) {
+                    out.add(s.module() + " holds a benchmark: " + s.name());
+                }
+            }
+            for (String banned : NOT_IN_MODULE.getOrDefault(s.module(), List.of())) {
+                if (s.pkg().equals(banned) || s.pkg().startsWith(banned + ".")) {
+                    out.add(s.module() + " holds package " + banned);
+                }
+            }
+        }
+        out.addAll(commandReferences(sources));
+        return out;
+    }
+
+    private static final Pattern COMMAND_ANNOTATION = Pattern.compile("@\\s*(?:CommandLine\\s*\\.\\s*)?Command\\b(?!\\w)");
+    private static final Pattern SUBCOMMANDS = Pattern.compile("\\bsubcommands\\s*=\\s*\\{[^}]*}");
+
+    static Set<String> commandReferences(List<Source> sources) {
+        List<Source> commands = new ArrayList<>();
+        for (Source s : sources) {
+            if (COMMAND_ANNOTATION.matcher(s.code()).find()) {
+                commands.add(s);
+            }
+        }
+        Set<String> out = new TreeSet<>();
+        for (Source c : commands) {
+            String code = SUBCOMMANDS.matcher(c.code()).replaceAll("subcommands = {}");
+            for (Source other : commands) {
+                if (other != c && SourceScan.mentions(code, other.cls())) {
+                    out.add("command " + c.name() + " -> " + other.name());
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, Integer> ranks() {
+        Map<String, Integer> rank = new HashMap<>();
+        for (int i = 0; i < LAYERS.size(); i++) {
+            for (String p : LAYERS.get(i)) {
+                rank.put(p, i);
+            }
+        }
+        return rank;
+    }
+}
