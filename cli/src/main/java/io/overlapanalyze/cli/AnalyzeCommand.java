@@ -113,8 +113,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
     Path html;
 
     @Option(names = "--timeline", negatable = true,
-            description = "Draw a character timeline per step in the text report (default: only with at most "
-                    + TIMELINE_AUTO_STEPS + " steps); --no-timeline never.")
+            description = "Draw a character timeline per step in the text report (default: only when no rank has "
+                    + "more than " + TerminalTimeline.AUTO_STEPS_PER_RANK + " steps); --no-timeline never.")
     Boolean timeline;
 
     @Option(names = "--rank-regex", paramLabel = "REGEX",
@@ -137,9 +137,6 @@ public final class AnalyzeCommand implements Callable<Integer> {
             description = "Refuse a gzip file that decompresses more than N times its size (default: 200; "
                     + "gzip bombs reach 1000).")
     Integer maxRatio;
-
-    /** With no {@code --timeline} option, the text report draws timelines up to this many steps. */
-    static final int TIMELINE_AUTO_STEPS = 10;
 
     @Override
     public Integer call() {
@@ -216,10 +213,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
     }
 
-    /** The text report, with character timelines when asked for or when there are few steps. */
+    /** The text report, with character timelines when asked for or when every rank has few steps. */
     private ReportRenderer textRenderer(Analysed analysed) {
-        int steps = analysed.report().ranks().stream().mapToInt(r -> r.steps().size()).sum();
-        boolean draw = timeline != null ? timeline : steps <= TIMELINE_AUTO_STEPS;
+        boolean draw = timeline != null ? timeline : TerminalTimeline.drawnByDefault(analysed.report());
         if (!draw) {
             return new TextRenderer(crossCheck, null);
         }

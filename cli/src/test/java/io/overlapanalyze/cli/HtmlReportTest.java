@@ -283,6 +283,130 @@ class HtmlReportTest {
         return dir;
     }
 
+    // --- tables fit the window ----------------------------------------------------------------------
+
+    /**
+     * A job whose source paths are long (about 250 characters), as real job directories are: the
+     * summary's source column is what pushed cause, exposed and overlap off a 1,400 px window.
+     */
+    private Path longPathJob() throws IOException {
+        Path dir = tmp;
+        for (String part : List.of("training-runs-of-the-language-model-team", "experiment-2026-12-02T00-00-00Z-"
+                + "bucket-cap-25mb-gradient-as-bucket-view", "node-pool-a100-80gb-spot-instances-zone-b",
+                "profiler-output-of-every-rank-at-step-100")) {
+            dir = dir.resolve(part);
+        }
+        return bigJob(dir, 3, 2);
+    }
+
+    /**
+     * Every table of the page sits alone in its own {@code div.tw} box, which scrolls inside the
+     * page when the table is wider than the page; file paths wrap anywhere, headers and text cells
+     * at spaces.
+     */
+    @Test
+    void everyTableSitsInItsOwnScrollingBox() throws IOException {
+        for (String input : List.of(TimelineTest.sample("seed-4ms").toString(), jobSample("job-order-mismatch")
+                .toString(), longPathJob().toString(), TimelineTest.sample("x").getParent()
+                .resolve("pipeline-4stage.pt.trace.json.gz").toString())) {
+            String text = Files.readString(html(input));
+            Document doc = Jsoup.parse(text);
+            Elements tables = doc.select("table");
+            assertFalse(tables.isEmpty(), input);
+            for (Element t : tables) {
+                Element box = t.parent();
+                assertTrue(box.tagName().equals("div") && box.hasClass("tw"), input + ": table." + t.className()
+                        + " is in " + box.tagName() + "." + box.className());
+                assertEquals(1, box.childrenSize(), "the box holds the table alone");
+            }
+            String css = doc.select("head style").first().data();
+            assertTrue(css.contains(".tw{max-width:100%;overflow-x:auto}"), "the box scrolls, the page does not");
+            assertTrue(css.contains("td.src{overflow-wrap:anywhere"), "paths wrap anywhere");
+            assertTrue(css.contains("th,td.l{white-space:normal}"), "headers and text cells wrap at spaces");
+            assertTrue(doc.select("#summary table.ranks td.src").size() >= 1, "the source cells are paths");
+        }
+    }
+
+    /**
+     * In a 1,400 px window the summary table's cause, exposed and overlap cells are on screen, the
+     * table needs no scrolling in its box, and no table makes the page scroll sideways. The page's
+     * own layout is measured by a probe script added to a copy of it (the report has no script).
+     */
+    @Test
+    void summaryTableFitsA1400PixelWindowInHeadlessChromium() throws Exception {
+        String chromium = chromium();
+        assumeTrue(chromium != null, "chromium is not installed: skipping the browser check "
+                + "(.ci/run installs the Debian package 'chromium')");
+        String page = Files.readString(html(longPathJob().toString()));
+        String source = Jsoup.parse(page).select("#summary table.ranks td.src").first().text();
+        assertTrue(source.length() > 200, "a long path: " + source.length());
+        String probe = """
+                <script>(function(){
+                var w=window.innerWidth,t=document.querySelector('#summary table.ranks'),box=t.parentElement;
+                var head=[].map.call(t.rows[0].cells,function(c){return c.textContent;});
+                var cells=[];
+                for(var r=1;r<t.rows.length;r++){for(var c=0;c<t.rows[r].cells.length;c++){
+                  var b=t.rows[r].cells[c].getBoundingClientRect();
+                  cells.push({col:head[c],left:b.left,right:b.right});}}
+                var boxes=[].map.call(document.querySelectorAll('.tw'),function(d){
+                  return d.getBoundingClientRect().right;});
+                document.body.setAttribute('data-fit',JSON.stringify({window:w,
+                  page:document.documentElement.scrollWidth,boxRight:box.getBoundingClientRect().right,
+                  boxScroll:box.scrollWidth,boxClient:box.clientWidth,cells:cells,boxes:boxes}));
+                })();</script>""";
+        Path file = tmp.resolve("fit.html");
+        Files.writeString(file, page.replace("</body>", probe + "</body>"));
+        Browser dom = run(chromium, "--dump-dom", file, "1400,900");
+        assertEquals(0, dom.exitCode, dom.stderr);
+        assertNoConsoleErrors(dom.stderr);
+        String fit = Jsoup.parse(dom.stdout).body().attr("data-fit");
+        assertFalse(fit.isEmpty(), "the probe ran");
+        JsonNode m = JsonRenderer.mapper().readTree(fit);
+        int window = m.get("window").asInt();
+        assertEquals(1400, window);
+        assertTrue(m.get("page").asInt() <= window, "the page does not scroll sideways: " + fit);
+        assertTrue(m.get("boxScroll").asInt() <= m.get("boxClient").asInt(), "the summary needs no scrolling: "
+                + fit);
+        int checked = 0;
+        for (JsonNode c : m.get("cells")) {
+            String col = c.get("col").asText();
+            if (col.equals("cause") || col.startsWith("median exposed") || col.equals("overlap")) {
+                assertTrue(c.get("left").asDouble() >= 0 && c.get("right").asDouble() <= window, col + ": " + c);
+                assertTrue(c.get("right").asDouble() <= m.get("boxRight").asDouble() + 0.5, col + " in its box: "
+                        + c);
+                checked++;
+            }
+        }
+        assertEquals(3 * 3, checked, "three columns of three ranks");
+        for (JsonNode right : m.get("boxes")) {
+            assertTrue(right.asDouble() <= window, "every table box ends inside the window: " + fit);
+        }
+    }
+
+    /**
+     * The two published Ascend ranks, one step each: the job chart is two labelled bars, and its
+     * axis ends at 100 ms, not 200. By hand from PROVENANCE.md (union rule): exposed communication
+     * is 101,963.197 µs on rank 0 and 96,359.045 µs on rank 1, a median of 99,161.121 µs; with at
+     * most five intervals a 10 ms step needs 10, a 20 ms step 5, so the axis is 0, 20, …, 100 ms.
+     */
+    @Test
+    void ascendOneStepChartIsTwoLabelledBarsOnAnAxisScaledToTheData() throws IOException {
+        Path job = SharedTraces.root().resolve("ascend/torch_npu_text_level1");
+        assumeTrue(Files.isDirectory(job), job + " not found: skipping");
+        Document doc = Jsoup.parse(Files.readString(html(job.toString())));
+        Element chart = doc.selectFirst("#steps svg.stepchart");
+        assertEquals("1", chart.attr("data-steps"));
+        assertTrue(chart.select("circle.dot").isEmpty(), "no lone dot");
+        long exposed = Long.parseLong(chart.selectFirst("g.single[data-series=exposed]").attr("data-ns"));
+        assertTrue(Math.abs(exposed - 99_161_121L) <= 1_000, "median exposed comm " + exposed);
+        long tail = Long.parseLong(chart.selectFirst("g.single[data-series=tail]").attr("data-ns"));
+        long top = Long.parseLong(chart.attr("data-axis-top-ns"));
+        assertEquals(100 * MS, top);
+        assertTrue(top >= Math.max(tail, exposed), "the axis covers the tail " + tail);
+        assertTrue(chart.selectFirst("g.single[data-series=exposed] text").text().startsWith("exposed comm 99.16"),
+                chart.select("g.single text").eachText().toString());
+    }
+
     // --- headless Chromium ----------------------------------------------------------------------
 
     @Test

@@ -7,9 +7,11 @@ import io.overlapanalyze.cli.render.timeline.TerminalTimeline;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -120,6 +122,38 @@ class TimelineTest {
         assertFalse(off.out().contains(" timeline: "), off.out());
         CliRun json = CliRun.of("-f", "json", "--timeline", sample("seed-4ms").toString());
         assertFalse(json.out().contains(" timeline: "), "timelines belong to the text report only");
+    }
+
+    @TempDir
+    Path tmp;
+
+    private static long timelines(CliRun run) {
+        return run.out().lines().filter(l -> l.contains(" timeline: 0 to ")).count();
+    }
+
+    /**
+     * By default timelines follow the steps per rank, not ranks × steps: 4 ranks of 3 steps (12
+     * steps in all, more than 10) get all 12 timelines; one rank of 11 steps gets none unless
+     * {@code --timeline} forces them.
+     */
+    @Test
+    void defaultTimelinesFollowStepsPerRankNotRanksTimesSteps() throws IOException {
+        assertEquals(10, TerminalTimeline.AUTO_STEPS_PER_RANK);
+        Path job = HtmlReportTest.bigJob(tmp.resolve("job"), 4, 3);
+        CliRun many = CliRun.of(job.toString());
+        assertEquals(0, many.exitCode(), many.err());
+        assertEquals(4 * 3, timelines(many), many.out());
+        CliRun off = CliRun.of("--no-timeline", job.toString());
+        assertEquals(0, timelines(off), "--no-timeline still wins");
+
+        Path longRank = HtmlReportTest.bigJob(tmp.resolve("long"), 1, 11);
+        CliRun eleven = CliRun.of(longRank.toString());
+        assertEquals(0, eleven.exitCode(), eleven.err());
+        assertEquals(0, timelines(eleven), "a rank of 11 steps: no timelines by default");
+        assertEquals(11, timelines(CliRun.of("--timeline", longRank.toString())), "--timeline forces them");
+
+        Path tenEach = HtmlReportTest.bigJob(tmp.resolve("ten"), 2, 10);
+        assertEquals(2 * 10, timelines(CliRun.of(tenEach.toString())), "10 steps per rank is still few");
     }
 
     @Test

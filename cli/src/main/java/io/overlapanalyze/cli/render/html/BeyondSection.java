@@ -236,19 +236,19 @@ final class BeyondSection {
                 + "<th>median isolated ms</th><th>slowdown</th><th>extra ms/step</th></tr>";
         List<ContentionReport> all = r.contention();
         int shown = Math.min(TOP_KERNELS, all.size());
-        sb.append("<table class=\"bx contention\">").append(head);
+        sb.append("<div class=\"tw\"><table class=\"bx contention\">").append(head);
         for (int i = 0; i < shown; i++) {
             contentionRow(all.get(i), sb);
         }
-        sb.append("</table>");
+        sb.append("</table></div>");
         int rest = Math.max(0, Math.min(all.size(), maxRows) - shown);
         if (rest > 0) {
             sb.append("<details class=\"more\"><summary>").append(rest).append(" more kernels</summary>")
-                    .append("<table class=\"bx contention more\">").append(head);
+                    .append("<div class=\"tw\"><table class=\"bx contention more\">").append(head);
             for (int i = shown; i < shown + rest; i++) {
                 contentionRow(all.get(i), sb);
             }
-            sb.append("</table></details>");
+            sb.append("</table></div></details>");
         }
         omitted(all.size() - shown - rest, "kernels", sb);
     }
@@ -345,19 +345,19 @@ final class BeyondSection {
                               StringBuilder sb) {
         String head = "<tr>" + headCells + "</tr>";
         int shown = Math.min(SHOWN, rows.size());
-        sb.append("<table class=\"bx ").append(cls).append("\">").append(head);
+        sb.append("<div class=\"tw\"><table class=\"bx ").append(cls).append("\">").append(head);
         for (int i = 0; i < shown; i++) {
             sb.append(rows.get(i));
         }
-        sb.append("</table>");
+        sb.append("</table></div>");
         int rest = Math.max(0, Math.min(rows.size(), maxRows) - shown);
         if (rest > 0) {
             sb.append("<details class=\"more\"><summary>").append(rest).append(" more ").append(what)
-                    .append("</summary><table class=\"bx ").append(cls).append(" more\">").append(head);
+                    .append("</summary><div class=\"tw\"><table class=\"bx ").append(cls).append(" more\">").append(head);
             for (int i = shown; i < shown + rest; i++) {
                 sb.append(rows.get(i));
             }
-            sb.append("</table></details>");
+            sb.append("</table></div></details>");
         }
         omitted(rows.size() - shown - rest, what, sb);
     }

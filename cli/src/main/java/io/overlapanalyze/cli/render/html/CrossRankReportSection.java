@@ -87,14 +87,14 @@ public final class CrossRankReportSection implements CrossRankSection {
         if (x.inputProblems().isEmpty()) {
             return;
         }
-        html.append("<h3 id=\"xr-inputs\">Inputs left out</h3><table class=\"inputs\"><tr><th class=\"l\">file</th>"
+        html.append("<h3 id=\"xr-inputs\">Inputs left out</h3><div class=\"tw\"><table class=\"inputs\"><tr><th class=\"l\">file</th>"
                 + "<th>rank</th><th class=\"l\">kind</th><th class=\"l\">why</th></tr>");
         for (InputProblem p : x.inputProblems()) {
-            html.append("<tr><td class=\"l\">").append(Html.esc(p.file())).append("</td><td>")
+            html.append("<tr><td class=\"l src\">").append(Html.esc(p.file())).append("</td><td>")
                     .append(p.rank() == null ? "-" : p.rank()).append("</td><td class=\"l\">").append(Html.esc(p.kind()))
                     .append("</td><td class=\"l wrap\">").append(Html.esc(p.message())).append("</td></tr>");
         }
-        html.append("</table>");
+        html.append("</table></div>");
     }
 
     // --- mismatches ------------------------------------------------------------------------------
@@ -118,18 +118,18 @@ public final class CrossRankReportSection implements CrossRankSection {
         }
         html.append(". ERROR: the traces name the process group, so the ranks really diverged; WARNING: the group is "
                 + "inferred from issue order, check before trusting it.</p>");
-        html.append("<table class=\"mismatches\"><tr><th class=\"l\">severity</th><th class=\"l\">kind</th>"
+        html.append("<div class=\"tw\"><table class=\"mismatches\"><tr><th class=\"l\">severity</th><th class=\"l\">kind</th>"
                 + "<th class=\"l\">group</th><th>index</th><th class=\"l\">step</th><th class=\"l\">culprit ranks</th>"
                 + "<th>later too</th><th class=\"l\">what</th></tr>");
         int n = Math.min(all.size(), MAX_LIST);
         for (int i = 0; i < n; i++) {
             if (i == SHOWN) {
-                html.append("</table><details class=\"more\"><summary>all ").append(all.size())
-                        .append(" mismatches</summary><table class=\"mismatches more\">");
+                html.append("</table></div><details class=\"more\"><summary>all ").append(all.size())
+                        .append(" mismatches</summary><div class=\"tw\"><table class=\"mismatches more\">");
             }
             mismatchRow(all.get(i), html);
         }
-        html.append("</table>");
+        html.append("</table></div>");
         if (n > SHOWN) {
             html.append("</details>");
         }
@@ -156,7 +156,7 @@ public final class CrossRankReportSection implements CrossRankSection {
     private static void rankValues(Mismatch m, StringBuilder html) {
         html.append("<details class=\"mismatch-ranks\"><summary>").append(m.severity()).append(' ').append(m.kind())
                 .append(" at group ").append(Html.esc(m.group())).append(" index ").append(m.index())
-                .append(": each rank's collective there</summary><table><tr><th>rank</th><th class=\"l\">type</th>"
+                .append(": each rank's collective there</summary><div class=\"tw\"><table><tr><th>rank</th><th class=\"l\">type</th>"
                         + "<th>in elements</th><th>out elements</th><th class=\"l\">dtype</th><th class=\"l\">thread</th>"
                         + "<th>issued in group</th></tr>");
         int shown = 0;
@@ -173,7 +173,7 @@ public final class CrossRankReportSection implements CrossRankSection {
                     .append(v.thread() == null ? "-" : Html.esc(v.thread())).append("</td><td>").append(v.issued())
                     .append("</td></tr>");
         }
-        html.append("</table></details>");
+        html.append("</table></div></details>");
     }
 
     // --- clocks ----------------------------------------------------------------------------------
@@ -195,13 +195,13 @@ public final class CrossRankReportSection implements CrossRankSection {
             html.append("<details class=\"more\"><summary>offsets of all ").append(rows.size())
                     .append(" ranks</summary>");
         }
-        html.append("<table class=\"offsets\"><tr><th>rank</th><th>offset</th></tr>");
+        html.append("<div class=\"tw\"><table class=\"offsets\"><tr><th>rank</th><th>offset</th></tr>");
         for (Map.Entry<Integer, Long> e : rows) {
             html.append("<tr data-rank=\"").append(e.getKey()).append("\" data-ns=\"").append(e.getValue())
                     .append("\"><td>").append(e.getKey()).append("</td><td>").append(Html.esc(Units.signedUs(e.getValue())))
                     .append("</td></tr>");
         }
-        html.append("</table>");
+        html.append("</table></div>");
         if (collapse) {
             html.append("</details>");
         }
@@ -213,7 +213,7 @@ public final class CrossRankReportSection implements CrossRankSection {
         if (x.groups().isEmpty()) {
             return;
         }
-        html.append("<h3 id=\"xr-groups\">Process groups</h3><table class=\"groups\"><tr><th class=\"l\">group</th>"
+        html.append("<h3 id=\"xr-groups\">Process groups</h3><div class=\"tw\"><table class=\"groups\"><tr><th class=\"l\">group</th>"
                 + "<th class=\"l\">ranks</th><th class=\"l\">matched by</th><th>matched on every rank</th>"
                 + "<th class=\"l\">issued per rank</th></tr>");
         for (GroupSummary g : x.groups()) {
@@ -223,7 +223,7 @@ public final class CrossRankReportSection implements CrossRankSection {
                     .append(g.matched()).append("</td><td class=\"l wrap\">").append(Html.esc(counts(g.counts())))
                     .append("</td></tr>");
         }
-        html.append("</table>");
+        html.append("</table></div>");
     }
 
     /** "120 each", or "120 on ranks 0–2, 119 on rank 3". */
@@ -268,11 +268,11 @@ public final class CrossRankReportSection implements CrossRankSection {
         int n = Math.min(all.size(), MAX_LIST);
         String head = "<tr><th>rank</th><th>waited for ms</th><th>times last</th><th>own wait ms</th>"
                 + "<th>exposed comm ms</th><th>of it waiting ms</th><th>waiting share</th></tr>";
-        html.append("<table class=\"stragglers\">").append(head);
+        html.append("<div class=\"tw\"><table class=\"stragglers\">").append(head);
         for (int i = 0; i < n; i++) {
             if (i == SHOWN) {
-                html.append("</table><details class=\"more\"><summary>all ").append(all.size())
-                        .append(" ranks</summary><table class=\"stragglers more\">").append(head);
+                html.append("</table></div><details class=\"more\"><summary>all ").append(all.size())
+                        .append(" ranks</summary><div class=\"tw\"><table class=\"stragglers more\">").append(head);
             }
             Straggler s = all.get(i);
             html.append("<tr data-rank=\"").append(s.rank()).append("\"><td><a href=\"#rank-").append(s.rank())
@@ -282,7 +282,7 @@ public final class CrossRankReportSection implements CrossRankSection {
                     .append(Units.ms(s.exposedWaitNs())).append("</td><td>").append(Units.pct(s.exposedWaitShare()))
                     .append("</td></tr>");
         }
-        html.append("</table>");
+        html.append("</table></div>");
         if (n > SHOWN) {
             html.append("</details>");
         }
@@ -346,7 +346,7 @@ public final class CrossRankReportSection implements CrossRankSection {
         }
         html.append("<h3 id=\"xr-bandwidth\">Bandwidth per collective type</h3><p class=\"muted\">nccl-tests "
                 + "conventions, decimal GB/s; transfer = the shortest duration over ranks (waiting excluded).</p>"
-                + "<table class=\"bandwidth\"><tr><th class=\"l\">type</th><th>count</th><th>with size</th>"
+                + "<div class=\"tw\"><table class=\"bandwidth\"><tr><th class=\"l\">type</th><th>count</th><th>with size</th>"
                 + "<th>bytes</th><th>transfer ms</th><th>algbw GB/s</th><th>busbw GB/s</th><th>median busbw</th></tr>");
         for (BandwidthByType b : x.bandwidth()) {
             html.append("<tr><td class=\"l\">").append(Html.esc(b.type())).append("</td><td>").append(b.count())
@@ -356,7 +356,7 @@ public final class CrossRankReportSection implements CrossRankSection {
                     .append(Units.gbps(b.algBwGBps())).append("</td><td>").append(Units.gbps(b.busBwGBps())).append("</td><td>")
                     .append(Units.gbps(b.medianBusBwGBps())).append("</td></tr>");
         }
-        html.append("</table>");
+        html.append("</table></div>");
     }
 
     private static void worstTails(CrossRankReport x, StringBuilder html) {
@@ -373,15 +373,15 @@ public final class CrossRankReportSection implements CrossRankSection {
             first = all.stream().sorted(Comparator.comparingLong(StepTail::tailNs).reversed()).limit(SHOWN).toList();
             html.append("<p>The ").append(SHOWN).append(" longest of ").append(all.size()).append(" steps:</p>");
         }
-        html.append("<table class=\"tails\">").append(head);
+        html.append("<div class=\"tw\"><table class=\"tails\">").append(head);
         first.forEach(t -> tailRow(t, html));
-        html.append("</table>");
+        html.append("</table></div>");
         if (all.size() > SHOWN) {
             int n = Math.min(all.size(), MAX_LIST);
             html.append("<details class=\"more\"><summary>all ").append(all.size())
-                    .append(" steps in order</summary><table class=\"tails more\">").append(head);
+                    .append(" steps in order</summary><div class=\"tw\"><table class=\"tails more\">").append(head);
             all.subList(0, n).forEach(t -> tailRow(t, html));
-            html.append("</table></details>");
+            html.append("</table></div></details>");
             left(all.size() - n, "steps", html);
         }
     }

@@ -112,7 +112,7 @@ public final class HtmlRenderer implements ReportRenderer {
         if (many) {
             sb.append("<details><summary>per-rank numbers (").append(ranks.size()).append(" ranks)</summary>");
         }
-        sb.append("<table class=\"ranks\"><tr><th class=\"l\">rank</th><th class=\"l\">source</th><th>steps</th>"
+        sb.append("<div class=\"tw\"><table class=\"ranks\"><tr><th class=\"l\">rank</th><th class=\"l\">source</th><th>steps</th>"
                 + "<th>median step ms</th><th>median tail ms</th><th class=\"l\">cause</th>"
                 + "<th>median exposed comm ms</th><th>overlap</th></tr>");
         Map<RankReport, String> ids = rankIds(ranks);
@@ -121,7 +121,7 @@ public final class HtmlRenderer implements ReportRenderer {
             var md = t == null ? null : t.medians();
             TailKind cause = RankStats.dominantCause(r);
             sb.append("<tr><td class=\"l\"><a href=\"#").append(ids.get(r)).append("\">")
-                    .append(Html.esc(TextRenderer.rankHeading(r))).append("</a></td><td class=\"l\">")
+                    .append(Html.esc(TextRenderer.rankHeading(r))).append("</a></td><td class=\"l src\">")
                     .append(Html.esc(r.source())).append("</td><td>").append(t == null ? 0 : t.steps())
                     .append("</td><td>").append(md == null ? "-" : Units.ms(md.stepTimeNs())).append("</td><td>")
                     .append(md == null ? "-" : Units.ms(md.tailNs())).append("</td><td class=\"l\">")
@@ -129,7 +129,7 @@ public final class HtmlRenderer implements ReportRenderer {
                     .append(md == null ? "-" : Units.ms(md.exposedCommNs())).append("</td><td>")
                     .append(md == null ? "-" : Units.pct(md.overlapRatio())).append("</td></tr>");
         }
-        sb.append("</table>");
+        sb.append("</table></div>");
         if (many) {
             sb.append("</details>");
         }
@@ -319,7 +319,7 @@ public final class HtmlRenderer implements ReportRenderer {
             return;
         }
         sb.append("<p class=\"muted\">markers in ms after the step's first device activity</p>")
-                .append("<table class=\"steps\"><tr><th class=\"l\">step</th><th>time ms</th><th>first ready</th>"
+                .append("<div class=\"tw\"><table class=\"steps\"><tr><th class=\"l\">step</th><th>time ms</th><th>first ready</th>"
                         + "<th>reduce start</th><th>last compute end</th><th>last reduce end</th><th>tail ms</th>"
                         + "<th class=\"l\">cause</th><th>exposed comm ms</th><th>overlap</th></tr>");
         int left = 0;
@@ -347,7 +347,7 @@ public final class HtmlRenderer implements ReportRenderer {
                     .append(Units.ms(s.exposedCommNs())).append("</td><td>").append(Units.pct(s.overlapRatio()))
                     .append("</td></tr>");
         }
-        sb.append("</table>");
+        sb.append("</table></div>");
         if (left > 0) {
             sb.append("<p class=\"muted\">").append(left).append(" more steps not listed to keep this file small; "
                     + "<code>-f json</code> has every step.</p>");

@@ -59,7 +59,7 @@ public final class RankComparisonSection implements CrossRankSection {
         }
         List<RankReport> byTail = new ArrayList<>(ranks);
         byTail.sort(Comparator.comparingLong(RankComparisonSection::medianTail).reversed());
-        html.append("<h4>Longest median tail</h4><table><tr><th class=\"l\">rank</th><th>median tail ms</th>"
+        html.append("<h4>Longest median tail</h4><div class=\"tw\"><table><tr><th class=\"l\">rank</th><th>median tail ms</th>"
                 + "<th>median exposed comm ms</th><th>median step ms</th><th class=\"l\">cause</th></tr>");
         for (RankReport r : byTail.subList(0, Math.min(TOP_RANKS, byTail.size()))) {
             var md = r.totals() == null ? null : r.totals().medians();
@@ -69,7 +69,7 @@ public final class RankComparisonSection implements CrossRankSection {
                     .append(md == null ? "-" : Units.ms(md.stepTimeNs())).append("</td><td class=\"l\">")
                     .append(RankStats.dominantCause(r) == null ? "-" : RankStats.dominantCause(r)).append("</td></tr>");
         }
-        html.append("</table>");
+        html.append("</table></div>");
     }
 
     private static long medianTail(RankReport r) {

@@ -15,6 +15,10 @@ final class Styles {
             h3{font-size:15px;margin:16px 0 6px}.muted{color:var(--muted)}.verdict{background:#fff7e0;border-left:4px solid var(--t);padding:8px 12px;margin:12px 0}
             table{border-collapse:collapse;margin:6px 0 10px;font-variant-numeric:tabular-nums}th,td{padding:3px 9px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
             th{font-weight:600;background:#f6f6f6}td.l,th.l{text-align:left}tr.partial td{color:var(--muted)}
+            /* Every table sits in its own box (.tw) and scrolls there, never the page. Headers and text
+               cells wrap at spaces, file paths anywhere, so most tables fit without scrolling at all. */
+            .tw{max-width:100%;overflow-x:auto}th,td.l{white-space:normal}td.l{overflow-wrap:break-word}
+            td.src{overflow-wrap:anywhere;min-width:14em}table.ranks td:first-child{white-space:nowrap}
             details{margin:6px 0}details.rank>summary{font-weight:600;font-size:15px;cursor:pointer;padding:4px 0}
             details.step{margin-left:12px}details.step>summary{cursor:pointer}
             .legend span{display:inline-block;margin-right:14px}.sw{display:inline-block;width:12px;height:12px;vertical-align:-1px;margin-right:4px;border-radius:2px}

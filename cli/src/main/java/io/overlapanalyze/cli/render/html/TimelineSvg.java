@@ -269,7 +269,7 @@ final class TimelineSvg {
     /** Ticks at a 1-2-5 step giving about eight labels, in ms after the step start. */
     private void axis(double y, double lanesTop) {
         long span = t.spanNs();
-        long tick = niceStep(span / 8.0);
+        long tick = AxisScale.niceStep(span / 8.0);
         sb.append("<path class=\"ax\" d=\"M").append(Html.num(GUTTER)).append(' ').append(Html.num(y)).append('h')
                 .append(Html.num(PLOT));
         for (long v = 0; v <= span; v += tick) {
@@ -282,19 +282,6 @@ final class TimelineSvg {
                     .append("\" text-anchor=\"middle\">").append(Units.ms(v)).append("</text>");
         }
         sb.append("<text class=\"axt\" x=\"4\" y=\"").append(Html.num(y + 15)).append("\">ms</text>");
-    }
-
-    /** The smallest 1, 2 or 5 × 10^k ns at least {@code raw}. */
-    static long niceStep(double raw) {
-        long p = 1;
-        while (true) {
-            for (long m : new long[] {1, 2, 5}) {
-                if (m * p >= raw) {
-                    return m * p;
-                }
-            }
-            p *= 10;
-        }
     }
 
     private void rect(String cls, double x, double y, double w, double h) {

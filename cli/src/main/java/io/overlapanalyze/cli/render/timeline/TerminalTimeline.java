@@ -2,6 +2,7 @@ package io.overlapanalyze.cli.render.timeline;
 
 import io.overlapanalyze.analysis.IntervalSet;
 import io.overlapanalyze.cli.render.Units;
+import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
 
@@ -25,6 +26,12 @@ import java.util.Map;
 public final class TerminalTimeline {
     /** Columns when the terminal's width is unknown. */
     public static final int DEFAULT_COLUMNS = 100;
+    /**
+     * Unless told ({@code --timeline}, {@code --no-timeline}), timelines are drawn when no rank has
+     * more steps than this: a reader scrolls through one rank at a time, so what makes the report
+     * long is the steps per rank, not how many ranks there are.
+     */
+    public static final int AUTO_STEPS_PER_RANK = 10;
     private static final int LABEL = 8;
     private static final String INDENT = "  ";
     private static final String RESET = "\u001b[0m";
@@ -42,6 +49,14 @@ public final class TerminalTimeline {
         this.index = index;
         this.columns = columns;
         this.colour = colour;
+    }
+
+    /**
+     * Whether the text report draws timelines when not told: no rank has more than
+     * {@link #AUTO_STEPS_PER_RANK} steps, however many ranks the job has.
+     */
+    public static boolean drawnByDefault(AnalysisReport report) {
+        return report.ranks().stream().allMatch(r -> r.steps().size() <= AUTO_STEPS_PER_RANK);
     }
 
     /**
