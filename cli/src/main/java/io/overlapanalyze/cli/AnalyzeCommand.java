@@ -1,19 +1,16 @@
 package io.overlapanalyze.cli;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.analysis.RankAnalyzer;
 import io.overlapanalyze.formats.InputLimits;
+import io.overlapanalyze.cli.pipeline.AnalysisPipeline;
+import io.overlapanalyze.cli.pipeline.PipelineInput;
+import io.overlapanalyze.cli.pipeline.PipelineResult;
 import io.overlapanalyze.cli.render.ReportRenderer;
 import io.overlapanalyze.cli.render.TextRenderer;
 import io.overlapanalyze.cli.render.html.HtmlRenderer;
 import io.overlapanalyze.cli.render.timeline.TerminalTimeline;
 import io.overlapanalyze.cli.render.timeline.TimelineIndex;
-import io.overlapanalyze.model.RankTrace;
-import io.overlapanalyze.crossrank.CrossRankAnalyzer;
-import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.report.AnalysisReport;
-import io.overlapanalyze.report.CrossRankReport;
-import io.overlapanalyze.report.RankReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,7 +23,6 @@ import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -38,7 +34,7 @@ import java.util.regex.Pattern;
  */
 @Command(name = "overlap-analyze",
         mixinStandardHelpOptions = true,
-        versionProvider = AnalyzeCommand.VersionProvider.class,
+        versionProvider = VersionProvider.class,
         sortOptions = false,
         usageHelpAutoWidth = true,
         description = {
@@ -54,9 +50,7 @@ import java.util.regex.Pattern;
                         + "ranks of one job are also analysed across ranks: collective order and size mismatches, "
                         + "clock offsets, stragglers, bandwidth. Every number is defined in the README (\"What the "
                         + "numbers mean\")."},
-        footer = {"", "Exit codes: 0 ok, 1 regression (gate), 2 bad usage or unreadable input, 3 internal error."},
-        subcommands = {SynthCommand.class, SummaryCommand.class, DiffCommand.class, GateCommand.class,
-                WhatIfCommand.class, AnnotateCommand.class, picocli.CommandLine.HelpCommand.class})
+        footer = {"", "Exit codes: 0 ok, 1 regression (gate), 2 bad usage or unreadable input, 3 internal error."})
 public final class AnalyzeCommand implements Callable<Integer> {
     /**
      * Standard output as bytes, under the picocli writer, when the real process runs ({@link Main#main});
@@ -157,10 +151,12 @@ public final class AnalyzeCommand implements Callable<Integer> {
         List<Path> inputs = inputsOf();
         SafeOutput.check(html, inputs);
         SafeOutput.check(output, inputs);
-        Analysed analysed = analyse(new Inputs(paths, nameFilter(), rankRegex, compileStepPattern(), steps,
-                includePartial), spec.commandLine().getErr());
+        PipelineResult result = AnalysisPipeline.run(new PipelineInput(paths, nameFilter(), rankRegex,
+                compileStepPattern(), steps == null ? null : StepSelection.parse(steps),
+                AnalysisOptions.defaults().withIncludePartial(includePartial), true), spec.commandLine().getErr());
+        Analysed analysed = new Analysed(result.report(), TimelineIndex.of(result.inputs()));
         AnalysisReport report = analysed.report();
-        StderrWarnings.ofRanks(spec.commandLine().getErr(), report.ranks());
+        StderrWarnings.ofPipeline(spec.commandLine().getErr(), result);
         if (html != null) {
             SafeOutput.write(html, inputs, w -> new HtmlRenderer(analysed.timelines()).render(report, w));
         }
@@ -231,68 +227,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
     }
 
     /**
-     * The traces read and analysed, the report, and the per-step device unions the pictures need
-     * (the report holds numbers only; {@link TimelineIndex} keeps the intervals next to it).
+     * The report and the per-step device unions the pictures need (the report holds numbers
+     * only; {@link TimelineIndex} keeps the intervals next to it).
      */
-    record Analysed(AnalysisReport report, TimelineIndex timelines) {
-    }
-
-    /**
-     * What to read and how: the paths, an optional name filter for directories ({@code --include}),
-     * {@code --rank-regex}, the Nsight step pattern, {@code --steps} and {@code --include-partial}.
-     */
-    record Inputs(List<Path> paths, PathMatcher nameFilter, String rankRegex, Pattern stepPattern, String steps,
-                  boolean includePartial) {
-        /** Plain paths with every default. */
-        static Inputs of(List<Path> paths, String steps, boolean includePartial) {
-            return new Inputs(paths, null, null, null, steps, includePartial);
-        }
-    }
-
-    /** {@link #analyse(Inputs, PrintWriter)} with defaults and no progress or warnings output. */
-    static Analysed analyse(List<Path> paths, String steps, boolean includePartial) {
-        return analyse(Inputs.of(paths, steps, includePartial), null);
-    }
-
-    /**
-     * Reads every input (in parallel; a bad file among several is reported on {@code err} and in the
-     * cross-rank section, not fatal), analyses each rank, selects steps, and, with several ranks,
-     * analyses across ranks. Ranks are sorted by id then source.
-     */
-    static Analysed analyse(Inputs in, PrintWriter err) {
-        StepSelection selection = in.steps() == null ? null : StepSelection.parse(in.steps());
-        AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(in.includePartial());
-        RankNaming naming = new RankNaming(in.rankRegex());
-        List<Path> files = JobLoader.expand(in.paths(), in.nameFilter());
-        java.util.Queue<String> stepNames = new java.util.concurrent.ConcurrentLinkedQueue<>();
-        JobLoader.Loaded loaded = JobLoader.load(files, naming, options, in.stepPattern(), r -> {
-            if (selection == null) {
-                return r;
-            }
-            r.steps().forEach(s -> stepNames.add(s.name()));
-            return RankAnalyzer.selectSteps(r, selection, options);
-        }, err);
-        if (selection != null) {
-            selection.requireAnyMatch(stepNames);
-        }
-        if (err != null) {
-            for (var problem : loaded.problems()) {
-                err.println("overlap-analyze: warning: " + Messages.printable(problem.message())
-                        + " (skipped; the other inputs are analysed)");
-            }
-            err.flush();
-        }
-        List<RankReport> ranks = new ArrayList<>();
-        TimelineIndex timelines = new TimelineIndex();
-        for (RankInput input : loaded.inputs()) {
-            ranks.add(input.report());
-            timelines.add(input.trace(), input.report());
-        }
-        ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(RankReport::source));
-        CrossRankReport crossRank = files.size() > 1 || loaded.inputs().size() > 1
-                ? CrossRankAnalyzer.analyze(loaded.inputs(), loaded.problems()) : null;
-        return new Analysed(new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks, crossRank),
-                timelines);
+    private record Analysed(AnalysisReport report, TimelineIndex timelines) {
     }
 
     /** The paths as typed (a directory counts whole) and the files they stand for. */
@@ -312,15 +250,6 @@ public final class AnalyzeCommand implements Callable<Integer> {
             return FileSystems.getDefault().getPathMatcher("glob:" + include);
         } catch (IllegalArgumentException e) {
             throw new UserInputException("--include: not a valid glob: " + include);
-        }
-    }
-
-    /** Supplies {@code --version}. */
-    public static final class VersionProvider implements picocli.CommandLine.IVersionProvider {
-        @Override
-        public String[] getVersion() {
-            return new String[] {Version.tool(),
-                    "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"};
         }
     }
 }

@@ -5,7 +5,7 @@ import io.overlapanalyze.cli.compare.DiffRenderer;
 import io.overlapanalyze.cli.compare.RunLoader;
 import io.overlapanalyze.cli.compare.ThresholdValues;
 import io.overlapanalyze.compare.DiffReport;
-import io.overlapanalyze.compare.Run;
+import io.overlapanalyze.cli.pipeline.PipelineInput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
 
 /** {@code overlap-analyze diff A B}: what changed between two runs, and whether it is more than noise. */
 @Command(name = "diff", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        versionProvider = AnalyzeCommand.VersionProvider.class,
+        versionProvider = VersionProvider.class,
         description = {"Compare two runs: per-metric medians, change and significance; bucket structure.",
                 "",
                 "Per metric: median A, median B, the change, and whether it is significant (Mann-Whitney U, "
@@ -72,12 +72,16 @@ public final class DiffCommand implements Callable<Integer> {
         output = SafeOutput.fileOrNull(output);
         List<Path> inputs = TraceLoader.inputsOf(List.of(a, b));
         SafeOutput.check(output, inputs);
-        Run runA = RunLoader.load(a.toString(), List.of(a), options, selection, inputs);
-        Run runB = RunLoader.load(b.toString(), List.of(b), options, selection, inputs);
-        DiffReport report = DiffReport.compare(runA, runB, options, alpha, Version.tool());
+        PipelineInput in = PipelineInput.of(List.of()).withSteps(selection).withOptions(options);
+        RunLoader.Loaded sideA = RunLoader.load(a.toString(), in.withPaths(List.of(a)), inputs);
+        RunLoader.Loaded sideB = RunLoader.load(b.toString(), in.withPaths(List.of(b)), inputs);
+        DiffReport report = DiffReport.compare(sideA.run(), sideB.run(), options, alpha, Version.tool());
+        report = report.withWarnings(RunLoader.withUnreadable(report.warnings(), "A", sideA, "B", sideB));
+        StderrWarnings.notes(spec.commandLine().getErr(), RunLoader.skipped(sideA, sideB));
         StderrWarnings.lines(spec.commandLine().getErr(), report.warnings());
+        DiffReport finalReport = report;
         if (output != null) {
-            SafeOutput.write(output, inputs, w -> DiffRenderer.render(report, format, w));
+            SafeOutput.write(output, inputs, w -> DiffRenderer.render(finalReport, format, w));
         } else {
             PrintWriter out = spec.commandLine().getOut();
             try {

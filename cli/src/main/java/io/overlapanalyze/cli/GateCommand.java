@@ -5,6 +5,7 @@ import io.overlapanalyze.cli.compare.DiffRenderer;
 import io.overlapanalyze.cli.compare.GateRenderer;
 import io.overlapanalyze.cli.compare.RunLoader;
 import io.overlapanalyze.cli.compare.ThresholdValues;
+import io.overlapanalyze.cli.pipeline.PipelineInput;
 import io.overlapanalyze.compare.GateReport;
 import io.overlapanalyze.compare.GateStatus;
 import io.overlapanalyze.compare.GateThreshold;
@@ -29,7 +30,7 @@ import java.util.concurrent.Callable;
  * exposed communication or the step time grew beyond its thresholds, significantly.
  */
 @Command(name = "gate", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        versionProvider = AnalyzeCommand.VersionProvider.class,
+        versionProvider = VersionProvider.class,
         description = {"Check a run against a baseline for CI: exit 1 when tail, exposed comm or step time regressed.",
                 "",
                 "A check fails when its median grew by more than its relative threshold AND by at least its "
@@ -114,6 +115,11 @@ public final class GateCommand implements Callable<Integer> {
     @Option(names = "--debug", description = "Print stack traces for errors.")
     boolean debug;
 
+    @Option(names = "--allow-unreadable",
+            description = "Check the readable traces when some input cannot be read, with a warning naming it "
+                    + "(default: exit 2, since a check must not pass on input it could not read).")
+    boolean allowUnreadable;
+
     @Override
     public Integer call() {
         kernelPatterns.apply();
@@ -141,14 +147,21 @@ public final class GateCommand implements Callable<Integer> {
         for (Path target : outputs.values()) {
             SafeOutput.check(target, inputs);
         }
-        Run base = RunLoader.load(baseline.toString(), List.of(baseline), options, selection, inputs);
+        PipelineInput in = PipelineInput.of(List.of()).withSteps(selection).withOptions(options);
+        RunLoader.Loaded baseSide = RunLoader.load(baseline.toString(), in.withPaths(List.of(baseline)), inputs);
         String currentLabel = current.size() == 1 ? current.get(0).toString()
                 : current.get(0) + " (+" + (current.size() - 1) + " more)";
-        Run run = RunLoader.load(currentLabel, current, options, selection, inputs);
+        RunLoader.Loaded currentSide = RunLoader.load(currentLabel, in.withPaths(current), inputs);
+        StderrWarnings.notes(spec.commandLine().getErr(), RunLoader.skipped(baseSide, currentSide));
+        requireReadable(baseSide, currentSide);
+        Run base = baseSide.run();
+        Run run = currentSide.run();
         if (base.samples(Metric.FUSED_BUSY, options).size() > 0 && run.samples(Metric.FUSED_BUSY, options).size() > 0) {
             thresholds.add(fused);
         }
-        GateReport report = GateReport.evaluate(base, run, thresholds, options, alpha, Version.tool());
+        GateReport evaluated = GateReport.evaluate(base, run, thresholds, options, alpha, Version.tool());
+        GateReport report = evaluated.withWarnings(RunLoader.withUnreadable(evaluated.warnings(), "baseline", baseSide,
+                "current", currentSide));
         StderrWarnings.lines(spec.commandLine().getErr(), report.warnings());
 
         if (markdown != null) {
@@ -167,5 +180,22 @@ public final class GateCommand implements Callable<Integer> {
             throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
         }
         return report.result() == GateStatus.REGRESSION ? ExitCodes.REGRESSION : ExitCodes.OK;
+    }
+
+    /** An unreadable input fails the gate (exit 2, naming it) unless {@code --allow-unreadable}. */
+    private void requireReadable(RunLoader.Loaded... sides) {
+        if (allowUnreadable) {
+            return;
+        }
+        List<String> lines = new ArrayList<>();
+        for (RunLoader.Loaded side : sides) {
+            lines.addAll(side.unreadable());
+        }
+        if (!lines.isEmpty()) {
+            String first = lines.get(0).replaceFirst(" \\(skipped; the other inputs are analysed\\)$", "");
+            throw new UserInputException(first + (lines.size() > 1 ? " (and " + (lines.size() - 1) + " more "
+                    + "unreadable input" + (lines.size() > 2 ? "s" : "") + ")" : "")
+                    + "; a gate does not pass on input it could not read (--allow-unreadable checks the rest)");
+        }
     }
 }

@@ -1,7 +1,9 @@
 package io.overlapanalyze.cli;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.cli.compare.RunLoader;
+import io.overlapanalyze.cli.pipeline.AnalysisPipeline;
+import io.overlapanalyze.cli.pipeline.PipelineInput;
+import io.overlapanalyze.cli.pipeline.PipelineResult;
 import io.overlapanalyze.cli.compare.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
 import picocli.CommandLine.Command;
@@ -23,7 +25,7 @@ import java.util.concurrent.Callable;
  * enough to commit, that diff and gate accept in place of the traces.
  */
 @Command(name = "summary", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        versionProvider = AnalyzeCommand.VersionProvider.class,
+        versionProvider = VersionProvider.class,
         description = {"Save the analysis as a summary that diff and gate accept in place of the traces.",
                 "",
                 "A summary is the '--format json' report with \"kind\": \"overlap-analyze summary\": small enough "
@@ -61,8 +63,10 @@ public final class SummaryCommand implements Callable<Integer> {
         output = SafeOutput.fileOrNull(output);
         List<Path> inputs = TraceLoader.inputsOf(paths);
         SafeOutput.check(output, inputs);
-        AnalysisReport report = RunLoader.analyze(paths, options, selection, Version.tool());
-        StderrWarnings.ofRanks(spec.commandLine().getErr(), report.ranks());
+        PipelineResult result = AnalysisPipeline.run(PipelineInput.of(paths).withSteps(selection).withOptions(options)
+                .withCrossRank(false), spec.commandLine().getErr());
+        AnalysisReport report = result.report();
+        StderrWarnings.ofPipeline(spec.commandLine().getErr(), result);
         if (output != null) {
             SafeOutput.write(output, inputs, w -> SummaryFile.write(report, w));
         } else {

@@ -29,7 +29,7 @@ import java.util.zip.GZIPOutputStream;
  * scenario (a built-in name or a scenario JSON file), with known ground truth.
  */
 @Command(name = "synth", mixinStandardHelpOptions = true, sortOptions = false,
-        versionProvider = AnalyzeCommand.VersionProvider.class,
+        versionProvider = VersionProvider.class,
         description = {"Write a synthetic profiler trace of a scenario.",
                 "",
                 "A scenario is compute blocks and gradient buckets with their bytes and communication times; the "

@@ -3,7 +3,10 @@ package io.overlapanalyze.cli;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.cli.whatif.WhatIfJsonRenderer;
 import io.overlapanalyze.cli.whatif.WhatIfTextRenderer;
-import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.cli.pipeline.AnalysisPipeline;
+import io.overlapanalyze.cli.pipeline.PipelineInput;
+import io.overlapanalyze.cli.pipeline.PipelineResult;
+import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.synth.BuiltinScenarios;
 import io.overlapanalyze.synth.ModelScenario;
 import io.overlapanalyze.synth.Scenario;
@@ -33,7 +36,7 @@ import java.util.concurrent.Callable;
  * communication for other bucket caps and a scaled interconnect, on the ideal two-engine timeline.
  */
 @Command(name = "whatif", mixinStandardHelpOptions = true, sortOptions = false,
-        versionProvider = AnalyzeCommand.VersionProvider.class,
+        versionProvider = VersionProvider.class,
         description = {"Predict the step and its tail for other bucket sizes or a faster interconnect.",
                 "",
                 "Replays each complete step on an ideal two-engine timeline (compute stays where it ran; gradient "
@@ -50,7 +53,8 @@ public final class WhatIfCommand implements Callable<Integer> {
     @Mixin
     KernelPatternOptions kernelPatterns = new KernelPatternOptions();
 
-    @Parameters(paramLabel = "TRACE", arity = "0..1", description = "A trace file (one rank is replayed).")
+    @Parameters(paramLabel = "TRACE", arity = "0..1",
+            description = "A trace file or a directory of them (one rank is replayed: --rank, else the lowest).")
     Path trace;
 
     @Option(names = "--scenario", paramLabel = "SCENARIO",
@@ -116,11 +120,14 @@ public final class WhatIfCommand implements Callable<Integer> {
         SafeOutput.check(output, inputs);
         try {
             if (trace != null) {
-                RankTrace picked = pickRank(TraceLoader.load(trace));
-                StderrWarnings.lines(spec.commandLine().getErr(), picked.warnings().stream()
-                        .map(w -> w.contains(picked.source()) ? w : picked.source() + ": " + w).toList());
-                report = WhatIf.fromTrace(picked, AnalysisOptions.defaults().withIncludePartial(includePartial),
-                        options, Version.tool());
+                AnalysisOptions analysis = AnalysisOptions.defaults().withIncludePartial(includePartial);
+                PipelineResult read = AnalysisPipeline.run(PipelineInput.of(List.of(trace)).withOptions(analysis)
+                        .withCrossRank(false), spec.commandLine().getErr());
+                RankInput picked = pickRank(read.inputs());
+                StderrWarnings.notes(spec.commandLine().getErr(), read.skipped());
+                StderrWarnings.lines(spec.commandLine().getErr(), read.unreadableLines());
+                StderrWarnings.lines(spec.commandLine().getErr(), picked.report().namedWarnings());
+                report = WhatIf.fromTrace(picked.trace(), analysis, options, Version.tool());
             } else {
                 report = fromScenario(options, inputs);
             }
@@ -178,12 +185,14 @@ public final class WhatIfCommand implements Callable<Integer> {
                 extrapolationFactor);
     }
 
-    private RankTrace pickRank(List<RankTrace> ranks) {
+    /** The rank asked for with {@code --rank}, else the lowest (the first read among equals). */
+    private RankInput pickRank(List<RankInput> ranks) {
         if (rank != null) {
-            return ranks.stream().filter(t -> t.rank() == rank).findFirst()
-                    .orElseThrow(() -> new UserInputException(trace + ": no rank " + rank + " in this file"));
+            return ranks.stream().filter(t -> t.trace().rank() == rank).findFirst()
+                    .orElseThrow(() -> new UserInputException(trace + ": no rank " + rank + " in this "
+                            + (Files.isDirectory(trace) ? "directory" : "file")));
         }
-        return ranks.stream().min(Comparator.comparingInt(RankTrace::rank)).orElseThrow(
+        return ranks.stream().min(Comparator.comparingInt(t -> t.trace().rank())).orElseThrow(
                 () -> new UserInputException(trace + ": no rank in this file"));
     }
 
