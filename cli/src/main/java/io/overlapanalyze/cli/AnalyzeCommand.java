@@ -1,7 +1,5 @@
 package io.overlapanalyze.cli;
 
-import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.formats.InputLimits;
 import io.overlapanalyze.cli.pipeline.AnalysisPipeline;
 import io.overlapanalyze.cli.pipeline.PipelineInput;
 import io.overlapanalyze.cli.pipeline.PipelineResult;
@@ -19,14 +17,11 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
-import java.nio.file.FileSystems;
 import java.nio.file.Path;
-import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.regex.Pattern;
 
 /**
  * {@code overlap-analyze [options] PATH...}: the main job. Reads the traces, analyses each rank
@@ -76,26 +71,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Parameters(paramLabel = "PATH", arity = "0..*", description = "Trace files or directories.")
     List<Path> paths = new ArrayList<>();
 
-    @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
-            description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    OutputFormat format;
+    @Mixin
+    FormatOption format = new FormatOption();
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
-            description = "Write the report to FILE instead of standard output (never over an input).")
-    Path output;
+    @Mixin
+    OutputOptions out = new OutputOptions();
 
-    @Option(names = "--steps", paramLabel = "LIST",
-            description = "Only these steps: numbers, ranges or names, e.g. 4,5 or 4-6 or ProfilerStep#5.")
-    String steps;
-
-    @Option(names = "--step-pattern", paramLabel = "REGEX",
-            description = {"Nsight exports: NVTX ranges whose name contains a match are steps (default: ProfilerStep#N,",
-                    "step N, iteration N)."})
-    String stepPattern;
-
-    @Option(names = "--include-partial",
-            description = "Count partial steps (cut by the capture, or missing device work) in totals and medians.")
-    boolean includePartial;
+    @Mixin
+    InputOptions in = new InputOptions();
 
     @Option(names = "--cross-check",
             description = "Show, per step, our compute/communication/exposed/idle next to the profiler's own "
@@ -111,26 +94,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     + TIMELINE_AUTO_STEPS + " steps); --no-timeline never.")
     Boolean timeline;
 
-    @Option(names = "--rank-regex", paramLabel = "REGEX",
-            description = "Rank from the file path when the trace does not say: the first capture group, "
-                    + "e.g. 'worker(\\d+)'. Replaces the built-in names (rank-3, rank3_, ..._3.pt.trace.json).")
-    String rankRegex;
-
-    @Option(names = "--include", paramLabel = "GLOB",
-            description = "In directories, only files whose name matches GLOB (default: *.json, *.json.gz, *.sqlite and Ascend capture directories).")
-    String include;
-
-    @Option(names = "--debug", description = "Print stack traces for errors.")
-    boolean debug;
-
-    @Option(names = "--max-input-size", paramLabel = "SIZE", converter = ByteSizeConverter.class,
-            description = "Refuse a file that is (or decompresses to) more than SIZE, e.g. 500g (default: 1t).")
-    Long maxInputSize;
-
-    @Option(names = "--max-ratio", paramLabel = "N",
-            description = "Refuse a gzip file that decompresses more than N times its size (default: 200; "
-                    + "gzip bombs reach 1000).")
-    Integer maxRatio;
+    @Mixin
+    DebugOption debug = new DebugOption();
 
     /** With no {@code --timeline} option, the text report draws timelines up to this many steps. */
     static final int TIMELINE_AUTO_STEPS = 10;
@@ -142,18 +107,16 @@ public final class AnalyzeCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "Missing required parameter: 'PATH' (a trace file or directory)");
         }
-        applyInputLimits();
-        output = SafeOutput.fileOrNull(output);
+        PipelineInput pipelineInput = in.pipeline(paths);
+        Path output = out.file();
         java.util.Map<String, Path> outputs = new java.util.LinkedHashMap<>();
         outputs.put("--html", html);
         outputs.put(output != null ? "-o" : "the report (standard output)", output != null ? output : Path.of("-"));
         SafeOutput.requireDistinct(outputs);
-        List<Path> inputs = inputsOf();
+        List<Path> inputs = in.inputsOf(paths);
         SafeOutput.check(html, inputs);
         SafeOutput.check(output, inputs);
-        PipelineResult result = AnalysisPipeline.run(new PipelineInput(paths, nameFilter(), rankRegex,
-                compileStepPattern(), steps == null ? null : StepSelection.parse(steps),
-                AnalysisOptions.defaults().withIncludePartial(includePartial), true), spec.commandLine().getErr());
+        PipelineResult result = AnalysisPipeline.run(pipelineInput, spec.commandLine().getErr());
         Analysed analysed = new Analysed(result.report(), TimelineIndex.of(result.inputs()));
         AnalysisReport report = analysed.report();
         StderrWarnings.ofPipeline(spec.commandLine().getErr(), result);
@@ -161,17 +124,17 @@ public final class AnalyzeCommand implements Callable<Integer> {
             SafeOutput.write(html, inputs, w -> new HtmlRenderer(analysed.timelines()).render(report, w));
         }
 
-        var renderer = switch (format) {
+        var renderer = switch (format.format()) {
             case TEXT -> textRenderer(analysed);
             case MARKDOWN -> new io.overlapanalyze.cli.render.MarkdownRenderer(crossCheck);
-            case JSON -> format.renderer(); // JSON always carries crossCheck
+            case JSON -> OutputFormat.JSON.renderer(); // JSON always carries crossCheck
         };
         if (output != null) {
             SafeOutput.writeBytes(output, inputs, o -> renderer.render(report, o));
         } else {
-            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter stdout = spec.commandLine().getOut();
             if (stdoutBytes != null) {
-                out.flush();
+                stdout.flush();
                 try {
                     renderer.render(report, stdoutBytes);
                 } catch (java.io.IOException e) {
@@ -180,36 +143,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 }
             } else {
                 try {
-                    renderer.render(report, out);
+                    renderer.render(report, stdout);
                 } catch (java.io.IOException e) {
                     throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
                 }
             }
-            out.flush();
+            stdout.flush();
         }
         return ExitCodes.OK;
-    }
-
-    private void applyInputLimits() {
-        InputLimits d = InputLimits.DEFAULT;
-        try {
-            InputLimits.setCurrent(new InputLimits(maxInputSize != null ? maxInputSize : d.maxDecompressedBytes(),
-                    maxRatio != null ? maxRatio : d.maxRatio()));
-        } catch (IllegalArgumentException e) {
-            throw new UserInputException("--max-input-size and --max-ratio must be positive");
-        }
-    }
-
-    private Pattern compileStepPattern() {
-        if (stepPattern == null) {
-            return null;
-        }
-        try {
-            return Pattern.compile(stepPattern);
-        } catch (java.util.regex.PatternSyntaxException e) {
-            throw new UserInputException("--step-pattern: not a valid regular expression: "
-                    + e.getDescription() + " near index " + e.getIndex(), e);
-        }
     }
 
     /** The text report, with character timelines when asked for or when there are few steps. */
@@ -221,7 +162,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         Map<String, String> env = System.getenv();
         // Colours only on a terminal: never in a file (-o), a pipe, or with NO_COLOR set.
-        boolean colour = TerminalTimeline.colourWanted(output == null && System.console() != null, env);
+        boolean colour = TerminalTimeline.colourWanted(out.file() == null && System.console() != null, env);
         return new TextRenderer(crossCheck,
                 new TerminalTimeline(analysed.timelines(), TerminalTimeline.columnsFrom(env), colour));
     }
@@ -233,23 +174,4 @@ public final class AnalyzeCommand implements Callable<Integer> {
     private record Analysed(AnalysisReport report, TimelineIndex timelines) {
     }
 
-    /** The paths as typed (a directory counts whole) and the files they stand for. */
-    private List<Path> inputsOf() {
-        List<Path> all = new ArrayList<>(paths);
-        for (Path p : paths) {
-            all.addAll(TraceLoader.expand(p, nameFilter()));
-        }
-        return all;
-    }
-
-    private PathMatcher nameFilter() {
-        if (include == null) {
-            return null;
-        }
-        try {
-            return FileSystems.getDefault().getPathMatcher("glob:" + include);
-        } catch (IllegalArgumentException e) {
-            throw new UserInputException("--include: not a valid glob: " + include);
-        }
-    }
 }

@@ -44,20 +44,19 @@ public final class AnnotateCommand implements Callable<Integer> {
             description = "Chrome-trace JSON to write (never over an input).")
     Path output;
 
-    @Option(names = "--steps", paramLabel = "LIST",
-            description = "Only annotate these steps (the device lanes stay complete): 4,5 or 4-6 or ProfilerStep#5.")
-    String steps;
+    @Mixin
+    InputOptions in = new InputOptions();
 
-    @Option(names = "--debug", description = "Print stack traces for errors.")
-    boolean debug;
+    @Mixin
+    DebugOption debug = new DebugOption();
 
     @Override
     public Integer call() {
         kernelPatterns.apply();
-        List<Path> inputs = TraceLoader.inputsOf(paths);
+        PipelineInput pipelineInput = in.pipeline(paths);
+        List<Path> inputs = in.inputsOf(paths);
         SafeOutput.check(output, inputs);
-        PipelineResult result = AnalysisPipeline.run(PipelineInput.of(paths)
-                .withSteps(steps == null ? null : StepSelection.parse(steps)), spec.commandLine().getErr());
+        PipelineResult result = AnalysisPipeline.run(pipelineInput, spec.commandLine().getErr());
         StderrWarnings.ofPipeline(spec.commandLine().getErr(), result);
         TimelineIndex timelines = TimelineIndex.of(result.inputs());
         SafeOutput.writeBytes(output, inputs, out -> AnnotatedTrace.write(result.report(), timelines, out));

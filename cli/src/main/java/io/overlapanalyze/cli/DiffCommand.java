@@ -13,8 +13,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,53 +41,39 @@ public final class DiffCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "B", description = "Run B: trace, directory or summary.")
     Path b;
 
-    @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
-            description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    DiffRenderer.Format format;
-
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of standard output.")
-    Path output;
-
     @Option(names = "--alpha", paramLabel = "P", defaultValue = "0.05",
             description = "Significance level (default: ${DEFAULT-VALUE}).")
     double alpha;
 
-    @Option(names = "--steps", paramLabel = "LIST", description = "Only these steps, on both sides (e.g. 4-10).")
-    String steps;
+    @Mixin
+    FormatOption format = new FormatOption();
 
-    @Option(names = "--include-partial", description = "Count partial steps as samples.")
-    boolean includePartial;
+    @Mixin
+    OutputOptions out = new OutputOptions();
 
-    @Option(names = "--debug", description = "Print stack traces for errors.")
-    boolean debug;
+    @Mixin
+    InputOptions in = new InputOptions();
+
+    @Mixin
+    DebugOption debug = new DebugOption();
 
     @Override
     public Integer call() {
         kernelPatterns.apply();
         ThresholdValues.checkAlpha(alpha);
-        AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
-        StepSelection selection = steps == null ? null : StepSelection.parse(steps);
-        output = SafeOutput.fileOrNull(output);
-        List<Path> inputs = TraceLoader.inputsOf(List.of(a, b));
+        PipelineInput pipelineInput = in.pipeline(List.of());
+        AnalysisOptions options = pipelineInput.options();
+        Path output = out.file();
+        List<Path> inputs = in.inputsOf(List.of(a, b));
         SafeOutput.check(output, inputs);
-        PipelineInput in = PipelineInput.of(List.of()).withSteps(selection).withOptions(options);
-        RunLoader.Loaded sideA = RunLoader.load(a.toString(), in.withPaths(List.of(a)), inputs);
-        RunLoader.Loaded sideB = RunLoader.load(b.toString(), in.withPaths(List.of(b)), inputs);
-        DiffReport report = DiffReport.compare(sideA.run(), sideB.run(), options, alpha, Version.tool());
-        report = report.withWarnings(RunLoader.withUnreadable(report.warnings(), "A", sideA, "B", sideB));
+        RunLoader.Loaded sideA = RunLoader.load(a.toString(), pipelineInput.withPaths(List.of(a)), inputs);
+        RunLoader.Loaded sideB = RunLoader.load(b.toString(), pipelineInput.withPaths(List.of(b)), inputs);
+        DiffReport compared = DiffReport.compare(sideA.run(), sideB.run(), options, alpha, Version.tool());
+        DiffReport report = compared.withWarnings(RunLoader.withUnreadable(compared.warnings(), "A", sideA, "B", sideB));
         StderrWarnings.notes(spec.commandLine().getErr(), RunLoader.skipped(sideA, sideB));
         StderrWarnings.lines(spec.commandLine().getErr(), report.warnings());
-        DiffReport finalReport = report;
-        if (output != null) {
-            SafeOutput.write(output, inputs, w -> DiffRenderer.render(finalReport, format, w));
-        } else {
-            PrintWriter out = spec.commandLine().getOut();
-            try {
-                DiffRenderer.render(report, format, out);
-            } catch (IOException e) {
-                throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
-            }
-        }
+        DiffRenderer.Format f = DiffRenderer.Format.valueOf(format.format().name());
+        out.write(spec.commandLine().getOut(), inputs, w -> DiffRenderer.render(report, f, w));
         return ExitCodes.OK;
     }
 }

@@ -92,10 +92,6 @@ public final class GateCommand implements Callable<Integer> {
             description = "Significance level (default: ${DEFAULT-VALUE}).")
     double alpha;
 
-    @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
-            description = "Standard output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    DiffRenderer.Format format;
-
     @Option(names = "--markdown", paramLabel = "FILE",
             description = "Also write a markdown table (e.g. to $GITHUB_STEP_SUMMARY).")
     Path markdown;
@@ -106,14 +102,14 @@ public final class GateCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the result as JSON.")
     Path json;
 
-    @Option(names = "--steps", paramLabel = "LIST", description = "Only these steps, on both sides (e.g. 4-10).")
-    String steps;
+    @Mixin
+    FormatOption format = new FormatOption();
 
-    @Option(names = "--include-partial", description = "Count partial steps as samples.")
-    boolean includePartial;
+    @Mixin
+    InputOptions in = new InputOptions();
 
-    @Option(names = "--debug", description = "Print stack traces for errors.")
-    boolean debug;
+    @Mixin
+    DebugOption debug = new DebugOption();
 
     @Option(names = "--allow-unreadable",
             description = "Check the readable traces when some input cannot be read, with a warning naming it "
@@ -133,8 +129,8 @@ public final class GateCommand implements Callable<Integer> {
                         ThresholdValues.duration("--min-step-time-delta", minStep))));
         GateThreshold fused = new GateThreshold("fusedBusy", ThresholdValues.percent("--max-fused-busy-increase",
                 maxFused), ThresholdValues.duration("--min-fused-busy-delta", minFused));
-        AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
-        StepSelection selection = steps == null ? null : StepSelection.parse(steps);
+        PipelineInput pipelineInput = in.pipeline(List.of());
+        AnalysisOptions options = pipelineInput.options();
         java.util.Map<String, Path> outputs = new java.util.LinkedHashMap<>();
         outputs.put("--markdown", markdown);
         outputs.put("--junit", junit);
@@ -143,15 +139,15 @@ public final class GateCommand implements Callable<Integer> {
         SafeOutput.requireDistinct(outputs);
         List<Path> all = new ArrayList<>(current);
         all.add(baseline);
-        List<Path> inputs = TraceLoader.inputsOf(all);
+        List<Path> inputs = in.inputsOf(all);
         for (Path target : outputs.values()) {
             SafeOutput.check(target, inputs);
         }
-        PipelineInput in = PipelineInput.of(List.of()).withSteps(selection).withOptions(options);
-        RunLoader.Loaded baseSide = RunLoader.load(baseline.toString(), in.withPaths(List.of(baseline)), inputs);
+        RunLoader.Loaded baseSide = RunLoader.load(baseline.toString(), pipelineInput.withPaths(List.of(baseline)),
+                inputs);
         String currentLabel = current.size() == 1 ? current.get(0).toString()
                 : current.get(0) + " (+" + (current.size() - 1) + " more)";
-        RunLoader.Loaded currentSide = RunLoader.load(currentLabel, in.withPaths(current), inputs);
+        RunLoader.Loaded currentSide = RunLoader.load(currentLabel, pipelineInput.withPaths(current), inputs);
         StderrWarnings.notes(spec.commandLine().getErr(), RunLoader.skipped(baseSide, currentSide));
         requireReadable(baseSide, currentSide);
         Run base = baseSide.run();
@@ -175,7 +171,7 @@ public final class GateCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         try {
-            GateRenderer.render(report, format, out);
+            GateRenderer.render(report, DiffRenderer.Format.valueOf(format.format().name()), out);
         } catch (IOException e) {
             throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
         }

@@ -99,8 +99,8 @@ public final class SynthCommand implements Callable<Integer> {
     @Option(names = "--list", description = "List the built-in scenarios.")
     boolean list;
 
-    @Option(names = "--debug", description = "Print stack traces for errors.")
-    boolean debug;
+    @picocli.CommandLine.Mixin
+    DebugOption debug = new DebugOption();
 
     @Override
     public Integer call() {

@@ -21,7 +21,6 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.Writer;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -81,19 +80,17 @@ public final class WhatIfCommand implements Callable<Integer> {
     @Option(names = "--rank", paramLabel = "N", description = "With a file holding several ranks: which one.")
     Integer rank;
 
-    @Option(names = "--include-partial", description = "Replay partial steps too.")
-    boolean includePartial;
+    @Mixin
+    FormatOption format = new FormatOption();
 
-    @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
-            description = "Output format: text or json (default: ${DEFAULT-VALUE}).")
-    String format;
+    @Mixin
+    OutputOptions out = new OutputOptions();
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
-            description = "Write the report to FILE instead of standard output (never over an input).")
-    Path output;
+    @Mixin
+    InputOptions in = new InputOptions();
 
-    @Option(names = "--debug", description = "Print stack traces for errors.")
-    boolean debug;
+    @Mixin
+    DebugOption debug = new DebugOption();
 
     @Override
     public Integer call() {
@@ -102,32 +99,35 @@ public final class WhatIfCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "give either a TRACE file or --scenario SCENARIO (not both)");
         }
-        boolean json = switch (format.toLowerCase(java.util.Locale.ROOT)) {
-            case "text" -> false;
-            case "json" -> true;
+        boolean json = switch (format.format()) {
+            case TEXT -> false;
+            case JSON -> true;
             default -> throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--format: expected text or json, got '" + format + "'");
+                    "--format: expected text or json, got '" + format.format().name().toLowerCase(java.util.Locale.ROOT)
+                            + "'");
         };
         WhatIfOptions options = options();
         WhatIfReport report;
-        output = SafeOutput.fileOrNull(output);
+        PipelineInput pipelineInput = in.pipeline(trace == null ? List.of() : List.of(trace)).withCrossRank(false);
+        Path output = out.file();
         List<Path> inputs = new ArrayList<>();
         if (trace != null) {
-            inputs.addAll(TraceLoader.inputsOf(List.of(trace)));
+            inputs.addAll(in.inputsOf(List.of(trace)));
         } else if (Files.exists(Path.of(scenario))) {
             inputs.add(Path.of(scenario));
         }
         SafeOutput.check(output, inputs);
         try {
             if (trace != null) {
-                AnalysisOptions analysis = AnalysisOptions.defaults().withIncludePartial(includePartial);
-                PipelineResult read = AnalysisPipeline.run(PipelineInput.of(List.of(trace)).withOptions(analysis)
-                        .withCrossRank(false), spec.commandLine().getErr());
+                AnalysisOptions analysis = pipelineInput.options();
+                PipelineResult read = AnalysisPipeline.run(pipelineInput, spec.commandLine().getErr());
                 RankInput picked = pickRank(read.inputs());
                 StderrWarnings.notes(spec.commandLine().getErr(), read.skipped());
                 StderrWarnings.lines(spec.commandLine().getErr(), read.unreadableLines());
                 StderrWarnings.lines(spec.commandLine().getErr(), picked.report().namedWarnings());
-                report = WhatIf.fromTrace(picked.trace(), analysis, options, Version.tool());
+                StepSelection steps = pipelineInput.steps();
+                report = steps == null ? WhatIf.fromTrace(picked.trace(), analysis, options, Version.tool())
+                        : WhatIf.fromTrace(picked.trace(), analysis, options, Version.tool(), steps);
             } else {
                 report = fromScenario(options, inputs);
             }
@@ -137,17 +137,7 @@ public final class WhatIfCommand implements Callable<Integer> {
             throw new UserInputException(e.getMessage(), e);
         }
         WhatIfReport finalReport = report;
-        if (output != null) {
-            SafeOutput.write(output, inputs, w -> render(finalReport, json, w));
-        } else {
-            PrintWriter out = spec.commandLine().getOut();
-            try {
-                render(report, json, out);
-            } catch (IOException e) {
-                throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
-            }
-            out.flush();
-        }
+        out.write(spec.commandLine().getOut(), inputs, w -> render(finalReport, json, w));
         return ExitCodes.OK;
     }
 
