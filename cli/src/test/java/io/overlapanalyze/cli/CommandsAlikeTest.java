@@ -220,4 +220,20 @@ class CommandsAlikeTest {
         JsonNode warnings = JsonRenderer.mapper().readTree(allowed.out()).get("warnings");
         assertTrue(warnings.toString().contains("current: " + bad), warnings.toString());
     }
+
+    @Test
+    void whatifReplaysOnlyTheSelectedSteps() throws IOException {
+        JsonNode all = JsonRenderer.mapper().readTree(CliRun.of("whatif", "-f", "json", good().toString()).out());
+        assertEquals(6, all.get("steps").size(), all.get("steps").toString());
+        String picked = all.get("steps").get(2).asText() + "," + all.get("steps").get(3).asText();
+        CliRun two = CliRun.of("whatif", "-f", "json", "--steps", picked, good().toString());
+        assertEquals(0, two.exitCode(), two.err());
+        JsonNode steps = JsonRenderer.mapper().readTree(two.out()).get("steps");
+        assertEquals(List.of(all.get("steps").get(2).asText(), all.get("steps").get(3).asText()),
+                List.of(steps.get(0).asText(), steps.get(1).asText()), steps.toString());
+        assertEquals(2, steps.size());
+        CliRun none = CliRun.of("whatif", "--steps", "77", good().toString());
+        assertEquals(2, none.exitCode(), none.err());
+        assertTrue(none.err().contains("--steps 77"), none.err());
+    }
 }
