@@ -123,7 +123,8 @@ public final class WhatIfCommand implements Callable<Integer> {
                 PipelineResult read = AnalysisPipeline.run(pipelineInput, spec.commandLine().getErr());
                 RankInput picked = pickRank(read.inputs());
                 StderrWarnings.notes(spec.commandLine().getErr(), read.skipped());
-                StderrWarnings.lines(spec.commandLine().getErr(), read.unreadableLines());
+                StderrWarnings.lines(spec.commandLine().getErr(), read.unreadableLines().stream()
+                        .map(Messages::printable).toList());
                 StderrWarnings.lines(spec.commandLine().getErr(), picked.report().namedWarnings());
                 StepSelection steps = pipelineInput.steps();
                 report = steps == null ? WhatIf.fromTrace(picked.trace(), analysis, options, Version.tool())
