@@ -33,6 +33,11 @@ public record DiffReport(String kind, int schemaVersion, String tool, double alp
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
     }
 
+    /** This report with other warnings (every other component carried over). */
+    public DiffReport withWarnings(List<String> w) {
+        return new DiffReport(kind, schemaVersion, tool, alpha, minSamples, a, b, metrics, structure, w);
+    }
+
     /**
      * @param a                  layout of run A
      * @param b                  layout of run B

@@ -33,6 +33,11 @@ public record GateReport(String kind, int schemaVersion, String tool, double alp
         warnings = warnings == null ? List.of() : List.copyOf(warnings);
     }
 
+    /** This report with other warnings (every other component carried over). */
+    public GateReport withWarnings(List<String> w) {
+        return new GateReport(kind, schemaVersion, tool, alpha, minSamples, baseline, current, result, checks, w);
+    }
+
     /** Runs the checks. */
     public static GateReport evaluate(Run baseline, Run current, List<GateThreshold> thresholds,
                                       AnalysisOptions options, double alpha, String tool) {

@@ -61,6 +61,11 @@ public final class TraceWorkloads {
             samples = List.copyOf(samples);
             notes = List.copyOf(notes);
         }
+
+        /** The same extraction with only {@code s} replayed (the samples, all collectives, stay for the fit). */
+        public Extracted withSteps(List<StepInput> s) {
+            return new Extracted(report, s, samples, gradType, gradGroupSize, notes);
+        }
     }
 
     private TraceWorkloads() {

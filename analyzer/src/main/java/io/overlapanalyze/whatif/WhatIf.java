@@ -33,7 +33,15 @@ public final class WhatIf {
     /** A measured trace: fit the cost model from its collectives and replay its complete steps. */
     public static WhatIfReport fromTrace(RankTrace trace, AnalysisOptions analysis, WhatIfOptions options,
                                          String tool) {
-        TraceWorkloads.Extracted x = TraceWorkloads.extract(trace, analysis);
+        return fromTrace(trace, analysis, options, tool, name -> true);
+    }
+
+    /** As {@link #fromTrace(RankTrace, AnalysisOptions, WhatIfOptions, String)}, replaying only the steps whose name {@code stepFilter} accepts. */
+    public static WhatIfReport fromTrace(RankTrace trace, AnalysisOptions analysis, WhatIfOptions options,
+                                         String tool, java.util.function.Predicate<String> stepFilter) {
+        TraceWorkloads.Extracted all = TraceWorkloads.extract(trace, analysis);
+        TraceWorkloads.Extracted x = all.withSteps(all.steps().stream().filter(st -> stepFilter.test(st.measured().name()))
+                .toList());
         if (x.steps().isEmpty()) {
             throw new IllegalArgumentException(trace.source() + ": no complete step with gradient reductions to "
                     + "replay" + (x.notes().isEmpty() ? "" : " (" + String.join("; ", x.notes()) + ")"));

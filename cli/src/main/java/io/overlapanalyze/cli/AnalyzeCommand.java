@@ -1,19 +1,14 @@
 package io.overlapanalyze.cli;
 
-import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.analysis.RankAnalyzer;
-import io.overlapanalyze.formats.InputLimits;
+import io.overlapanalyze.cli.pipeline.AnalysisPipeline;
+import io.overlapanalyze.cli.pipeline.PipelineInput;
+import io.overlapanalyze.cli.pipeline.PipelineResult;
 import io.overlapanalyze.cli.render.ReportRenderer;
 import io.overlapanalyze.cli.render.TextRenderer;
 import io.overlapanalyze.cli.render.html.HtmlRenderer;
 import io.overlapanalyze.cli.render.timeline.TerminalTimeline;
 import io.overlapanalyze.cli.render.timeline.TimelineIndex;
-import io.overlapanalyze.model.RankTrace;
-import io.overlapanalyze.crossrank.CrossRankAnalyzer;
-import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.report.AnalysisReport;
-import io.overlapanalyze.report.CrossRankReport;
-import io.overlapanalyze.report.RankReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -22,15 +17,11 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
-import java.nio.file.FileSystems;
 import java.nio.file.Path;
-import java.nio.file.PathMatcher;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.regex.Pattern;
 
 /**
  * {@code overlap-analyze [options] PATH...}: the main job. Reads the traces, analyses each rank
@@ -38,7 +29,7 @@ import java.util.regex.Pattern;
  */
 @Command(name = "overlap-analyze",
         mixinStandardHelpOptions = true,
-        versionProvider = AnalyzeCommand.VersionProvider.class,
+        versionProvider = VersionProvider.class,
         sortOptions = false,
         usageHelpAutoWidth = true,
         description = {
@@ -54,9 +45,7 @@ import java.util.regex.Pattern;
                         + "ranks of one job are also analysed across ranks: collective order and size mismatches, "
                         + "clock offsets, stragglers, bandwidth. Every number is defined in the README (\"What the "
                         + "numbers mean\")."},
-        footer = {"", "Exit codes: 0 ok, 1 regression (gate), 2 bad usage or unreadable input, 3 internal error."},
-        subcommands = {SynthCommand.class, SummaryCommand.class, DiffCommand.class, GateCommand.class,
-                WhatIfCommand.class, AnnotateCommand.class, picocli.CommandLine.HelpCommand.class})
+        footer = {"", "Exit codes: 0 ok, 1 regression (gate), 2 bad usage or unreadable input, 3 internal error."})
 public final class AnalyzeCommand implements Callable<Integer> {
     /**
      * Standard output as bytes, under the picocli writer, when the real process runs ({@link Main#main});
@@ -82,26 +71,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Parameters(paramLabel = "PATH", arity = "0..*", description = "Trace files or directories.")
     List<Path> paths = new ArrayList<>();
 
-    @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
-            description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    OutputFormat format;
+    @Mixin
+    FormatOption format = new FormatOption();
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
-            description = "Write the report to FILE instead of standard output (never over an input).")
-    Path output;
+    @Mixin
+    OutputOptions out = new OutputOptions();
 
-    @Option(names = "--steps", paramLabel = "LIST",
-            description = "Only these steps: numbers, ranges or names, e.g. 4,5 or 4-6 or ProfilerStep#5.")
-    String steps;
-
-    @Option(names = "--step-pattern", paramLabel = "REGEX",
-            description = {"Nsight exports: NVTX ranges whose name contains a match are steps (default: ProfilerStep#N,",
-                    "step N, iteration N)."})
-    String stepPattern;
-
-    @Option(names = "--include-partial",
-            description = "Count partial steps (cut by the capture, or missing device work) in totals and medians.")
-    boolean includePartial;
+    @Mixin
+    InputOptions in = new InputOptions();
 
     @Option(names = "--cross-check",
             description = "Show, per step, our compute/communication/exposed/idle next to the profiler's own "
@@ -117,26 +94,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     + "more than " + TerminalTimeline.AUTO_STEPS_PER_RANK + " steps); --no-timeline never.")
     Boolean timeline;
 
-    @Option(names = "--rank-regex", paramLabel = "REGEX",
-            description = "Rank from the file path when the trace does not say: the first capture group, "
-                    + "e.g. 'worker(\\d+)'. Replaces the built-in names (rank-3, rank3_, ..._3.pt.trace.json).")
-    String rankRegex;
-
-    @Option(names = "--include", paramLabel = "GLOB",
-            description = "In directories, only files whose name matches GLOB (default: *.json, *.json.gz, *.sqlite and Ascend capture directories).")
-    String include;
-
-    @Option(names = "--debug", description = "Print stack traces for errors.")
-    boolean debug;
-
-    @Option(names = "--max-input-size", paramLabel = "SIZE", converter = ByteSizeConverter.class,
-            description = "Refuse a file that is (or decompresses to) more than SIZE, e.g. 500g (default: 1t).")
-    Long maxInputSize;
-
-    @Option(names = "--max-ratio", paramLabel = "N",
-            description = "Refuse a gzip file that decompresses more than N times its size (default: 200; "
-                    + "gzip bombs reach 1000).")
-    Integer maxRatio;
+    @Mixin
+    DebugOption debug = new DebugOption();
 
     @Override
     public Integer call() {
@@ -145,34 +104,34 @@ public final class AnalyzeCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "Missing required parameter: 'PATH' (a trace file or directory)");
         }
-        applyInputLimits();
-        output = SafeOutput.fileOrNull(output);
+        PipelineInput pipelineInput = in.pipeline(paths);
+        Path output = out.file();
         java.util.Map<String, Path> outputs = new java.util.LinkedHashMap<>();
         outputs.put("--html", html);
         outputs.put(output != null ? "-o" : "the report (standard output)", output != null ? output : Path.of("-"));
         SafeOutput.requireDistinct(outputs);
-        List<Path> inputs = inputsOf();
+        List<Path> inputs = in.inputsOf(paths);
         SafeOutput.check(html, inputs);
         SafeOutput.check(output, inputs);
-        Analysed analysed = analyse(new Inputs(paths, nameFilter(), rankRegex, compileStepPattern(), steps,
-                includePartial), spec.commandLine().getErr());
+        PipelineResult result = AnalysisPipeline.run(pipelineInput, spec.commandLine().getErr());
+        Analysed analysed = new Analysed(result.report(), TimelineIndex.of(result.inputs()));
         AnalysisReport report = analysed.report();
-        StderrWarnings.ofRanks(spec.commandLine().getErr(), report.ranks());
+        StderrWarnings.ofPipeline(spec.commandLine().getErr(), result);
         if (html != null) {
             SafeOutput.write(html, inputs, w -> new HtmlRenderer(analysed.timelines()).render(report, w));
         }
 
-        var renderer = switch (format) {
+        var renderer = switch (format.format()) {
             case TEXT -> textRenderer(analysed);
             case MARKDOWN -> new io.overlapanalyze.cli.render.MarkdownRenderer(crossCheck);
-            case JSON -> format.renderer(); // JSON always carries crossCheck
+            case JSON -> OutputFormat.JSON.renderer(); // JSON always carries crossCheck
         };
         if (output != null) {
             SafeOutput.writeBytes(output, inputs, o -> renderer.render(report, o));
         } else {
-            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter stdout = spec.commandLine().getOut();
             if (stdoutBytes != null) {
-                out.flush();
+                stdout.flush();
                 try {
                     renderer.render(report, stdoutBytes);
                 } catch (java.io.IOException e) {
@@ -181,36 +140,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 }
             } else {
                 try {
-                    renderer.render(report, out);
+                    renderer.render(report, stdout);
                 } catch (java.io.IOException e) {
                     throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
                 }
             }
-            out.flush();
+            stdout.flush();
         }
         return ExitCodes.OK;
-    }
-
-    private void applyInputLimits() {
-        InputLimits d = InputLimits.DEFAULT;
-        try {
-            InputLimits.setCurrent(new InputLimits(maxInputSize != null ? maxInputSize : d.maxDecompressedBytes(),
-                    maxRatio != null ? maxRatio : d.maxRatio()));
-        } catch (IllegalArgumentException e) {
-            throw new UserInputException("--max-input-size and --max-ratio must be positive");
-        }
-    }
-
-    private Pattern compileStepPattern() {
-        if (stepPattern == null) {
-            return null;
-        }
-        try {
-            return Pattern.compile(stepPattern);
-        } catch (java.util.regex.PatternSyntaxException e) {
-            throw new UserInputException("--step-pattern: not a valid regular expression: "
-                    + e.getDescription() + " near index " + e.getIndex(), e);
-        }
     }
 
     /** The text report, with character timelines when asked for or when every rank has few steps. */
@@ -221,102 +158,16 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         Map<String, String> env = System.getenv();
         // Colours only on a terminal: never in a file (-o), a pipe, or with NO_COLOR set.
-        boolean colour = TerminalTimeline.colourWanted(output == null && System.console() != null, env);
+        boolean colour = TerminalTimeline.colourWanted(out.file() == null && System.console() != null, env);
         return new TextRenderer(crossCheck,
                 new TerminalTimeline(analysed.timelines(), TerminalTimeline.columnsFrom(env), colour));
     }
 
     /**
-     * The traces read and analysed, the report, and the per-step device unions the pictures need
-     * (the report holds numbers only; {@link TimelineIndex} keeps the intervals next to it).
+     * The report and the per-step device unions the pictures need (the report holds numbers
+     * only; {@link TimelineIndex} keeps the intervals next to it).
      */
-    record Analysed(AnalysisReport report, TimelineIndex timelines) {
+    private record Analysed(AnalysisReport report, TimelineIndex timelines) {
     }
 
-    /**
-     * What to read and how: the paths, an optional name filter for directories ({@code --include}),
-     * {@code --rank-regex}, the Nsight step pattern, {@code --steps} and {@code --include-partial}.
-     */
-    record Inputs(List<Path> paths, PathMatcher nameFilter, String rankRegex, Pattern stepPattern, String steps,
-                  boolean includePartial) {
-        /** Plain paths with every default. */
-        static Inputs of(List<Path> paths, String steps, boolean includePartial) {
-            return new Inputs(paths, null, null, null, steps, includePartial);
-        }
-    }
-
-    /** {@link #analyse(Inputs, PrintWriter)} with defaults and no progress or warnings output. */
-    static Analysed analyse(List<Path> paths, String steps, boolean includePartial) {
-        return analyse(Inputs.of(paths, steps, includePartial), null);
-    }
-
-    /**
-     * Reads every input (in parallel; a bad file among several is reported on {@code err} and in the
-     * cross-rank section, not fatal), analyses each rank, selects steps, and, with several ranks,
-     * analyses across ranks. Ranks are sorted by id then source.
-     */
-    static Analysed analyse(Inputs in, PrintWriter err) {
-        StepSelection selection = in.steps() == null ? null : StepSelection.parse(in.steps());
-        AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(in.includePartial());
-        RankNaming naming = new RankNaming(in.rankRegex());
-        List<Path> files = JobLoader.expand(in.paths(), in.nameFilter());
-        java.util.Queue<String> stepNames = new java.util.concurrent.ConcurrentLinkedQueue<>();
-        JobLoader.Loaded loaded = JobLoader.load(files, naming, options, in.stepPattern(), r -> {
-            if (selection == null) {
-                return r;
-            }
-            r.steps().forEach(s -> stepNames.add(s.name()));
-            return RankAnalyzer.selectSteps(r, selection, options);
-        }, err);
-        if (selection != null) {
-            selection.requireAnyMatch(stepNames);
-        }
-        if (err != null) {
-            for (var problem : loaded.problems()) {
-                err.println("overlap-analyze: warning: " + Messages.printable(problem.message())
-                        + " (skipped; the other inputs are analysed)");
-            }
-            err.flush();
-        }
-        List<RankReport> ranks = new ArrayList<>();
-        TimelineIndex timelines = new TimelineIndex();
-        for (RankInput input : loaded.inputs()) {
-            ranks.add(input.report());
-            timelines.add(input.trace(), input.report());
-        }
-        ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(RankReport::source));
-        CrossRankReport crossRank = files.size() > 1 || loaded.inputs().size() > 1
-                ? CrossRankAnalyzer.analyze(loaded.inputs(), loaded.problems()) : null;
-        return new Analysed(new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks, crossRank),
-                timelines);
-    }
-
-    /** The paths as typed (a directory counts whole) and the files they stand for. */
-    private List<Path> inputsOf() {
-        List<Path> all = new ArrayList<>(paths);
-        for (Path p : paths) {
-            all.addAll(TraceLoader.expand(p, nameFilter()));
-        }
-        return all;
-    }
-
-    private PathMatcher nameFilter() {
-        if (include == null) {
-            return null;
-        }
-        try {
-            return FileSystems.getDefault().getPathMatcher("glob:" + include);
-        } catch (IllegalArgumentException e) {
-            throw new UserInputException("--include: not a valid glob: " + include);
-        }
-    }
-
-    /** Supplies {@code --version}. */
-    public static final class VersionProvider implements picocli.CommandLine.IVersionProvider {
-        @Override
-        public String[] getVersion() {
-            return new String[] {Version.tool(),
-                    "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"};
-        }
-    }
 }

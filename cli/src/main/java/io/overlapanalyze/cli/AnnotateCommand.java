@@ -1,6 +1,10 @@
 package io.overlapanalyze.cli;
 
 import io.overlapanalyze.cli.annotate.AnnotatedTrace;
+import io.overlapanalyze.cli.pipeline.AnalysisPipeline;
+import io.overlapanalyze.cli.pipeline.PipelineInput;
+import io.overlapanalyze.cli.pipeline.PipelineResult;
+import io.overlapanalyze.cli.render.timeline.TimelineIndex;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -19,7 +23,7 @@ import java.util.concurrent.Callable;
  * Perfetto or chrome://tracing.
  */
 @Command(name = "annotate", mixinStandardHelpOptions = true, sortOptions = false,
-        versionProvider = AnalyzeCommand.VersionProvider.class,
+        versionProvider = VersionProvider.class,
         description = {"Write the trace's device lanes with the analysis laid over them, for Perfetto "
                 + "(Open trace file) or chrome://tracing.",
                 "",
@@ -40,21 +44,22 @@ public final class AnnotateCommand implements Callable<Integer> {
             description = "Chrome-trace JSON to write (never over an input).")
     Path output;
 
-    @Option(names = "--steps", paramLabel = "LIST",
-            description = "Only annotate these steps (the device lanes stay complete): 4,5 or 4-6 or ProfilerStep#5.")
-    String steps;
+    @Mixin
+    InputOptions in = new InputOptions();
 
-    @Option(names = "--debug", description = "Print stack traces for errors.")
-    boolean debug;
+    @Mixin
+    DebugOption debug = new DebugOption();
 
     @Override
     public Integer call() {
         kernelPatterns.apply();
-        List<Path> inputs = TraceLoader.inputsOf(paths);
+        PipelineInput pipelineInput = in.pipeline(paths);
+        List<Path> inputs = in.inputsOf(paths);
         SafeOutput.check(output, inputs);
-        AnalyzeCommand.Analysed analysed = AnalyzeCommand.analyse(paths, steps, false);
-        StderrWarnings.ofRanks(spec.commandLine().getErr(), analysed.report().ranks());
-        SafeOutput.writeBytes(output, inputs, out -> AnnotatedTrace.write(analysed.report(), analysed.timelines(), out));
+        PipelineResult result = AnalysisPipeline.run(pipelineInput, spec.commandLine().getErr());
+        StderrWarnings.ofPipeline(spec.commandLine().getErr(), result);
+        TimelineIndex timelines = TimelineIndex.of(result.inputs());
+        SafeOutput.writeBytes(output, inputs, out -> AnnotatedTrace.write(result.report(), timelines, out));
         spec.commandLine().getErr().println("wrote " + Messages.quote(output) + " (open it in Perfetto or chrome://tracing)");
         spec.commandLine().getErr().flush();
         return ExitCodes.OK;

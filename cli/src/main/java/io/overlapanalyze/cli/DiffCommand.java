@@ -5,7 +5,7 @@ import io.overlapanalyze.cli.compare.DiffRenderer;
 import io.overlapanalyze.cli.compare.RunLoader;
 import io.overlapanalyze.cli.compare.ThresholdValues;
 import io.overlapanalyze.compare.DiffReport;
-import io.overlapanalyze.compare.Run;
+import io.overlapanalyze.cli.pipeline.PipelineInput;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
@@ -13,8 +13,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +20,7 @@ import java.util.concurrent.Callable;
 
 /** {@code overlap-analyze diff A B}: what changed between two runs, and whether it is more than noise. */
 @Command(name = "diff", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        versionProvider = AnalyzeCommand.VersionProvider.class,
+        versionProvider = VersionProvider.class,
         description = {"Compare two runs: per-metric medians, change and significance; bucket structure.",
                 "",
                 "Per metric: median A, median B, the change, and whether it is significant (Mann-Whitney U, "
@@ -43,49 +41,39 @@ public final class DiffCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "B", description = "Run B: trace, directory or summary.")
     Path b;
 
-    @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
-            description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    DiffRenderer.Format format;
-
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write to FILE instead of standard output.")
-    Path output;
-
     @Option(names = "--alpha", paramLabel = "P", defaultValue = "0.05",
             description = "Significance level (default: ${DEFAULT-VALUE}).")
     double alpha;
 
-    @Option(names = "--steps", paramLabel = "LIST", description = "Only these steps, on both sides (e.g. 4-10).")
-    String steps;
+    @Mixin
+    FormatOption format = new FormatOption();
 
-    @Option(names = "--include-partial", description = "Count partial steps as samples.")
-    boolean includePartial;
+    @Mixin
+    OutputOptions out = new OutputOptions();
 
-    @Option(names = "--debug", description = "Print stack traces for errors.")
-    boolean debug;
+    @Mixin
+    InputOptions in = new InputOptions();
+
+    @Mixin
+    DebugOption debug = new DebugOption();
 
     @Override
     public Integer call() {
         kernelPatterns.apply();
         ThresholdValues.checkAlpha(alpha);
-        AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
-        StepSelection selection = steps == null ? null : StepSelection.parse(steps);
-        output = SafeOutput.fileOrNull(output);
-        List<Path> inputs = TraceLoader.inputsOf(List.of(a, b));
+        PipelineInput pipelineInput = in.pipeline(List.of());
+        AnalysisOptions options = pipelineInput.options();
+        Path output = out.file();
+        List<Path> inputs = in.inputsOf(List.of(a, b));
         SafeOutput.check(output, inputs);
-        Run runA = RunLoader.load(a.toString(), List.of(a), options, selection, inputs);
-        Run runB = RunLoader.load(b.toString(), List.of(b), options, selection, inputs);
-        DiffReport report = DiffReport.compare(runA, runB, options, alpha, Version.tool());
+        RunLoader.Loaded sideA = RunLoader.load(a.toString(), pipelineInput.withPaths(List.of(a)), inputs);
+        RunLoader.Loaded sideB = RunLoader.load(b.toString(), pipelineInput.withPaths(List.of(b)), inputs);
+        DiffReport compared = DiffReport.compare(sideA.run(), sideB.run(), options, alpha, Version.tool());
+        DiffReport report = compared.withWarnings(RunLoader.withUnreadable(compared.warnings(), "A", sideA, "B", sideB));
+        StderrWarnings.notes(spec.commandLine().getErr(), RunLoader.skipped(sideA, sideB));
         StderrWarnings.lines(spec.commandLine().getErr(), report.warnings());
-        if (output != null) {
-            SafeOutput.write(output, inputs, w -> DiffRenderer.render(report, format, w));
-        } else {
-            PrintWriter out = spec.commandLine().getOut();
-            try {
-                DiffRenderer.render(report, format, out);
-            } catch (IOException e) {
-                throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
-            }
-        }
+        DiffRenderer.Format f = DiffRenderer.Format.valueOf(format.format().name());
+        out.write(spec.commandLine().getOut(), inputs, w -> DiffRenderer.render(report, f, w));
         return ExitCodes.OK;
     }
 }

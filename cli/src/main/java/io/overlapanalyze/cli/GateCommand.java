@@ -5,6 +5,7 @@ import io.overlapanalyze.cli.compare.DiffRenderer;
 import io.overlapanalyze.cli.compare.GateRenderer;
 import io.overlapanalyze.cli.compare.RunLoader;
 import io.overlapanalyze.cli.compare.ThresholdValues;
+import io.overlapanalyze.cli.pipeline.PipelineInput;
 import io.overlapanalyze.compare.GateReport;
 import io.overlapanalyze.compare.GateStatus;
 import io.overlapanalyze.compare.GateThreshold;
@@ -29,7 +30,7 @@ import java.util.concurrent.Callable;
  * exposed communication or the step time grew beyond its thresholds, significantly.
  */
 @Command(name = "gate", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        versionProvider = AnalyzeCommand.VersionProvider.class,
+        versionProvider = VersionProvider.class,
         description = {"Check a run against a baseline for CI: exit 1 when tail, exposed comm or step time regressed.",
                 "",
                 "A check fails when its median grew by more than its relative threshold AND by at least its "
@@ -91,10 +92,6 @@ public final class GateCommand implements Callable<Integer> {
             description = "Significance level (default: ${DEFAULT-VALUE}).")
     double alpha;
 
-    @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
-            description = "Standard output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    DiffRenderer.Format format;
-
     @Option(names = "--markdown", paramLabel = "FILE",
             description = "Also write a markdown table (e.g. to $GITHUB_STEP_SUMMARY).")
     Path markdown;
@@ -105,14 +102,19 @@ public final class GateCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the result as JSON.")
     Path json;
 
-    @Option(names = "--steps", paramLabel = "LIST", description = "Only these steps, on both sides (e.g. 4-10).")
-    String steps;
+    @Mixin
+    FormatOption format = new FormatOption();
 
-    @Option(names = "--include-partial", description = "Count partial steps as samples.")
-    boolean includePartial;
+    @Mixin
+    InputOptions in = new InputOptions();
 
-    @Option(names = "--debug", description = "Print stack traces for errors.")
-    boolean debug;
+    @Mixin
+    DebugOption debug = new DebugOption();
+
+    @Option(names = "--allow-unreadable",
+            description = "Check the readable traces when some input cannot be read, with a warning naming it "
+                    + "(default: exit 2, since a check must not pass on input it could not read).")
+    boolean allowUnreadable;
 
     @Override
     public Integer call() {
@@ -127,8 +129,8 @@ public final class GateCommand implements Callable<Integer> {
                         ThresholdValues.duration("--min-step-time-delta", minStep))));
         GateThreshold fused = new GateThreshold("fusedBusy", ThresholdValues.percent("--max-fused-busy-increase",
                 maxFused), ThresholdValues.duration("--min-fused-busy-delta", minFused));
-        AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
-        StepSelection selection = steps == null ? null : StepSelection.parse(steps);
+        PipelineInput pipelineInput = in.pipeline(List.of());
+        AnalysisOptions options = pipelineInput.options();
         java.util.Map<String, Path> outputs = new java.util.LinkedHashMap<>();
         outputs.put("--markdown", markdown);
         outputs.put("--junit", junit);
@@ -137,18 +139,25 @@ public final class GateCommand implements Callable<Integer> {
         SafeOutput.requireDistinct(outputs);
         List<Path> all = new ArrayList<>(current);
         all.add(baseline);
-        List<Path> inputs = TraceLoader.inputsOf(all);
+        List<Path> inputs = in.inputsOf(all);
         for (Path target : outputs.values()) {
             SafeOutput.check(target, inputs);
         }
-        Run base = RunLoader.load(baseline.toString(), List.of(baseline), options, selection, inputs);
+        RunLoader.Loaded baseSide = RunLoader.load(baseline.toString(), pipelineInput.withPaths(List.of(baseline)),
+                inputs);
         String currentLabel = current.size() == 1 ? current.get(0).toString()
                 : current.get(0) + " (+" + (current.size() - 1) + " more)";
-        Run run = RunLoader.load(currentLabel, current, options, selection, inputs);
+        RunLoader.Loaded currentSide = RunLoader.load(currentLabel, pipelineInput.withPaths(current), inputs);
+        StderrWarnings.notes(spec.commandLine().getErr(), RunLoader.skipped(baseSide, currentSide));
+        requireReadable(baseSide, currentSide);
+        Run base = baseSide.run();
+        Run run = currentSide.run();
         if (base.samples(Metric.FUSED_BUSY, options).size() > 0 && run.samples(Metric.FUSED_BUSY, options).size() > 0) {
             thresholds.add(fused);
         }
-        GateReport report = GateReport.evaluate(base, run, thresholds, options, alpha, Version.tool());
+        GateReport evaluated = GateReport.evaluate(base, run, thresholds, options, alpha, Version.tool());
+        GateReport report = evaluated.withWarnings(RunLoader.withUnreadable(evaluated.warnings(), "baseline", baseSide,
+                "current", currentSide));
         StderrWarnings.lines(spec.commandLine().getErr(), report.warnings());
 
         if (markdown != null) {
@@ -162,10 +171,27 @@ public final class GateCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         try {
-            GateRenderer.render(report, format, out);
+            GateRenderer.render(report, DiffRenderer.Format.valueOf(format.format().name()), out);
         } catch (IOException e) {
             throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
         }
         return report.result() == GateStatus.REGRESSION ? ExitCodes.REGRESSION : ExitCodes.OK;
+    }
+
+    /** An unreadable input fails the gate (exit 2, naming it) unless {@code --allow-unreadable}. */
+    private void requireReadable(RunLoader.Loaded... sides) {
+        if (allowUnreadable) {
+            return;
+        }
+        List<String> lines = new ArrayList<>();
+        for (RunLoader.Loaded side : sides) {
+            lines.addAll(side.unreadable());
+        }
+        if (!lines.isEmpty()) {
+            String first = lines.get(0).replaceFirst(" \\(skipped; the other inputs are analysed\\)$", "");
+            throw new UserInputException(first + (lines.size() > 1 ? " (and " + (lines.size() - 1) + " more "
+                    + "unreadable input" + (lines.size() > 2 ? "s" : "") + ")" : "")
+                    + "; a gate does not pass on input it could not read (--allow-unreadable checks the rest)");
+        }
     }
 }

@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
  * ratio for profiler JSON), and as many workers run as fit in 70 % of the maximum heap with the
  * largest file's estimate each (always at least one). Results come back in input order.
  */
-final class JobLoader {
+public final class JobLoader {
     /** Progress is shown on a terminal only when the inputs are at least this large together... */
     private static final long PROGRESS_BYTES = 200L << 20;
     /** ...or this many files. */
@@ -46,10 +46,10 @@ final class JobLoader {
      * @param inputs   every rank read, with its report, in input order
      * @param problems files that could not be read, one line each
      */
-    record Loaded(List<Path> files, List<RankInput> inputs, List<InputProblem> problems) {
+    public record Loaded(List<Path> files, List<RankInput> inputs, List<InputProblem> problems) {
     }
 
-    static List<Path> expand(List<Path> paths, PathMatcher nameFilter) {
+    public static List<Path> expand(List<Path> paths, PathMatcher nameFilter) {
         LinkedHashSet<Path> files = new LinkedHashSet<>();
         for (Path p : paths) {
             files.addAll(TraceLoader.expand(p, nameFilter));
@@ -57,7 +57,7 @@ final class JobLoader {
         return new ArrayList<>(files);
     }
 
-    static Loaded load(List<Path> files, RankNaming naming, AnalysisOptions options, Pattern stepPattern,
+    public static Loaded load(List<Path> files, RankNaming naming, AnalysisOptions options, Pattern stepPattern,
                        UnaryOperator<RankReport> select, PrintWriter progressOut) {
         int threads = workers(files);
         boolean progress = progressOut != null && System.console() != null && isLarge(files);

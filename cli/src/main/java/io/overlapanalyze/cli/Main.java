@@ -50,7 +50,15 @@ public final class Main {
     }
 
     private static CommandLine commandLine(PrintWriter out, PrintWriter err, OutputStream stdoutBytes) {
-        CommandLine cl = new CommandLine(new AnalyzeCommand(stdoutBytes));
+        // The subcommands are registered here, not by the root command, so no command class refers to another.
+        CommandLine cl = new CommandLine(new AnalyzeCommand(stdoutBytes))
+                .addSubcommand(new SynthCommand())
+                .addSubcommand(new SummaryCommand())
+                .addSubcommand(new DiffCommand())
+                .addSubcommand(new GateCommand())
+                .addSubcommand(new WhatIfCommand())
+                .addSubcommand(new AnnotateCommand())
+                .addSubcommand(new CommandLine.HelpCommand());
         cl.setOut(out);
         cl.setErr(err);
         cl.setCaseInsensitiveEnumValuesAllowed(true);

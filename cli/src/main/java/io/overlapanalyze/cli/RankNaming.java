@@ -17,13 +17,13 @@ import java.util.regex.PatternSyntaxException;
  * parent directory name), {@code <anything>_3.pt.trace.json[.gz]}. A user regex replaces the
  * built-in name patterns (the user knows their naming); it never overrides the trace's own rank.
  */
-final class RankNaming {
+public final class RankNaming {
     private static final Pattern RANK_WORD = Pattern.compile("(?i)(?<![a-z])rank[-_]?(\\d+)(?!\\d)");
     private static final Pattern TRAILING = Pattern.compile("_(\\d+)\\.pt\\.trace\\.json(\\.gz)?$");
 
     private final Pattern user;
 
-    RankNaming(String userRegex) {
+    public RankNaming(String userRegex) {
         if (userRegex == null) {
             user = null;
             return;

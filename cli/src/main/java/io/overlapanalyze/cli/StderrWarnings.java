@@ -20,6 +20,27 @@ final class StderrWarnings {
         }
     }
 
+    /**
+     * What the pipeline has to say, in reading order: files skipped as no trace, unreadable
+     * inputs (the others were analysed), then every rank's warnings.
+     */
+    static void ofPipeline(PrintWriter err, io.overlapanalyze.cli.pipeline.PipelineResult result) {
+        notes(err, result.skipped());
+        lines(err, result.unreadableLines().stream().map(Messages::printable).toList());
+        ofRanks(err, result.report().ranks());
+    }
+
+    /** Lines that are no warning about the data read (a file left out as no trace). */
+    static void notes(PrintWriter err, Collection<String> notes) {
+        if (err == null || notes.isEmpty()) {
+            return;
+        }
+        for (String n : notes) {
+            err.println("overlap-analyze: " + Messages.printable(n));
+        }
+        err.flush();
+    }
+
     static void lines(PrintWriter err, Collection<String> warnings) {
         if (err == null || warnings.isEmpty()) {
             return;

@@ -1,7 +1,8 @@
 package io.overlapanalyze.cli;
 
-import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.cli.compare.RunLoader;
+import io.overlapanalyze.cli.pipeline.AnalysisPipeline;
+import io.overlapanalyze.cli.pipeline.PipelineInput;
+import io.overlapanalyze.cli.pipeline.PipelineResult;
 import io.overlapanalyze.cli.compare.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
 import picocli.CommandLine.Command;
@@ -11,8 +12,6 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +22,7 @@ import java.util.concurrent.Callable;
  * enough to commit, that diff and gate accept in place of the traces.
  */
 @Command(name = "summary", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
-        versionProvider = AnalyzeCommand.VersionProvider.class,
+        versionProvider = VersionProvider.class,
         description = {"Save the analysis as a summary that diff and gate accept in place of the traces.",
                 "",
                 "A summary is the '--format json' report with \"kind\": \"overlap-analyze summary\": small enough "
@@ -39,40 +38,26 @@ public final class SummaryCommand implements Callable<Integer> {
     @Parameters(paramLabel = "PATH", arity = "1..*", description = "Trace files or directories.")
     List<Path> paths = new ArrayList<>();
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
-            description = "Write the summary to FILE (never over an input); default: standard output.")
-    Path output;
+    @Mixin
+    OutputOptions out = new OutputOptions();
 
-    @Option(names = "--steps", paramLabel = "LIST",
-            description = "Keep only these steps (e.g. 4-10 to drop warm-up steps).")
-    String steps;
+    @Mixin
+    InputOptions in = new InputOptions();
 
-    @Option(names = "--include-partial", description = "Count partial steps in the summary's totals.")
-    boolean includePartial;
-
-    @Option(names = "--debug", description = "Print stack traces for errors.")
-    boolean debug;
+    @Mixin
+    DebugOption debug = new DebugOption();
 
     @Override
     public Integer call() {
         kernelPatterns.apply();
-        AnalysisOptions options = AnalysisOptions.defaults().withIncludePartial(includePartial);
-        StepSelection selection = steps == null ? null : StepSelection.parse(steps);
-        output = SafeOutput.fileOrNull(output);
-        List<Path> inputs = TraceLoader.inputsOf(paths);
+        PipelineInput pipelineInput = in.pipeline(paths).withCrossRank(false);
+        Path output = out.file();
+        List<Path> inputs = in.inputsOf(paths);
         SafeOutput.check(output, inputs);
-        AnalysisReport report = RunLoader.analyze(paths, options, selection, Version.tool());
-        StderrWarnings.ofRanks(spec.commandLine().getErr(), report.ranks());
-        if (output != null) {
-            SafeOutput.write(output, inputs, w -> SummaryFile.write(report, w));
-        } else {
-            PrintWriter out = spec.commandLine().getOut();
-            try {
-                SummaryFile.write(report, out);
-            } catch (IOException e) {
-                throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
-            }
-        }
+        PipelineResult result = AnalysisPipeline.run(pipelineInput, spec.commandLine().getErr());
+        AnalysisReport report = result.report();
+        StderrWarnings.ofPipeline(spec.commandLine().getErr(), result);
+        out.write(spec.commandLine().getOut(), inputs, w -> SummaryFile.write(report, w));
         return ExitCodes.OK;
     }
 }

@@ -29,7 +29,7 @@ import java.util.zip.GZIPOutputStream;
  * scenario (a built-in name or a scenario JSON file), with known ground truth.
  */
 @Command(name = "synth", mixinStandardHelpOptions = true, sortOptions = false,
-        versionProvider = AnalyzeCommand.VersionProvider.class,
+        versionProvider = VersionProvider.class,
         description = {"Write a synthetic profiler trace of a scenario.",
                 "",
                 "A scenario is compute blocks and gradient buckets with their bytes and communication times; the "
@@ -99,8 +99,8 @@ public final class SynthCommand implements Callable<Integer> {
     @Option(names = "--list", description = "List the built-in scenarios.")
     boolean list;
 
-    @Option(names = "--debug", description = "Print stack traces for errors.")
-    boolean debug;
+    @picocli.CommandLine.Mixin
+    DebugOption debug = new DebugOption();
 
     @Override
     public Integer call() {

@@ -3,7 +3,10 @@ package io.overlapanalyze.cli;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.cli.whatif.WhatIfJsonRenderer;
 import io.overlapanalyze.cli.whatif.WhatIfTextRenderer;
-import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.cli.pipeline.AnalysisPipeline;
+import io.overlapanalyze.cli.pipeline.PipelineInput;
+import io.overlapanalyze.cli.pipeline.PipelineResult;
+import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.synth.BuiltinScenarios;
 import io.overlapanalyze.synth.ModelScenario;
 import io.overlapanalyze.synth.Scenario;
@@ -18,7 +21,6 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.io.Writer;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -33,7 +35,7 @@ import java.util.concurrent.Callable;
  * communication for other bucket caps and a scaled interconnect, on the ideal two-engine timeline.
  */
 @Command(name = "whatif", mixinStandardHelpOptions = true, sortOptions = false,
-        versionProvider = AnalyzeCommand.VersionProvider.class,
+        versionProvider = VersionProvider.class,
         description = {"Predict the step and its tail for other bucket sizes or a faster interconnect.",
                 "",
                 "Replays each complete step on an ideal two-engine timeline (compute stays where it ran; gradient "
@@ -50,7 +52,8 @@ public final class WhatIfCommand implements Callable<Integer> {
     @Mixin
     KernelPatternOptions kernelPatterns = new KernelPatternOptions();
 
-    @Parameters(paramLabel = "TRACE", arity = "0..1", description = "A trace file (one rank is replayed).")
+    @Parameters(paramLabel = "TRACE", arity = "0..1",
+            description = "A trace file or a directory of them (one rank is replayed: --rank, else the lowest).")
     Path trace;
 
     @Option(names = "--scenario", paramLabel = "SCENARIO",
@@ -77,19 +80,17 @@ public final class WhatIfCommand implements Callable<Integer> {
     @Option(names = "--rank", paramLabel = "N", description = "With a file holding several ranks: which one.")
     Integer rank;
 
-    @Option(names = "--include-partial", description = "Replay partial steps too.")
-    boolean includePartial;
+    @Mixin
+    FormatOption format = new FormatOption();
 
-    @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
-            description = "Output format: text or json (default: ${DEFAULT-VALUE}).")
-    String format;
+    @Mixin
+    OutputOptions out = new OutputOptions();
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
-            description = "Write the report to FILE instead of standard output (never over an input).")
-    Path output;
+    @Mixin
+    InputOptions in = new InputOptions();
 
-    @Option(names = "--debug", description = "Print stack traces for errors.")
-    boolean debug;
+    @Mixin
+    DebugOption debug = new DebugOption();
 
     @Override
     public Integer call() {
@@ -98,29 +99,36 @@ public final class WhatIfCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "give either a TRACE file or --scenario SCENARIO (not both)");
         }
-        boolean json = switch (format.toLowerCase(java.util.Locale.ROOT)) {
-            case "text" -> false;
-            case "json" -> true;
+        boolean json = switch (format.format()) {
+            case TEXT -> false;
+            case JSON -> true;
             default -> throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--format: expected text or json, got '" + format + "'");
+                    "--format: expected text or json, got '" + format.format().name().toLowerCase(java.util.Locale.ROOT)
+                            + "'");
         };
         WhatIfOptions options = options();
         WhatIfReport report;
-        output = SafeOutput.fileOrNull(output);
+        PipelineInput pipelineInput = in.pipeline(trace == null ? List.of() : List.of(trace)).withCrossRank(false);
+        Path output = out.file();
         List<Path> inputs = new ArrayList<>();
         if (trace != null) {
-            inputs.addAll(TraceLoader.inputsOf(List.of(trace)));
+            inputs.addAll(in.inputsOf(List.of(trace)));
         } else if (Files.exists(Path.of(scenario))) {
             inputs.add(Path.of(scenario));
         }
         SafeOutput.check(output, inputs);
         try {
             if (trace != null) {
-                RankTrace picked = pickRank(TraceLoader.load(trace));
-                StderrWarnings.lines(spec.commandLine().getErr(), picked.warnings().stream()
-                        .map(w -> w.contains(picked.source()) ? w : picked.source() + ": " + w).toList());
-                report = WhatIf.fromTrace(picked, AnalysisOptions.defaults().withIncludePartial(includePartial),
-                        options, Version.tool());
+                AnalysisOptions analysis = pipelineInput.options();
+                PipelineResult read = AnalysisPipeline.run(pipelineInput, spec.commandLine().getErr());
+                RankInput picked = pickRank(read.inputs());
+                StderrWarnings.notes(spec.commandLine().getErr(), read.skipped());
+                StderrWarnings.lines(spec.commandLine().getErr(), read.unreadableLines().stream()
+                        .map(Messages::printable).toList());
+                StderrWarnings.lines(spec.commandLine().getErr(), picked.report().namedWarnings());
+                StepSelection steps = pipelineInput.steps();
+                report = steps == null ? WhatIf.fromTrace(picked.trace(), analysis, options, Version.tool())
+                        : WhatIf.fromTrace(picked.trace(), analysis, options, Version.tool(), steps);
             } else {
                 report = fromScenario(options, inputs);
             }
@@ -130,17 +138,7 @@ public final class WhatIfCommand implements Callable<Integer> {
             throw new UserInputException(e.getMessage(), e);
         }
         WhatIfReport finalReport = report;
-        if (output != null) {
-            SafeOutput.write(output, inputs, w -> render(finalReport, json, w));
-        } else {
-            PrintWriter out = spec.commandLine().getOut();
-            try {
-                render(report, json, out);
-            } catch (IOException e) {
-                throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
-            }
-            out.flush();
-        }
+        out.write(spec.commandLine().getOut(), inputs, w -> render(finalReport, json, w));
         return ExitCodes.OK;
     }
 
@@ -178,12 +176,14 @@ public final class WhatIfCommand implements Callable<Integer> {
                 extrapolationFactor);
     }
 
-    private RankTrace pickRank(List<RankTrace> ranks) {
+    /** The rank asked for with {@code --rank}, else the lowest (the first read among equals). */
+    private RankInput pickRank(List<RankInput> ranks) {
         if (rank != null) {
-            return ranks.stream().filter(t -> t.rank() == rank).findFirst()
-                    .orElseThrow(() -> new UserInputException(trace + ": no rank " + rank + " in this file"));
+            return ranks.stream().filter(t -> t.trace().rank() == rank).findFirst()
+                    .orElseThrow(() -> new UserInputException(trace + ": no rank " + rank + " in this "
+                            + (Files.isDirectory(trace) ? "directory" : "file")));
         }
-        return ranks.stream().min(Comparator.comparingInt(RankTrace::rank)).orElseThrow(
+        return ranks.stream().min(Comparator.comparingInt(t -> t.trace().rank())).orElseThrow(
                 () -> new UserInputException(trace + ": no rank in this file"));
     }
 

@@ -4,6 +4,7 @@ import io.overlapanalyze.analysis.IntervalSet;
 import io.overlapanalyze.cli.render.timeline.PixelRuns;
 import io.overlapanalyze.cli.render.timeline.StepTimeline;
 import io.overlapanalyze.cli.render.timeline.TerminalTimeline;
+import io.overlapanalyze.cli.render.timeline.TimelineIndex;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
 import org.junit.jupiter.api.Test;
@@ -32,14 +33,20 @@ class TimelineTest {
         return Path.of(System.getProperty("overlap.projectRoot", "..")).resolve("samples/" + name + ".pt.trace.json");
     }
 
-    static AnalyzeCommand.Analysed analyse(String sample) {
-        return AnalyzeCommand.analyse(List.of(sample(sample)), null, false);
+    /** A report and the unions its pictures draw. */
+    record Analysed(io.overlapanalyze.report.AnalysisReport report, TimelineIndex timelines) {
+    }
+
+    static Analysed analyse(String sample) {
+        var result = io.overlapanalyze.cli.pipeline.AnalysisPipeline.run(
+                io.overlapanalyze.cli.pipeline.PipelineInput.of(List.of(sample(sample))));
+        return new Analysed(result.report(), TimelineIndex.of(result.inputs()));
     }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({"seed-1ms, 7, 6, 7", "seed-4ms, 14, 6, 14"})
     void unionsMatchTheReportAndTheSeedTable(String sample, long endMs, long exposedFromMs, long exposedToMs) {
-        AnalyzeCommand.Analysed a = analyse(sample);
+        Analysed a = analyse(sample);
         RankReport rank = a.report().ranks().get(0);
         StepReport step = rank.steps().get(0);
         StepTimeline t = a.timelines().of(rank, step);
@@ -55,7 +62,7 @@ class TimelineTest {
 
     @Test
     void terminalLinesFitTheWidthAndMarkersSitInTheirColumns() {
-        AnalyzeCommand.Analysed a = analyse("seed-4ms");
+        Analysed a = analyse("seed-4ms");
         RankReport rank = a.report().ranks().get(0);
         StepReport step = rank.steps().get(0);
         int columns = 72;
@@ -95,7 +102,7 @@ class TimelineTest {
         assertFalse(TerminalTimeline.colourWanted(false, Map.of()));
         assertFalse(TerminalTimeline.colourWanted(true, Map.of("NO_COLOR", "")), "NO_COLOR set, even empty");
         assertFalse(TerminalTimeline.colourWanted(true, Map.of("NO_COLOR", "1")));
-        AnalyzeCommand.Analysed a = analyse("seed-1ms");
+        Analysed a = analyse("seed-1ms");
         RankReport rank = a.report().ranks().get(0);
         String coloured = new TerminalTimeline(a.timelines(), 100, true).render(rank, rank.steps().get(0));
         assertTrue(coloured.contains("\u001b[31m"), "exposed comm in red");

@@ -3,23 +3,26 @@ package io.overlapanalyze.cli.compare;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.RankAnalyzer;
 import io.overlapanalyze.cli.StepSelection;
-import io.overlapanalyze.cli.TraceLoader;
 import io.overlapanalyze.cli.UserInputException;
+import io.overlapanalyze.cli.pipeline.AnalysisPipeline;
+import io.overlapanalyze.cli.pipeline.PipelineInput;
+import io.overlapanalyze.cli.pipeline.PipelineResult;
 import io.overlapanalyze.compare.Run;
-import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.RankReport;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * Turns one side of a diff or gate (trace files, a directory of them, or a saved summary) into a
- * {@link Run}. Traces are analysed as the main command does; a summary is read back as it was
+ * {@link Run}. Traces are analysed by the same pipeline as in every command; a summary is read back as it was
  * written. A side mixing traces and summaries is refused: the same rank would likely count twice.
  */
 public final class RunLoader {
@@ -27,26 +30,40 @@ public final class RunLoader {
     }
 
     /**
-     * @param label     what to call the run (the path as typed)
-     * @param paths     its files and directories
-     * @param options   analysis options (partial steps)
-     * @param selection {@code --steps}, or {@code null}
-     * @param inputs    receives every file read, so outputs never overwrite one
+     * One side, loaded.
+     *
+     * @param run        the analysed ranks
+     * @param unreadable trace files that could not be read (the others are in the run), one line each
+     * @param skipped    files found in directories that are neither traces nor summaries, one line each
      */
-    public static Run load(String label, List<Path> paths, AnalysisOptions options, StepSelection selection,
-                           List<Path> inputs) {
-        List<Path> files = new ArrayList<>();
-        for (Path p : paths) {
-            files.addAll(TraceLoader.expand(p));
+    public record Loaded(Run run, List<String> unreadable, List<String> skipped) {
+        public Loaded {
+            unreadable = List.copyOf(unreadable);
+            skipped = List.copyOf(skipped);
         }
+    }
+
+    /**
+     * @param label  what to call the run (the path as typed)
+     * @param in     its files and directories ({@code in.paths()}) and how to read them; traces go
+     *               through {@link AnalysisPipeline}, as for every command, without the cross-rank analysis
+     * @param inputs receives every file read, so outputs never overwrite one
+     */
+    public static Loaded load(String label, PipelineInput in, List<Path> inputs) {
+        Map<Path, SummaryFile.Content> kinds = new HashMap<>();
+        AnalysisPipeline.Expanded expanded = AnalysisPipeline.expand(in.paths(), in.nameFilter(),
+                f -> kinds.computeIfAbsent(f, SummaryFile::classify) != SummaryFile.Content.NOT_SUMMARY);
+        List<Path> files = expanded.files();
         inputs.addAll(files);
+        StepSelection selection = in.steps();
+        AnalysisOptions options = in.options();
         List<RankReport> ranks = new ArrayList<>();
         List<String> stepNames = new ArrayList<>();
         Set<String> writers = new LinkedHashSet<>();
+        List<Path> traces = new ArrayList<>();
         int summaries = 0;
-        int traces = 0;
         for (Path f : files) {
-            switch (SummaryFile.classify(f)) {
+            switch (kinds.computeIfAbsent(f, SummaryFile::classify)) {
                 case SUMMARY -> {
                     AnalysisReport r = SummaryFile.read(f);
                     writers.add(r.tool() == null ? "an unknown version" : r.tool());
@@ -58,21 +75,21 @@ public final class RunLoader {
                 }
                 case OTHER_RESULT -> throw new UserInputException(f + ": is a diff or gate result, not a summary "
                         + "or trace (write a summary with 'overlap-analyze summary')");
-                default -> {
-                    for (RankTrace t : TraceLoader.load(f)) {
-                        RankReport rank = RankAnalyzer.analyze(t, options);
-                        rank.steps().forEach(st -> stepNames.add(st.name()));
-                        ranks.add(selection == null ? rank : RankAnalyzer.selectSteps(rank, selection, options));
-                    }
-                    traces++;
-                }
+                default -> traces.add(f);
             }
         }
-        if (summaries > 0 && traces > 0) {
+        if (summaries > 0 && !traces.isEmpty()) {
             throw new UserInputException(label + ": mixes saved summaries and traces; give one or the other");
         }
-        if (selection != null) {
+        if (selection != null && summaries > 0) {
             selection.requireAnyMatch(stepNames);
+        }
+        List<String> unreadable = List.of();
+        if (!traces.isEmpty()) {
+            PipelineResult result = AnalysisPipeline.analyse(new AnalysisPipeline.Expanded(traces, List.of()),
+                    in.withCrossRank(false), null);
+            ranks.addAll(result.report().ranks());
+            unreadable = result.unreadableLines();
         }
         ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(r -> String.valueOf(r.source())));
         String origin = summaries > 0 ? "summary by " + String.join(", ", writers) : "traces";
@@ -81,23 +98,24 @@ public final class RunLoader {
             throw new UserInputException(label + ": no complete step with device work to compare"
                     + (options.includePartial() ? "" : " (partial steps count only with --include-partial)"));
         }
-        return run;
+        return new Loaded(run, unreadable, expanded.skipped());
     }
 
-    /** Analyses traces into a report, as {@code overlap-analyze --format json} does. */
-    public static AnalysisReport analyze(List<Path> paths, AnalysisOptions options, StepSelection selection,
-                                         String tool) {
-        List<RankReport> ranks = new ArrayList<>();
-        List<String> stepNames = new ArrayList<>();
-        for (RankTrace t : TraceLoader.loadAll(paths)) {
-            RankReport rank = RankAnalyzer.analyze(t, options);
-            rank.steps().forEach(st -> stepNames.add(st.name()));
-            ranks.add(selection == null ? rank : RankAnalyzer.selectSteps(rank, selection, options));
-        }
-        if (selection != null) {
-            selection.requireAnyMatch(stepNames);
-        }
-        ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(RankReport::source));
-        return new AnalysisReport(AnalysisReport.SCHEMA_VERSION, tool, ranks);
+    /**
+     * The report's warnings with each side's unreadable inputs after them, prefixed with the side
+     * as the rank warnings are ("A: …", "current: …").
+     */
+    public static List<String> withUnreadable(List<String> warnings, String nameA, Loaded a, String nameB, Loaded b) {
+        List<String> out = new ArrayList<>(warnings);
+        a.unreadable().forEach(w -> out.add(nameA + ": " + w));
+        b.unreadable().forEach(w -> out.add(nameB + ": " + w));
+        return out;
+    }
+
+    /** Both sides' skipped files, each once. */
+    public static List<String> skipped(Loaded a, Loaded b) {
+        Set<String> out = new LinkedHashSet<>(a.skipped());
+        out.addAll(b.skipped());
+        return new ArrayList<>(out);
     }
 }

@@ -24,6 +24,15 @@ public final class TimelineIndex {
     private final Map<RankReport, RankTrace> traces = new IdentityHashMap<>();
     private final Map<RankReport, Map<String, StepTimeline>> byRank = new IdentityHashMap<>();
 
+    /** The index of every rank read, each trace next to its report. */
+    public static TimelineIndex of(java.util.Collection<io.overlapanalyze.crossrank.RankInput> inputs) {
+        TimelineIndex index = new TimelineIndex();
+        for (io.overlapanalyze.crossrank.RankInput in : inputs) {
+            index.add(in.trace(), in.report());
+        }
+        return index;
+    }
+
     /**
      * Adds one rank: its trace and the report analysed from it (possibly narrowed by
      * {@code --steps}). The unions are built on first use, so a run that draws nothing pays nothing.

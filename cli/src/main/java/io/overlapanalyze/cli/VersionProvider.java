@@ -1,0 +1,10 @@
+package io.overlapanalyze.cli;
+
+/** Supplies {@code --version} to every command. */
+public final class VersionProvider implements picocli.CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+        return new String[] {Version.tool(),
+                "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"};
+    }
+}
