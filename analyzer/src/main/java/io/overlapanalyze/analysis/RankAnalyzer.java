@@ -318,7 +318,8 @@ public final class RankAnalyzer {
                 step.intervals().length, step.comm().length, approximate, notes,
                 gradBuckets(g.members(), markers.gL()), prefetch.exposedPrefetchNs(), prefetch.prefetches(), pipeline,
                 launch, peak, exposure.hasWork() ? exposure.stepPeriodNs() : null,
-                exposure.hasWork() ? exposure.windowOverlapNs() : null, exposure.fusedBusyNs());
+                exposure.hasWork() ? exposure.windowOverlapNs() : null, exposure.fusedBusyNs(),
+                AnnotationOverlap.analyze(step));
     }
 
     /** G by device start (as GradientSet lists it), each with its size and reduction time. */

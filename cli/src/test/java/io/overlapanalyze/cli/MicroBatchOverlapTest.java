@@ -1,0 +1,99 @@
+package io.overlapanalyze.cli;
+
+import static io.overlapanalyze.cli.AnnotationTraces.MS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.overlapanalyze.cli.render.JsonRenderer;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Micro-batch overlap per annotation, end to end (the traces of {@link AnnotationTraces}). By hand,
+ * in ms, with K = [0, 10] (mlp_bwd_gemm, the only compute):
+ * <pre>
+ * dispatch(F): device [2, 6] = 4; comm 4; exposed [2, 6] − K = 0; hidden under mlp(B) [2, 6] ∩ [0, 10] = 4
+ * combine(F):  device [12, 14] = 2; comm 2; exposed 2 (nothing computes after 10); hidden 0
+ * mlp(B):      device [0, 10] = 10; comm 0; exposed 0; hidden 0
+ * </pre>
+ * Sorted by exposed communication, largest first, then by name: combine(F), dispatch(F), mlp(B).
+ */
+class MicroBatchOverlapTest {
+    @TempDir
+    Path dir;
+
+    private JsonNode annotations(AnnotationTraces.Kind kind) throws IOException {
+        Path t = AnnotationTraces.write(dir, "mb.pt.trace.json", kind, 2);
+        CliRun run = CliRun.of("-f", "json", t.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        return JsonRenderer.mapper().readTree(run.out()).at("/ranks/0/steps/0/annotations");
+    }
+
+    private static void assertHandNumbers(JsonNode a) {
+        assertEquals(3, a.size(), a.toString());
+        long[][] expected = {{2, 2, 2, 0}, {4, 4, 0, 4}, {10, 0, 0, 0}};
+        String[] names = {"combine(F)", "dispatch(F)", "mlp(B)"};
+        for (int k = 0; k < 3; k++) {
+            JsonNode n = a.get(k);
+            assertEquals(names[k], n.get("name").asText(), a.toString());
+            assertEquals(expected[k][0] * MS, n.get("deviceNs").asLong(), names[k] + " deviceNs");
+            assertEquals(expected[k][1] * MS, n.get("commNs").asLong(), names[k] + " commNs");
+            assertEquals(expected[k][2] * MS, n.get("exposedCommNs").asLong(), names[k] + " exposedCommNs");
+            assertEquals(expected[k][3] * MS, n.get("hiddenUnderNs").asLong(), names[k] + " hiddenUnderNs");
+        }
+    }
+
+    @Test
+    void gpuSideAnnotationsGiveTheHandNumbersClippedToTheirRanges() throws IOException {
+        assertHandNumbers(annotations(AnnotationTraces.Kind.GPU));
+    }
+
+    @Test
+    void hostRecordFunctionRangesAreMappedToTheWorkTheyLaunched() throws IOException {
+        assertHandNumbers(annotations(AnnotationTraces.Kind.HOST));
+    }
+
+    @Test
+    void jsonFieldNamesAreTheContract() throws IOException {
+        JsonNode first = annotations(AnnotationTraces.Kind.GPU).get(0);
+        List<String> fields = new ArrayList<>();
+        first.fieldNames().forEachRemaining(fields::add);
+        assertEquals(List.of("name", "deviceNs", "commNs", "exposedCommNs", "hiddenUnderNs"), fields);
+    }
+
+    @Test
+    void withoutAnnotationsTheListIsEmptyAndNoTableIsPrinted() throws IOException {
+        JsonNode a = annotations(AnnotationTraces.Kind.NONE);
+        assertTrue(a.isArray() && a.isEmpty(), a.toString());
+        Path t = AnnotationTraces.write(dir, "plain.pt.trace.json", AnnotationTraces.Kind.NONE, 2);
+        CliRun text = CliRun.of(t.toString());
+        assertEquals(0, text.exitCode(), text.err());
+        assertFalse(text.out().contains(io.overlapanalyze.cli.render.BeyondView.ANNOTATIONS_TITLE), text.out());
+    }
+
+    @Test
+    void textTableIsSortedByExposedCommunication() throws IOException {
+        Path t = AnnotationTraces.write(dir, "mb.pt.trace.json", AnnotationTraces.Kind.GPU, 2);
+        CliRun run = CliRun.of(t.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        String out = run.out();
+        int table = out.indexOf(io.overlapanalyze.cli.render.BeyondView.ANNOTATIONS_TITLE);
+        assertTrue(table >= 0, out);
+        String rest = out.substring(table);
+        int combine = rest.indexOf("combine(F)");
+        int dispatch = rest.indexOf("dispatch(F)");
+        int mlp = rest.indexOf("mlp(B)");
+        assertTrue(combine > 0 && combine < dispatch && dispatch < mlp, rest);
+        // combine(F): device 2, comm 2, exposed 2, hidden 0 ms; dispatch(F): 4, 4, 0, 4.
+        assertTrue(rest.lines().anyMatch(l -> l.contains("combine(F)") && l.matches(".*2\\.000\\s+2\\.000\\s+2\\.000\\s+0\\.000.*")),
+                rest);
+        assertTrue(rest.lines().anyMatch(l -> l.contains("dispatch(F)") && l.matches(".*4\\.000\\s+4\\.000\\s+0\\.000\\s+4\\.000.*")),
+                rest);
+    }
+}
