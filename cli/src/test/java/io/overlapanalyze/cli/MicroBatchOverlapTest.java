@@ -96,4 +96,28 @@ class MicroBatchOverlapTest {
         assertTrue(rest.lines().anyMatch(l -> l.contains("dispatch(F)") && l.matches(".*4\\.000\\s+4\\.000\\s+0\\.000\\s+4\\.000.*")),
                 rest);
     }
+
+    @Test
+    void markdownAndHtmlShowTheSameTable() throws IOException {
+        Path t = AnnotationTraces.write(dir, "mb.pt.trace.json", AnnotationTraces.Kind.GPU, 2);
+        CliRun md = CliRun.of("-f", "markdown", t.toString());
+        assertEquals(0, md.exitCode(), md.err());
+        assertTrue(md.out().contains("| annotation | device ms | comm ms | exposed ms | hidden under others ms |"), md.out());
+        assertTrue(md.out().contains("| dispatch(F) | 4.000 | 4.000 | 0.000 | 4.000 |"), md.out());
+
+        Path html = dir.resolve("r.html");
+        CliRun h = CliRun.of("--html", html.toString(), t.toString());
+        assertEquals(0, h.exitCode(), h.err());
+        String page = java.nio.file.Files.readString(html);
+        int row = page.indexOf("data-annotation=\"combine(F)\"");
+        assertTrue(row > 0, "a row per annotation");
+        String combine = page.substring(row, page.indexOf("</tr>", row));
+        assertTrue(combine.contains("data-k=\"exposed\" data-ns=\"" + 2 * MS + "\""), combine);
+        assertTrue(combine.contains("data-k=\"hidden-under\" data-ns=\"0\""), combine);
+
+        Path plain = AnnotationTraces.write(dir, "plain.pt.trace.json", AnnotationTraces.Kind.NONE, 2);
+        Path html2 = dir.resolve("plain.html");
+        assertEquals(0, CliRun.of("--html", html2.toString(), plain.toString()).exitCode());
+        assertFalse(java.nio.file.Files.readString(html2).contains("data-section=\"annotations\""));
+    }
 }
