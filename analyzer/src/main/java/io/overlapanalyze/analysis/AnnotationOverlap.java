@@ -7,6 +7,7 @@ import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.report.AnnotationReport;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -26,12 +27,82 @@ import java.util.Map;
  * step's compute and fused unions (fused kernels compute too), {@code hiddenUnderNs} = |COMM part ∩
  * O| with O the compute and fused work of ranges of other names, leaving out intervals that are
  * work of this name too (nested ranges). A name without device work in the step is not listed.
+ *
+ * <p>The ranges are indexed once per rank ({@link Index}), so a step costs one pass over its own
+ * intervals, however many steps and ranges the trace has.
  */
 public final class AnnotationOverlap {
     private AnnotationOverlap() {
     }
 
-    /** One clipped piece of one interval's work for one name. */
+    /** Which ranges each interval can belong to, built once per rank. */
+    public static final class Index {
+        private final List<Annotation> annotations;
+        /** Host ranges: interval i's annotations are hostIds[hostFirst[i] .. hostFirst[i + 1]). */
+        private final int[] hostFirst;
+        private final int[] hostIds;
+        /** GPU ranges per lane, by start, and the longest range of each lane (how far back to look). */
+        private final Map<Integer, int[]> gpuByLane = new HashMap<>();
+        private final Map<Integer, Long> gpuLongest = new HashMap<>();
+
+        private Index(RankTrace trace) {
+            annotations = trace.annotations();
+            DeviceIntervals dev = trace.device();
+            int[] count = null;
+            Map<Integer, List<Integer>> lanes = new HashMap<>();
+            for (int k = 0; k < annotations.size(); k++) {
+                Annotation a = annotations.get(k);
+                if (a.onDevice()) {
+                    lanes.computeIfAbsent(a.lane(), l -> new ArrayList<>()).add(k);
+                    gpuLongest.merge(a.lane(), a.endNs() - a.startNs(), Math::max);
+                } else {
+                    if (count == null) {
+                        count = new int[dev.size() + 1];
+                    }
+                    for (int i : a.intervals()) {
+                        if (i >= 0 && i < dev.size()) {
+                            count[i + 1]++;
+                        }
+                    }
+                }
+            }
+            lanes.forEach((lane, ids) -> gpuByLane.put(lane, ids.stream()
+                    .sorted(Comparator.comparingLong(id -> annotations.get(id).startNs()))
+                    .mapToInt(Integer::intValue).toArray()));
+            if (count == null) {
+                hostFirst = null;
+                hostIds = null;
+                return;
+            }
+            for (int i = 0; i < dev.size(); i++) {
+                count[i + 1] += count[i];
+            }
+            hostFirst = count;
+            hostIds = new int[count[dev.size()]];
+            int[] fill = Arrays.copyOf(count, dev.size());
+            for (int k = 0; k < annotations.size(); k++) {
+                Annotation a = annotations.get(k);
+                if (!a.onDevice()) {
+                    for (int i : a.intervals()) {
+                        if (i >= 0 && i < dev.size()) {
+                            hostIds[fill[i]++] = k;
+                        }
+                    }
+                }
+            }
+        }
+
+        boolean isEmpty() {
+            return annotations.isEmpty();
+        }
+    }
+
+    /** The index of {@code trace}'s ranges, for {@link #analyze(StepContext, Index)}. */
+    public static Index index(RankTrace trace) {
+        return new Index(trace);
+    }
+
+    /** What one name did in the step. */
     private static final class NameWork {
         final IntervalSet.Builder all = IntervalSet.builder();
         final IntervalSet.Builder comm = IntervalSet.builder();
@@ -39,67 +110,45 @@ public final class AnnotationOverlap {
         final List<long[]> computePieces = new ArrayList<>(); // {interval, start, end}
     }
 
-    /** The step's annotations, by exposed communication (largest first), then name; empty without any. */
+    /** As {@link #analyze(StepContext, Index)}, indexing the trace's ranges first. */
     public static List<AnnotationReport> analyze(StepContext step) {
-        RankTrace trace = step.trace();
-        if (trace.annotations().isEmpty() || !step.hasDeviceWork()) {
+        return analyze(step, index(step.trace()));
+    }
+
+    /** The step's annotations, by exposed communication (largest first), then name; empty without any. */
+    public static List<AnnotationReport> analyze(StepContext step, Index index) {
+        if (index.isEmpty() || !step.hasDeviceWork()) {
             return List.of();
         }
         DeviceIntervals dev = step.device();
-        int[] stepIntervals = step.intervals();
         Map<String, NameWork> byName = new LinkedHashMap<>();
-
-        // GPU-side ranges: the step's intervals of each lane that carries one, by start.
-        Map<Integer, StepContext.IntList> laneLists = new HashMap<>();
-        Map<Integer, Long> laneLongest = new HashMap<>();
-        BitSet inStep = null;
-        for (Annotation a : trace.annotations()) {
-            if (a.onDevice()) {
-                laneLists.putIfAbsent(a.lane(), new StepContext.IntList());
-            } else if (inStep == null) {
-                inStep = new BitSet(dev.size());
-                for (int i : stepIntervals) {
-                    inStep.set(i);
+        for (int i : step.intervals()) {
+            if (dev.kind(i) == DeviceKind.SYNC) {
+                continue; // host-time rows (metrics.md §1): no device work
+            }
+            long s = dev.start(i);
+            long e = dev.end(i);
+            if (index.hostFirst != null) {
+                for (int p = index.hostFirst[i]; p < index.hostFirst[i + 1]; p++) {
+                    add(byName, index.annotations.get(index.hostIds[p]).name(), dev, i, s, e);
                 }
             }
-        }
-        if (!laneLists.isEmpty()) {
-            for (int i : stepIntervals) {
-                StepContext.IntList l = laneLists.get(dev.lane(i));
-                if (l != null && dev.kind(i) != DeviceKind.SYNC) {
-                    l.add(i);
-                    laneLongest.merge(dev.lane(i), dev.duration(i), Math::max);
-                }
+            int[] ranges = index.gpuByLane.get(dev.lane(i));
+            if (ranges == null) {
+                continue;
             }
-        }
-        Map<Integer, int[]> byLane = new HashMap<>();
-        laneLists.forEach((lane, l) -> byLane.put(lane, l.toArray()));
-
-        for (Annotation a : trace.annotations()) {
-            if (a.onDevice()) {
-                int[] onLane = byLane.get(a.lane());
-                if (onLane.length == 0) {
-                    continue;
+            // Ranges by start: none that starts before s minus the lane's longest range can reach s.
+            for (int p = firstStartAtOrAfter(index.annotations, ranges, s - index.gpuLongest.get(dev.lane(i)));
+                 p < ranges.length; p++) {
+                Annotation a = index.annotations.get(ranges[p]);
+                if (a.startNs() >= e && !(e == s && a.startNs() == s)) {
+                    break;
                 }
-                // Intervals overlapping [start, end): on the lane by start, none reaches back further
-                // than the lane's longest interval.
-                long from = a.startNs() - laneLongest.get(a.lane());
-                for (int p = firstStartAtOrAfter(dev, onLane, from); p < onLane.length; p++) {
-                    int i = onLane[p];
-                    if (dev.start(i) >= a.endNs()) {
-                        break;
-                    }
-                    long s = Math.max(dev.start(i), a.startNs());
-                    long e = Math.min(dev.end(i), a.endNs());
-                    if (e > s || (e == s && dev.start(i) >= a.startNs() && dev.end(i) <= a.endNs())) {
-                        add(byName, a.name(), dev, i, s, e);
-                    }
-                }
-            } else {
-                for (int i : a.intervals()) {
-                    if (i < dev.size() && inStep.get(i) && dev.kind(i) != DeviceKind.SYNC) {
-                        add(byName, a.name(), dev, i, dev.start(i), dev.end(i));
-                    }
+                long from = Math.max(s, a.startNs());
+                long to = Math.min(e, a.endNs());
+                // A positive overlap, or a zero-length interval inside the range.
+                if (to > from || (s == e && a.startNs() <= s && s <= a.endNs())) {
+                    add(byName, a.name(), dev, i, from, Math.max(from, to));
                 }
             }
         }
@@ -143,12 +192,12 @@ public final class AnnotationOverlap {
         }
     }
 
-    private static int firstStartAtOrAfter(DeviceIntervals dev, int[] byStart, long t) {
+    private static int firstStartAtOrAfter(List<Annotation> annotations, int[] byStart, long t) {
         int lo = 0;
         int hi = byStart.length;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (dev.start(byStart[mid]) < t) {
+            if (annotations.get(byStart[mid]).startNs() < t) {
                 lo = mid + 1;
             } else {
                 hi = mid;

@@ -120,4 +120,29 @@ class MicroBatchOverlapTest {
         assertEquals(0, CliRun.of("--html", html2.toString(), plain.toString()).exitCode());
         assertFalse(java.nio.file.Files.readString(html2).contains("data-section=\"annotations\""));
     }
+
+    /** Twelve annotation names over one kernel: the text table shows ten (ties by name) and says how many more. */
+    @Test
+    void theTextTableShowsTheTenMostExposedPerStep() throws IOException {
+        List<String> events = new ArrayList<>();
+        events.add("{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#1\", \"pid\": 1, \"tid\": 1,"
+                + " \"ts\": 1000, \"dur\": 100}");
+        events.add("{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1,"
+                + " \"ts\": 1010, \"dur\": 5, \"args\": {\"correlation\": 9}}");
+        events.add("{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": 1100,"
+                + " \"dur\": 10, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 9}}");
+        for (int k = 0; k < 12; k++) {
+            events.add(String.format("{\"ph\": \"X\", \"cat\": \"gpu_user_annotation\", \"name\": \"a%02d\", \"pid\": 0,"
+                    + " \"tid\": 7, \"ts\": 1100, \"dur\": 10, \"args\": {\"device\": 0, \"stream\": 7}}", k));
+        }
+        Path t = dir.resolve("many.pt.trace.json");
+        java.nio.file.Files.writeString(t, "{\"traceEvents\": [\n" + String.join(",\n", events) + "\n]}");
+        CliRun run = CliRun.of(t.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        String rest = run.out().substring(run.out().indexOf(io.overlapanalyze.cli.render.BeyondView.ANNOTATIONS_TITLE));
+        assertTrue(rest.contains("a09") && !rest.contains("a10") && !rest.contains("a11"), rest);
+        assertTrue(rest.contains("(2 more, less exposed; -f json lists all)"), rest);
+        CliRun json = CliRun.of("-f", "json", t.toString());
+        assertEquals(12, JsonRenderer.mapper().readTree(json.out()).at("/ranks/0/steps/0/annotations").size());
+    }
 }

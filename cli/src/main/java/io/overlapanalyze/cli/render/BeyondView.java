@@ -79,6 +79,12 @@ public final class BeyondView {
      * the report lists them; a step column when more than one step has annotations. {@code null}
      * when no step has any (the trace had no annotations).
      */
+    /**
+     * Rows per step in the text and markdown table: the most exposed annotations; traces with
+     * dozens of record_function scopes (TorchRec) would otherwise print pages.
+     */
+    static final int ANNOTATION_ROWS = 10;
+
     private static Section annotations(RankReport rank) {
         List<StepReport> steps = rank.steps().stream().filter(StepReport::hasAnnotations).toList();
         if (steps.isEmpty()) {
@@ -89,9 +95,15 @@ public final class BeyondView {
         String[] header = {"annotation", "device ms", "comm ms", "exposed ms", "hidden under others ms"};
         rows.add(perStep ? prepend("step", header) : header);
         for (StepReport s : steps) {
-            for (AnnotationReport a : s.annotations()) {
+            List<AnnotationReport> shown = s.annotations().subList(0, Math.min(ANNOTATION_ROWS, s.annotations().size()));
+            for (AnnotationReport a : shown) {
                 String[] row = {a.name(), Units.ms(a.deviceNs()), Units.ms(a.commNs()), Units.ms(a.exposedCommNs()),
                         Units.ms(a.hiddenUnderNs())};
+                rows.add(perStep ? prepend(s.name(), row) : row);
+            }
+            int more = s.annotations().size() - shown.size();
+            if (more > 0) {
+                String[] row = {"(" + more + " more, less exposed; -f json lists all)", "", "", "", ""};
                 rows.add(perStep ? prepend(s.name(), row) : row);
             }
         }
