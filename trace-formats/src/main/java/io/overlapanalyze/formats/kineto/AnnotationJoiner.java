@@ -29,9 +29,10 @@ final class AnnotationJoiner {
         if (c.gpuAnnotationNames.size() > 0) {
             for (int k = 0; k < c.gpuAnnotationNames.size(); k++) {
                 int lane = c.existingLane(c.gpuAnnotationDevice.get(k), c.gpuAnnotationStream.get(k));
-                if (lane >= 0) {
-                    out.add(Annotation.onDevice(c.gpuAnnotationNames.get(k), c.gpuAnnotationStart.get(k) + base,
-                            c.gpuAnnotationEnd.get(k) + base, lane));
+                long start = c.gpuAnnotationStart.get(k);
+                long end = c.gpuAnnotationEnd.get(k);
+                if (lane >= 0 && fits(start, base) && fits(end, base)) {
+                    out.add(Annotation.onDevice(c.gpuAnnotationNames.get(k), start + base, end + base, lane));
                 }
             }
             return out;
@@ -43,6 +44,9 @@ final class AnnotationJoiner {
         for (int k = 0; k < c.hostAnnotationNames.size(); k++) {
             int[] launched = byThread.get(c.hostAnnotationTid.get(k));
             if (launched == null) {
+                continue;
+            }
+            if (!fits(c.hostAnnotationStart.get(k), base) || !fits(c.hostAnnotationEnd.get(k), base)) {
                 continue;
             }
             long start = c.hostAnnotationStart.get(k) + base;
@@ -59,6 +63,12 @@ final class AnnotationJoiner {
             }
         }
         return out;
+    }
+
+    /** False when {@code t + base} is out of range (a corrupt range the device work never reaches): left out. */
+    private static boolean fits(long t, long base) {
+        long sum = t + base;
+        return ((t ^ sum) & (base ^ sum)) >= 0;
     }
 
     /** Per launching thread, the device intervals with a known launch, by launch time. */
