@@ -145,4 +145,30 @@ class MicroBatchOverlapTest {
         CliRun json = CliRun.of("-f", "json", t.toString());
         assertEquals(12, JsonRenderer.mapper().readTree(json.out()).at("/ranks/0/steps/0/annotations").size());
     }
+
+    /** Two steps with annotations: the table gets a step column, one row per (step, annotation). */
+    @Test
+    void withSeveralStepsTheTableHasAStepColumn() throws IOException {
+        List<String> events = new ArrayList<>();
+        for (int k = 1; k <= 2; k++) {
+            long t0 = 1000L * k;
+            events.add("{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#" + k + "\", \"pid\": 1,"
+                    + " \"tid\": 1, \"ts\": " + t0 + ", \"dur\": 1000}");
+            events.add("{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1,"
+                    + " \"ts\": " + (t0 + 10) + ", \"dur\": 5, \"args\": {\"correlation\": " + k + "}}");
+            events.add("{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": "
+                    + (t0 + 100) + ", \"dur\": " + (k * 3) + ", \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": " + k + "}}");
+            events.add("{\"ph\": \"X\", \"cat\": \"gpu_user_annotation\", \"name\": \"mlp(B)\", \"pid\": 0, \"tid\": 7,"
+                    + " \"ts\": " + (t0 + 100) + ", \"dur\": " + (k * 3) + ", \"args\": {\"device\": 0, \"stream\": 7}}");
+        }
+        Path t = dir.resolve("two-steps.pt.trace.json");
+        java.nio.file.Files.writeString(t, "{\"traceEvents\": [\n" + String.join(",\n", events) + "\n]}");
+        CliRun run = CliRun.of(t.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        String rest = run.out().substring(run.out().indexOf(io.overlapanalyze.cli.render.BeyondView.ANNOTATIONS_TITLE));
+        assertTrue(rest.lines().anyMatch(l -> l.matches("\\s*step\\s+annotation\\s+device ms.*")), rest);
+        // mlp(B) is the gemm of each step: 3 µs in step 1, 6 µs in step 2.
+        assertTrue(rest.lines().anyMatch(l -> l.matches("\\s*ProfilerStep#1\\s+mlp\\(B\\)\\s+0\\.003.*")), rest);
+        assertTrue(rest.lines().anyMatch(l -> l.matches("\\s*ProfilerStep#2\\s+mlp\\(B\\)\\s+0\\.006.*")), rest);
+    }
 }
