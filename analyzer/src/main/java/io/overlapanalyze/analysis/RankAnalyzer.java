@@ -77,6 +77,7 @@ public final class RankAnalyzer {
                 notes.add(assignment.unassigned() + " device intervals were launched outside every step and are not analysed");
             }
             StreamWaitIndex waits = StreamWaitIndex.of(trace);
+            AnnotationOverlap.Index annotations = AnnotationOverlap.index(trace);
             List<StepAssigner.Step> all = assignment.steps();
             StepPeriods.PreCaptureWork before = StepPeriods.preCapture(trace.device(), assignment.preCapture());
             preCapture = before.figures();
@@ -93,7 +94,7 @@ public final class RankAnalyzer {
             List<Map.Entry<StepContext, StepReport>> analysed = indexes.mapToObj(k -> {
                 StepContext context = new StepContext(trace, all.get(k), phases);
                 return Map.entry(context, analyzeStep(context, phases, waits, options, memory, periods[k],
-                        before.busy()));
+                        before.busy(), annotations));
             }).toList();
             for (Map.Entry<StepContext, StepReport> a : analysed) {
                 steps.add(a.getValue());
@@ -249,7 +250,7 @@ public final class RankAnalyzer {
 
     static StepReport analyzeStep(StepContext step, PhaseClassifier phases, StreamWaitIndex waits,
                                   AnalysisOptions options, MemoryAnalysis memory, ExposureAnalysis.Period period,
-                                  IntervalSet preCaptureBusy) {
+                                  IntervalSet preCaptureBusy, AnnotationOverlap.Index annotations) {
         List<String> notes = new ArrayList<>();
         GradientSet.Selection g = GradientSet.select(step, phases);
         ExposureAnalysis.Exposure exposure = ExposureAnalysis.analyze(step, g.members(), period);
@@ -318,7 +319,8 @@ public final class RankAnalyzer {
                 step.intervals().length, step.comm().length, approximate, notes,
                 gradBuckets(g.members(), markers.gL()), prefetch.exposedPrefetchNs(), prefetch.prefetches(), pipeline,
                 launch, peak, exposure.hasWork() ? exposure.stepPeriodNs() : null,
-                exposure.hasWork() ? exposure.windowOverlapNs() : null, exposure.fusedBusyNs());
+                exposure.hasWork() ? exposure.windowOverlapNs() : null, exposure.fusedBusyNs(),
+                AnnotationOverlap.analyze(step, annotations));
     }
 
     /** G by device start (as GradientSet lists it), each with its size and reduction time. */

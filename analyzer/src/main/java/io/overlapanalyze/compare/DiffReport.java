@@ -19,7 +19,8 @@ import java.util.Objects;
  * @param minSamples    samples needed on each side for a verdict
  * @param a             run A
  * @param b             run B
- * @param metrics       one entry per metric, in {@link Metric} order
+ * @param metrics       one entry per metric, in {@link Metric} order, then one per user annotation name
+ *                      both runs have ({@link AnnotationMetric}), by name
  * @param structure     the bucket layout of each side and what changed
  * @param warnings      what the readers of either side skipped or repaired ("A: trace.json: truncated…")
  */
@@ -67,6 +68,10 @@ public record DiffReport(String kind, int schemaVersion, String tool, double alp
                 continue; // e.g. no allocator events on either side: the row would only say "n/a"
             }
             changes.add(MetricChange.of(m, sa, sb, alpha));
+        }
+        // Per user annotation name both runs have: its exposed communication (micro-batch overlap).
+        for (AnnotationMetric m : AnnotationMetric.common(a, b, options)) {
+            changes.add(MetricChange.of(m, a.samples(m, options), b.samples(m, options), alpha));
         }
         BucketLayout la = BucketLayout.of(a, options);
         BucketLayout lb = BucketLayout.of(b, options);

@@ -43,7 +43,7 @@ public record GateReport(String kind, int schemaVersion, String tool, double alp
                                       AnalysisOptions options, double alpha, String tool) {
         List<GateCheck> checks = new ArrayList<>();
         for (GateThreshold t : thresholds) {
-            Metric m = Metric.byKey(t.metric());
+            StepMetric m = StepMetric.byKey(t.metric());
             MetricChange c = MetricChange.of(m, baseline.samples(m, options), current.samples(m, options), alpha);
             checks.add(GateCheck.evaluate(t, c));
         }

@@ -15,7 +15,7 @@ import java.util.List;
  */
 public record GateThreshold(String metric, Double maxIncrease, long minDeltaNs) {
     public GateThreshold {
-        Metric m = Metric.byKey(metric);
+        StepMetric m = StepMetric.byKey(metric);
         if (m == null || m.unit() != MetricUnit.NS) {
             throw new IllegalArgumentException("gate checks time metrics only, not " + metric);
         }

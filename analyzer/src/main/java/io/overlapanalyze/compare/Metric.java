@@ -12,7 +12,7 @@ import java.util.function.Function;
  *
  * <p>{@link #key()} is the JSON name and the gate's check name: a contract, do not rename.
  */
-public enum Metric {
+public enum Metric implements StepMetric {
     STEP_TIME("stepTime", "step time", MetricUnit.NS, s -> s.stepTimeNs()),
     TAIL("tail", "tail", MetricUnit.NS, StepReport::tailNs),
     EXPOSED_COMM("exposedComm", "exposed comm", MetricUnit.NS, s -> s.exposedCommNs()),
@@ -52,25 +52,30 @@ public enum Metric {
     }
 
     /** JSON name and gate check name ("tail", "exposedComm"). */
+    @Override
     public String key() {
         return key;
     }
 
     /** True for the metrics a diff lists only when at least one side has samples of them. */
+    @Override
     public boolean onlyWhenPresent() {
         return this == PEAK_ALLOCATED || this == EXPOSED_PREFETCH || this == FUSED_BUSY;
     }
 
     /** Words for people ("exposed comm"). */
+    @Override
     public String label() {
         return label;
     }
 
+    @Override
     public MetricUnit unit() {
         return unit;
     }
 
     /** The step's value: a {@code Long} for integral units, a {@code Double} for ratios; {@code null} when undefined. */
+    @Override
     public Number of(StepReport step) {
         return value.apply(step);
     }

@@ -4,7 +4,7 @@ package io.overlapanalyze.compare;
  * One metric of a diff: medians of both runs, the change and whether it is meaningful.
  * JSON field names are a contract.
  *
- * @param metric    {@link Metric#key()} ("tail")
+ * @param metric    {@link StepMetric#key()} ("tail", "annotationExposedComm[dispatch(F)]")
  * @param unit      what the numbers are (NS, RATIO, COUNT, BYTES)
  * @param samplesA  (rank, step) samples of run A that define the metric
  * @param samplesB  same for run B
@@ -19,7 +19,7 @@ public record MetricChange(String metric, MetricUnit unit, int samplesA, int sam
                            Number medianB, Number absChange, Double relChange, Double pValue, Verdict verdict) {
 
     /** Compares two sample sets of one metric. */
-    public static MetricChange of(Metric metric, Samples a, Samples b, double alpha) {
+    public static MetricChange of(StepMetric metric, Samples a, Samples b, double alpha) {
         Number ma = a.median();
         Number mb = b.median();
         Number abs = null;

@@ -46,7 +46,7 @@ public record Run(String label, String origin, List<RankReport> ranks) {
     }
 
     /** The metric's defined values over {@link #aggregatedSteps}. */
-    public Samples samples(Metric metric, AnalysisOptions options) {
+    public Samples samples(StepMetric metric, AnalysisOptions options) {
         List<StepReport> steps = aggregatedSteps(options);
         if (metric.unit().integral()) {
             long[] v = new long[steps.size()];

@@ -50,6 +50,10 @@ import java.util.List;
  * @param fusedBusyNs        |F|: FUSED kernels (compute and communication inside one kernel), which
  *                           are in neither C nor K; 0 when the step has none; {@code null} in
  *                           reports written before fused kernels were told apart
+ * @param annotations        per user annotation name (record_function label), its device time,
+ *                           communication, exposed communication and communication hidden under
+ *                           other annotations' compute, by exposed communication; empty when the
+ *                           step (or the trace) has no annotations, and in older reports
  */
 public record StepReport(String name, boolean partial, Long deviceStartNs, Long deviceEndNs, long stepTimeNs,
                          long commBusyNs, long computeBusyNs, long overlappedNs, long exposedCommNs,
@@ -59,8 +63,10 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
                          int deviceIntervals, int commKernels, boolean approximate, List<String> notes,
                          List<BucketReport> gradBuckets, Long exposedPrefetchNs, List<PrefetchReport> prefetches,
                          PipelineReport pipeline, LaunchReport launch, Long peakAllocatedBytes,
-                         Long stepPeriodNs, Long windowOverlapNs, Long fusedBusyNs) {
+                         Long stepPeriodNs, Long windowOverlapNs, Long fusedBusyNs,
+                         List<AnnotationReport> annotations) {
     public StepReport {
+        annotations = annotations == null ? List.of() : List.copyOf(annotations);
         notes = List.copyOf(notes);
         gradBuckets = gradBuckets == null ? List.of() : List.copyOf(gradBuckets);
         prefetches = prefetches == null ? List.of() : List.copyOf(prefetches);
@@ -69,6 +75,28 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
     /** True when the step ran fused compute-communication kernels. */
     public boolean hasFused() {
         return fusedBusyNs != null && fusedBusyNs > 0;
+    }
+
+    /** True when the step has user annotations with device work. */
+    public boolean hasAnnotations() {
+        return !annotations.isEmpty();
+    }
+
+    /** The layout before annotations existed. */
+    public StepReport(String name, boolean partial, Long deviceStartNs, Long deviceEndNs, long stepTimeNs,
+                      long commBusyNs, long computeBusyNs, long overlappedNs, long exposedCommNs,
+                      long exposedGradCommNs, long idleNs, long serialEstimateNs, long overlapSavingNs,
+                      Double overlapRatio, int gradCollectives, Markers markers, Long tailNs,
+                      Long lastBucketTailNs, Long startDelayNs, Long launchLateNs, Attribution attribution,
+                      int deviceIntervals, int commKernels, boolean approximate, List<String> notes,
+                      List<BucketReport> gradBuckets, Long exposedPrefetchNs, List<PrefetchReport> prefetches,
+                      PipelineReport pipeline, LaunchReport launch, Long peakAllocatedBytes,
+                      Long stepPeriodNs, Long windowOverlapNs, Long fusedBusyNs) {
+        this(name, partial, deviceStartNs, deviceEndNs, stepTimeNs, commBusyNs, computeBusyNs, overlappedNs,
+                exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs, overlapRatio,
+                gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs, attribution,
+                deviceIntervals, commKernels, approximate, notes, gradBuckets, exposedPrefetchNs, prefetches, pipeline,
+                launch, peakAllocatedBytes, stepPeriodNs, windowOverlapNs, fusedBusyNs, List.of());
     }
 
     /** The layout before the step period and fused kernels existed. */
@@ -84,7 +112,7 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
                 exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs, overlapRatio,
                 gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs, attribution,
                 deviceIntervals, commKernels, approximate, notes, gradBuckets, exposedPrefetchNs, prefetches, pipeline,
-                launch, peakAllocatedBytes, null, null, null);
+                launch, peakAllocatedBytes, null, null, null, List.of());
     }
 
     /** The layout before the issue-10 fields existed: none of them. */

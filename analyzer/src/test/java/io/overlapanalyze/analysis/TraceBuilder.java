@@ -34,6 +34,7 @@ final class TraceBuilder {
     private final List<Long> unmatched = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
     private final List<StreamWait> streamWaits = new ArrayList<>();
+    private final List<io.overlapanalyze.model.Annotation> annotations = new ArrayList<>();
     private boolean hostOps = true;
     private boolean truncated;
 
@@ -90,6 +91,12 @@ final class TraceBuilder {
         return this;
     }
 
+    /** A user annotation range, on a device lane or on the host (see {@link io.overlapanalyze.model.Annotation}). */
+    TraceBuilder annotation(io.overlapanalyze.model.Annotation a) {
+        annotations.add(a);
+        return this;
+    }
+
     TraceBuilder hostOps(boolean present) {
         hostOps = present;
         return this;
@@ -110,7 +117,8 @@ final class TraceBuilder {
         sorted.sort((a, b) -> Long.compare(a.startNs(), b.startNs()));
         long[] um = unmatched.stream().mapToLong(Long::longValue).toArray();
         return new RankTrace("test.json", TraceFormat.KINETO, 0, RankSource.TRACE, 2, lanes, device, sorted, threads,
-                collectives, List.of(), um, hostOps, truncated, warnings, streamWaits, List.of(), MemorySamples.empty(), null);
+                collectives, List.of(), um, hostOps, truncated, warnings, streamWaits, List.of(), MemorySamples.empty(), null,
+                annotations);
     }
 
     // ---- the seed's worked examples (metrics.md §7) ----

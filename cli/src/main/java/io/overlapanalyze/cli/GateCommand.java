@@ -6,6 +6,7 @@ import io.overlapanalyze.cli.compare.GateRenderer;
 import io.overlapanalyze.cli.compare.RunLoader;
 import io.overlapanalyze.cli.compare.ThresholdValues;
 import io.overlapanalyze.cli.pipeline.PipelineInput;
+import io.overlapanalyze.compare.AnnotationMetric;
 import io.overlapanalyze.compare.GateReport;
 import io.overlapanalyze.compare.GateStatus;
 import io.overlapanalyze.compare.GateThreshold;
@@ -39,7 +40,8 @@ import java.util.concurrent.Callable;
                         + "Improvements never fail. BASE and CURRENT are each traces, a directory of traces, or a "
                         + "saved summary ('summary')."},
         footer = {"", "Defaults: tail +10%% and 0.1ms, exposed comm +10%% and 0.1ms, step time +5%% and 0.5ms; fused busy "
-                        + "+10%% and 0.1ms, checked when both runs have fused kernels.",
+                        + "+10%% and 0.1ms, checked when both runs have fused kernels; each user annotation's exposed comm +10%% "
+                        + "and 0.1ms, checked for the annotation names both runs have.",
                 "Exit codes: 0 pass, 1 regression, 2 bad usage or unreadable input, 3 internal error."})
 public final class GateCommand implements Callable<Integer> {
     @Spec
@@ -88,6 +90,16 @@ public final class GateCommand implements Callable<Integer> {
             description = "Smallest fused-busy increase that can fail (default ${DEFAULT-VALUE}).")
     String minFused;
 
+    @Option(names = "--max-annotation-exposed-increase", paramLabel = "PCT", defaultValue = "10%",
+            description = "Relative threshold on each user annotation's exposed communication (micro-batch overlap), "
+                    + "checked for every annotation name both runs have (default ${DEFAULT-VALUE}).")
+    String maxAnnotation;
+
+    @Option(names = "--min-annotation-exposed-delta", paramLabel = "TIME", defaultValue = "0.1ms",
+            description = "Smallest increase of an annotation's exposed communication that can fail "
+                    + "(default ${DEFAULT-VALUE}).")
+    String minAnnotation;
+
     @Option(names = "--alpha", paramLabel = "P", defaultValue = "0.05",
             description = "Significance level (default: ${DEFAULT-VALUE}).")
     double alpha;
@@ -129,6 +141,8 @@ public final class GateCommand implements Callable<Integer> {
                         ThresholdValues.duration("--min-step-time-delta", minStep))));
         GateThreshold fused = new GateThreshold("fusedBusy", ThresholdValues.percent("--max-fused-busy-increase",
                 maxFused), ThresholdValues.duration("--min-fused-busy-delta", minFused));
+        Double annotationIncrease = ThresholdValues.percent("--max-annotation-exposed-increase", maxAnnotation);
+        long annotationDelta = ThresholdValues.duration("--min-annotation-exposed-delta", minAnnotation);
         PipelineInput pipelineInput = in.pipeline(List.of());
         AnalysisOptions options = pipelineInput.options();
         java.util.Map<String, Path> outputs = new java.util.LinkedHashMap<>();
@@ -154,6 +168,9 @@ public final class GateCommand implements Callable<Integer> {
         Run run = currentSide.run();
         if (base.samples(Metric.FUSED_BUSY, options).size() > 0 && run.samples(Metric.FUSED_BUSY, options).size() > 0) {
             thresholds.add(fused);
+        }
+        for (AnnotationMetric m : AnnotationMetric.common(base, run, options)) {
+            thresholds.add(new GateThreshold(m.key(), annotationIncrease, annotationDelta));
         }
         GateReport evaluated = GateReport.evaluate(base, run, thresholds, options, alpha, Version.tool());
         GateReport report = evaluated.withWarnings(RunLoader.withUnreadable(evaluated.warnings(), "baseline", baseSide,

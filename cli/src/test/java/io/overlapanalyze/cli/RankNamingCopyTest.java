@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -84,6 +85,17 @@ class RankNamingCopyTest {
             mem.putObject("args").put("Device Type", 1).put("Device Id", 0).put("Total Allocated", 1024 * (k + 1))
                     .put("Bytes", 1024);
         }
+        // A GPU-side user annotation over the first kernel, on its stream: the model's annotations.
+        for (JsonNode e : events) {
+            if ("kernel".equals(e.path("cat").asText())) {
+                ObjectNode ann = events.addObject();
+                ann.put("ph", "X").put("cat", "gpu_user_annotation").put("name", "mlp(B)").put("pid", e.get("pid").asLong())
+                        .put("tid", e.get("tid").asLong()).put("ts", e.get("ts").asDouble()).put("dur", e.get("dur").asDouble());
+                ann.putObject("args").put("device", e.path("args").path("device").asLong())
+                        .put("stream", e.path("args").path("stream").asLong());
+                break;
+            }
+        }
         Path out = tmp.resolve("with-memory.json");
         json.writeValue(out.toFile(), root);
         return out;
@@ -100,6 +112,7 @@ class RankNamingCopyTest {
         assertTrue(models.values().stream().anyMatch(t -> !t.streamWaits().isEmpty()), "some trace has stream waits");
         assertTrue(models.values().stream().anyMatch(t -> !t.referenceOverlap().isEmpty()), "some trace has a reference lane");
         assertTrue(models.values().stream().anyMatch(t -> t.memory().size() > 0), "some trace has allocator samples");
+        assertTrue(models.values().stream().anyMatch(t -> !t.annotations().isEmpty()), "some trace has user annotations");
         RankNaming naming = new RankNaming(null);
         for (Map.Entry<String, RankTrace> e : models.entrySet()) {
             RankTrace t = e.getValue();
@@ -137,6 +150,9 @@ class RankNamingCopyTest {
             RankTrace m = t.withMemory(io.overlapanalyze.model.MemorySamples.empty());
             assertEquals(0, m.memory().size());
             assertSameExcept(e.getKey(), t, m, Set.of("memory"));
+            RankTrace a = t.withAnnotations(List.of());
+            assertEquals(List.of(), a.annotations());
+            assertSameExcept(e.getKey(), t, a, Set.of("annotations"));
         }
     }
 
@@ -144,7 +160,7 @@ class RankNamingCopyTest {
     private static void assertSameExcept(String reader, RankTrace before, RankTrace after, Set<String> changed)
             throws Exception {
         RecordComponent[] components = RankTrace.class.getRecordComponents();
-        assertTrue(components.length >= 18, "RankTrace components found by reflection");
+        assertTrue(components.length >= 20, "RankTrace components found by reflection");
         for (RecordComponent c : components) {
             if (changed.contains(c.getName())) {
                 continue;

@@ -34,6 +34,8 @@ import java.util.List;
  * @param commUnclassified  why the trace cannot tell communication from compute (an export without
  *                          kernel names, a database without its communication table), or {@code null}
  *                          when it can: then communication figures are unknown, not zero
+ * @param annotations       user annotation ranges ({@code record_function} labels) on the device, or on
+ *                          the host with the device work they launched; empty when the trace has none
  */
 public record RankTrace(String source, TraceFormat format, int rank, RankSource rankSource, int worldSize,
                         List<Lane> lanes, DeviceIntervals device, List<HostSpan> hostSpans,
@@ -41,7 +43,7 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
                         long[] unmatchedLaunchNs, boolean hostOpsPresent, boolean truncated,
                         List<String> warnings, List<StreamWait> streamWaits,
                         List<ReferenceOverlap> referenceOverlap, MemorySamples memory,
-                        String commUnclassified) {
+                        String commUnclassified, List<Annotation> annotations) {
     public RankTrace {
         lanes = List.copyOf(lanes);
         hostSpans = List.copyOf(hostSpans);
@@ -52,6 +54,7 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
         streamWaits = streamWaits == null ? List.of() : List.copyOf(streamWaits);
         referenceOverlap = referenceOverlap == null ? List.of() : List.copyOf(referenceOverlap);
         memory = memory == null ? MemorySamples.empty() : memory;
+        annotations = annotations == null ? List.of() : List.copyOf(annotations);
     }
 
     /**
@@ -61,35 +64,35 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
     public RankTrace withRank(int newRank, RankSource newRankSource) {
         return new RankTrace(source, format, newRank, newRankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, commUnclassified);
+                referenceOverlap, memory, commUnclassified, annotations);
     }
 
     /** This trace marked as one whose communication cannot be classified, and why. */
     public RankTrace withCommUnclassified(String why) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, why);
+                referenceOverlap, memory, why, annotations);
     }
 
     /** This trace with another job size ({@code -1}: unknown); every other component is this trace's. */
     public RankTrace withWorldSize(int newWorldSize) {
         return new RankTrace(source, format, rank, rankSource, newWorldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, commUnclassified);
+                referenceOverlap, memory, commUnclassified, annotations);
     }
 
     /** This trace as read from {@code newSource}; every other component is this trace's. */
     public RankTrace withSource(String newSource) {
         return new RankTrace(newSource, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, commUnclassified);
+                referenceOverlap, memory, commUnclassified, annotations);
     }
 
     /** This trace with {@code newWarnings} in place of its warnings; every other component is this trace's. */
     public RankTrace withWarnings(List<String> newWarnings) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, newWarnings, streamWaits,
-                referenceOverlap, memory, commUnclassified);
+                referenceOverlap, memory, commUnclassified, annotations);
     }
 
     /** This trace with one more warning line at the end; every other component is this trace's. */
@@ -103,7 +106,14 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
     public RankTrace withMemory(MemorySamples newMemory) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, newMemory, commUnclassified);
+                referenceOverlap, newMemory, commUnclassified, annotations);
+    }
+
+    /** This trace with {@code newAnnotations} as its user annotation ranges; every other component is this trace's. */
+    public RankTrace withAnnotations(List<Annotation> newAnnotations) {
+        return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
+                collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
+                referenceOverlap, memory, commUnclassified, newAnnotations);
     }
 
     /** True when the rank recorded no device activity at all (a CPU-only trace). */

@@ -8,6 +8,7 @@ import io.overlapanalyze.cli.render.Units;
 import io.overlapanalyze.compare.BucketLayout;
 import io.overlapanalyze.compare.DiffReport;
 import io.overlapanalyze.compare.Metric;
+import io.overlapanalyze.compare.StepMetric;
 import io.overlapanalyze.compare.MetricChange;
 import io.overlapanalyze.compare.RunSide;
 import io.overlapanalyze.compare.Verdict;
@@ -90,7 +91,7 @@ public final class DiffRenderer {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"metric", "median A", "median B", "change", "relative", "n A / n B", "significance"});
         for (MetricChange c : d.metrics()) {
-            Metric m = Metric.byKey(c.metric());
+            StepMetric m = StepMetric.byKey(c.metric());
             rows.add(new String[] {Fmt.name(m), Fmt.value(c.unit(), c.medianA()), Fmt.value(c.unit(), c.medianB()),
                     Fmt.change(c.unit(), c.absChange()), Fmt.rel(c.relChange()), c.samplesA() + " / " + c.samplesB(),
                     Fmt.verdict(c.verdict(), c.pValue(), c.samplesA(), c.samplesB())});
@@ -160,7 +161,7 @@ public final class DiffRenderer {
         boolean tooFew = false;
         for (MetricChange c : d.metrics()) {
             if (c.verdict() == Verdict.SIGNIFICANT) {
-                significant.add(Metric.byKey(c.metric()).label() + " " + (c.relChange() != null
+                significant.add(StepMetric.byKey(c.metric()).label() + " " + (c.relChange() != null
                         ? Fmt.rel(c.relChange()) : Fmt.change(c.unit(), c.absChange())));
             }
             tooFew |= c.verdict() == Verdict.TOO_FEW_SAMPLES;

@@ -1,7 +1,7 @@
 package io.overlapanalyze.cli.compare;
 
 import io.overlapanalyze.cli.render.Units;
-import io.overlapanalyze.compare.Metric;
+import io.overlapanalyze.compare.StepMetric;
 import io.overlapanalyze.compare.MetricUnit;
 import io.overlapanalyze.compare.Verdict;
 
@@ -14,7 +14,7 @@ final class Fmt {
     }
 
     /** The metric's name with its display unit: "tail ms", "overlap", "mean gradient bucket". */
-    static String name(Metric m) {
+    static String name(StepMetric m) {
         return m.unit() == MetricUnit.NS ? m.label() + " ms" : m.label();
     }
 

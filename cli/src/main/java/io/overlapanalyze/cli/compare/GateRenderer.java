@@ -6,7 +6,7 @@ import io.overlapanalyze.cli.render.JsonRenderer;
 import io.overlapanalyze.compare.GateCheck;
 import io.overlapanalyze.compare.GateReport;
 import io.overlapanalyze.compare.GateStatus;
-import io.overlapanalyze.compare.Metric;
+import io.overlapanalyze.compare.StepMetric;
 
 import javax.xml.stream.XMLOutputFactory;
 import javax.xml.stream.XMLStreamException;
@@ -56,7 +56,7 @@ public final class GateRenderer {
         sb.append('\n');
         for (GateCheck c : g.checks()) {
             if (c.status() != GateStatus.PASS || c.overThreshold()) {
-                sb.append("- ").append(Metric.byKey(c.metric()).label()).append(": ").append(why(c)).append('\n');
+                sb.append("- ").append(StepMetric.byKey(c.metric()).label()).append(": ").append(why(c)).append('\n');
             }
         }
         return sb.toString();
@@ -73,7 +73,7 @@ public final class GateRenderer {
         sb.append('\n');
         for (GateCheck c : g.checks()) {
             if (c.status() != GateStatus.PASS || c.overThreshold()) {
-                sb.append("- **").append(Metric.byKey(c.metric()).label()).append("**: ").append(TextTable.md(why(c)))
+                sb.append("- **").append(StepMetric.byKey(c.metric()).label()).append("**: ").append(TextTable.md(why(c)))
                         .append('\n');
             }
         }
@@ -88,7 +88,7 @@ public final class GateRenderer {
         rows.add(new String[] {"check", "baseline", "current", "change", "relative", "fails when", "significance",
                 "status"});
         for (GateCheck c : g.checks()) {
-            rows.add(new String[] {Fmt.name(Metric.byKey(c.metric())), Fmt.value(c.unit(), c.baseline()),
+            rows.add(new String[] {Fmt.name(StepMetric.byKey(c.metric())), Fmt.value(c.unit(), c.baseline()),
                     Fmt.value(c.unit(), c.current()), Fmt.change(c.unit(), c.absChange()), Fmt.rel(c.relChange()),
                     Fmt.threshold(c.maxIncrease(), c.minDelta()),
                     Fmt.verdict(c.verdict(), c.pValue(), c.samplesBaseline(), c.samplesCurrent()), c.status().name()});
@@ -103,7 +103,7 @@ public final class GateRenderer {
 
     /** "tail 1.000 → 8.000 ms (+7.000 ms, +700.0%), fails when > +10% and ≥ 0.100 ms: over thresholds and significant (p=0.0039)". */
     static String sentence(GateCheck c) {
-        Metric m = Metric.byKey(c.metric());
+        StepMetric m = StepMetric.byKey(c.metric());
         String p = c.pValue() == null ? "" : " (p=" + Fmt.p(c.pValue()) + ")";
         return m.label() + " " + Fmt.value(c.unit(), c.baseline()) + " → " + Fmt.value(c.unit(), c.current())
                 + " ms (" + Fmt.change(c.unit(), c.absChange()) + " ms, " + Fmt.rel(c.relChange())

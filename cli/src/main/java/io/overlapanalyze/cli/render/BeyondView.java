@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli.render;
 
+import io.overlapanalyze.report.AnnotationReport;
 import io.overlapanalyze.report.ContentionReport;
 import io.overlapanalyze.report.LaunchReport;
 import io.overlapanalyze.report.NotAvailable;
@@ -36,6 +37,10 @@ public final class BeyondView {
         if (fused != null) {
             out.add(fused);
         }
+        Section annotations = annotations(rank);
+        if (annotations != null) {
+            out.add(annotations);
+        }
         out.add(prefetch(rank, na));
         out.add(pipeline(rank, na));
         out.add(launch(rank, na));
@@ -63,6 +68,54 @@ public final class BeyondView {
         return new Section("fused kernels (compute and communication inside one kernel: Ascend MC², fused "
                 + "GEMM+collective)", List.of("counted in neither compute nor communication, but as device work; "
                 + "how much of their communication hides under their own compute is not visible in the trace"), rows);
+    }
+
+    /** The title of the micro-batch overlap table (tests and the HTML report find it by this). */
+    public static final String ANNOTATIONS_TITLE = "micro-batch overlap (per user annotation, by exposed communication)";
+
+    /**
+     * Per user annotation name, its device time, communication, exposed communication and the
+     * communication hidden under other annotations' compute, sorted by exposed communication as
+     * the report lists them; a step column when more than one step has annotations. {@code null}
+     * when no step has any (the trace had no annotations).
+     */
+    /**
+     * Rows per step in the text and markdown table: the most exposed annotations; traces with
+     * dozens of record_function scopes (TorchRec) would otherwise print pages.
+     */
+    static final int ANNOTATION_ROWS = 10;
+
+    private static Section annotations(RankReport rank) {
+        List<StepReport> steps = rank.steps().stream().filter(StepReport::hasAnnotations).toList();
+        if (steps.isEmpty()) {
+            return null;
+        }
+        boolean perStep = steps.size() > 1;
+        List<String[]> rows = new ArrayList<>();
+        String[] header = {"annotation", "device ms", "comm ms", "exposed ms", "hidden under others ms"};
+        rows.add(perStep ? prepend("step", header) : header);
+        for (StepReport s : steps) {
+            List<AnnotationReport> shown = s.annotations().subList(0, Math.min(ANNOTATION_ROWS, s.annotations().size()));
+            for (AnnotationReport a : shown) {
+                String[] row = {a.name(), Units.ms(a.deviceNs()), Units.ms(a.commNs()), Units.ms(a.exposedCommNs()),
+                        Units.ms(a.hiddenUnderNs())};
+                rows.add(perStep ? prepend(s.name(), row) : row);
+            }
+            int more = s.annotations().size() - shown.size();
+            if (more > 0) {
+                String[] row = {"(" + more + " more, less exposed; -f json lists all)", "", "", "", ""};
+                rows.add(perStep ? prepend(s.name(), row) : row);
+            }
+        }
+        return new Section(ANNOTATIONS_TITLE, List.of("exposed: under no compute at all; hidden under others: under "
+                + "compute of other annotations (e.g. one micro-batch's dispatch under the other's MLP)"), rows);
+    }
+
+    private static String[] prepend(String first, String[] rest) {
+        String[] out = new String[rest.length + 1];
+        out[0] = first;
+        System.arraycopy(rest, 0, out, 1, rest.length);
+        return out;
     }
 
     private static Section unavailable(String title, String why) {

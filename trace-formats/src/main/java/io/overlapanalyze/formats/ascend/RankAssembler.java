@@ -182,7 +182,7 @@ final class RankAssembler {
         device.markEndedBeforeFirstLaunch(new long[0]);
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, spans, threads(),
                 collectives, new ArrayList<>(groups.values()), new long[0], hostOpsPresent, truncated, warnings,
-                List.of(), reference, MemorySamples.empty(), null);
+                List.of(), reference, MemorySamples.empty(), null, List.of());
     }
 
     private List<Collective> buildCollectives() {

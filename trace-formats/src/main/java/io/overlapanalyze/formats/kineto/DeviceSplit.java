@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.kineto;
 
+import io.overlapanalyze.model.Annotation;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.DeviceKind;
@@ -24,7 +25,8 @@ import java.util.stream.Collectors;
  * <p>What goes where: each device keeps its own lanes and intervals; a collective goes with its
  * kernels (a collective without device work is a host fact of the process and goes to every
  * device, like the host spans, threads and launches whose device record is missing: the file
- * cannot say which device those were meant for). Allocator samples go to their device. Device
+ * cannot say which device those were meant for). Allocator samples go to their device; a user
+ * annotation goes with its lane (a device range) or with the work it launched (a host range). Device
  * events written without any args (no device or stream) stay with the first device.
  *
  * <p>Rank ids: when the trace names its rank R, the device that ran most of the communication
@@ -188,11 +190,24 @@ final class DeviceSplit {
                 memory.add(all.timeNs(i), all.totalAllocated(i), all.device(i));
             }
         }
+        List<Annotation> annotations = new ArrayList<>();
+        for (Annotation a : whole.annotations()) {
+            if (a.onDevice()) {
+                if (laneMap[a.lane()] >= 0) {
+                    annotations.add(a.withPlacement(laneMap[a.lane()], new int[0]));
+                }
+            } else {
+                int[] mine = Arrays.stream(a.intervals()).map(i -> intervalMap[i]).filter(i -> i >= 0).toArray();
+                if (mine.length > 0) {
+                    annotations.add(a.withPlacement(-1, mine)); // a host range goes where its work ran
+                }
+            }
+        }
         List<String> warnings = new ArrayList<>(whole.warnings());
         warnings.add(why);
         return new RankTrace(whole.source() + " device " + device, whole.format(), rank, source, world, lanes, to,
                 whole.hostSpans(), whole.threads(), collectives, whole.groups(), whole.unmatchedLaunchNs().clone(),
                 whole.hostOpsPresent(), whole.truncated(), warnings, waits, whole.referenceOverlap(),
-                memory.isEmpty() ? MemorySamples.empty() : memory, whole.commUnclassified());
+                memory.isEmpty() ? MemorySamples.empty() : memory, whole.commUnclassified(), annotations);
     }
 }

@@ -476,7 +476,7 @@ public final class KinetoReader implements TraceReader {
             int world = dist.worldSize() == null ? -1 : dist.worldSize();
             return new RankTrace(file, TraceFormat.KINETO, rank, source, world, lanes(), device, spans, threads(),
                     collectives, dist.groups(), unmatched, collector.hostOpsPresent, truncated, warnings.lines(),
-                    streamWaits, List.of(), collector.memory, null);
+                    streamWaits, List.of(), collector.memory, null, AnnotationJoiner.join(collector, device, base));
         }
 
         /** Adding the base must not overflow any time (a corrupt base, or epoch times plus a base). */

@@ -74,6 +74,19 @@ final class TraceCollector {
     final ThreadTimeline commAnnotations = new ThreadTimeline();
     final List<String> commAnnotationNames = new ArrayList<>();
 
+    // User annotation ranges (record_function labels), relative times: GPU-side ranges with their
+    // (device pid, stream), and host ranges with their thread, used only when there are no GPU ones.
+    final LongList gpuAnnotationDevice = new LongList(16);
+    final LongList gpuAnnotationStream = new LongList(16);
+    final LongList gpuAnnotationStart = new LongList(16);
+    final LongList gpuAnnotationEnd = new LongList(16);
+    final List<String> gpuAnnotationNames = new ArrayList<>();
+    final LongList hostAnnotationStart = new LongList(16);
+    final LongList hostAnnotationEnd = new LongList(16);
+    final LongList hostAnnotationTid = new LongList(16);
+    final List<String> hostAnnotationNames = new ArrayList<>();
+    private final Map<String, String> annotationNames = new HashMap<>();
+
     final List<HostSpan> hostSpans = new ArrayList<>(); // relative times
     private final Map<String, String> spanNames = new HashMap<>();
 
@@ -117,8 +130,9 @@ final class TraceCollector {
         if (cat == null) {
             return true;
         }
-        if (KernelClassifier.isDeviceCategory(cat) || KernelClassifier.isRuntimeCategory(cat)) {
-            return true;
+        if (KernelClassifier.isDeviceCategory(cat) || KernelClassifier.isRuntimeCategory(cat)
+                || GPU_USER_ANNOTATION.equals(cat)) {
+            return true; // a GPU annotation's stream is in its args
         }
         // record_param_comms carries the collective args; other CPU ops use none.
         if ("cpu_op".equals(cat)) {
@@ -145,7 +159,7 @@ final class TraceCollector {
         }
         return !KernelClassifier.isDeviceCategory(e.cat) && !KernelClassifier.isRuntimeCategory(e.cat)
                 && !"cpu_op".equals(e.cat) && !"user_annotation".equals(e.cat)
-                && KernelClassifier.isKnownHostCategory(e.cat);
+                && !GPU_USER_ANNOTATION.equals(e.cat) && KernelClassifier.isKnownHostCategory(e.cat);
     }
 
     /** Takes one complete event; {@code eventNumber} is 1-based, for messages. */
@@ -172,6 +186,8 @@ final class TraceCollector {
             runtimeEvent(e, eventNumber);
         } else if ("cpu_op".equals(e.cat) || "user_annotation".equals(e.cat)) {
             hostOp(e, eventNumber);
+        } else if (GPU_USER_ANNOTATION.equals(e.cat)) {
+            gpuAnnotation(e, eventNumber);
         } else if (e.correlation != NONE && e.pidIsNumber && !KernelClassifier.isKnownHostCategory(e.cat)) {
             // Launch-correlated events of a category this reader does not know: maybe the device
             // work of an accelerator it does not read. Said, not silently dropped.
@@ -323,12 +339,50 @@ final class TraceCollector {
         } else if (!cpuOp && COMM_ANNOTATION.matcher(name).matches()) {
             commAnnotations.add(tid, start, end, commAnnotationNames.size());
             commAnnotationNames.add(name);
+        } else if (!cpuOp && isUserAnnotation(name)) {
+            hostAnnotationStart.add(start);
+            hostAnnotationEnd.add(end);
+            hostAnnotationTid.add(tid);
+            hostAnnotationNames.add(annotationNames.computeIfAbsent(name, n -> n));
         }
         HostSpanKind kind = spanKind(cpuOp, name);
         if (kind != null) {
             hostSpans.add(new HostSpan(kind, spanNames.computeIfAbsent(name, n -> n), start, end, tid));
         }
         noteTs(start);
+    }
+
+    static final String GPU_USER_ANNOTATION = "gpu_user_annotation";
+
+    /**
+     * A {@code record_function} label the micro-batch overlap reports: not a step boundary
+     * ({@code ProfilerStep#N}, which ROCm also writes as a short GPU mark) and not a collective's
+     * own label ({@code nccl:all_reduce}: that is the communication itself, not a user's range).
+     */
+    static boolean isUserAnnotation(String name) {
+        return !(name.contains("ProfilerStep") && STEP.matcher(name).find()) && !COMM_ANNOTATION.matcher(name).matches();
+    }
+
+    /** A GPU-side user annotation: a range in device time on the stream its kernels ran on. */
+    private void gpuAnnotation(EventHolder e, long eventNumber) {
+        if (e.name == null || !e.pidIsNumber || !isUserAnnotation(e.name)) {
+            return;
+        }
+        if (!e.hasTs || !e.hasDur) {
+            missingTime(e, eventNumber);
+            return;
+        }
+        if (e.durNs < 0) {
+            warnings.add("GPU user annotations with a negative duration skipped", describe(e, eventNumber));
+            return;
+        }
+        long stream = e.stream != NONE ? e.stream : (e.tidIsNumber ? e.tid : -1);
+        gpuAnnotationDevice.add(e.pid);
+        gpuAnnotationStream.add(stream);
+        gpuAnnotationStart.add(e.tsNs);
+        gpuAnnotationEnd.add(addTimes(e.tsNs, e.durNs));
+        gpuAnnotationNames.add(annotationNames.computeIfAbsent(e.name, n -> n));
+        noteTs(e.tsNs);
     }
 
     /** STEP, OPTIMIZER or BACKWARD for the names metrics.md §2 names; {@code null} otherwise. */

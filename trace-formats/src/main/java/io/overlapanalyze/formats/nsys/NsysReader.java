@@ -910,7 +910,7 @@ public final class NsysReader implements TraceReader {
                 RankTrace trace = new RankTrace(file, TraceFormat.NSYS, id.rank(), id.source(), id.worldSize(),
                         r.lanes(), r.device, spans, threads, collectives, List.of(),
                         launches.unmatchedLaunches(r.processKey), hostOps, false, w.lines(), List.of(), List.of(),
-                        MemorySamples.empty(), commUnclassified);
+                        MemorySamples.empty(), commUnclassified, List.of());
                 out.add(new NsysRank(r.pid, r.deviceId, id.how(), trace));
             }
             out.sort(Comparator.comparingInt((NsysRank n) -> n.trace().rank()).thenComparingLong(NsysRank::pid));
@@ -969,7 +969,7 @@ public final class NsysReader implements TraceReader {
                     : ""));
             RankTrace trace = new RankTrace(file, TraceFormat.NSYS, 0, RankSource.DEFAULT, -1, List.of(),
                     new DeviceIntervals(new StringPool(), 16), List.of(), List.of(), List.of(), List.of(), new long[0],
-                    false, false, w.lines(), List.of(), List.of(), MemorySamples.empty(), null);
+                    false, false, w.lines(), List.of(), List.of(), MemorySamples.empty(), null, List.of());
             return new NsysRank(-1, -1, "no device activity", trace);
         }
     }

@@ -96,7 +96,7 @@ class AscendMemoryRecordsTest {
         RankTrace dev1 = new RankTrace("x", TraceFormat.ASCEND, 1, RankSource.TRACE, -1,
                 List.of(new Lane(0, 1, 7, "stream 7")), new DeviceIntervals(new StringPool()), List.of(), List.of(),
                 List.of(), List.of(), new long[0], true, false, List.of("kept"), List.of(), List.of(),
-                MemorySamples.empty(), null);
+                MemorySamples.empty(), null, List.of());
         RankTrace out = AscendMemoryRecords.attach(List.of(dev1), r).get(0);
         assertEquals(1, out.memory().size());
         assertEquals(3L * 1024 * 1024, out.memory().totalAllocated(0));

@@ -69,6 +69,8 @@ final class KinetoDocs {
                 + "\"Device Id\":0,\"Addr\":140000,\"Bytes\":4096,\"Total Allocated\":8192,\"Total Reserved\":20971520}}");
         e.add("{\"ph\":\"i\",\"s\":\"t\",\"name\":\"[memory]\",\"pid\":100,\"tid\":100,\"ts\":1013,\"args\":{\"Device Type\":0,"
                 + "\"Device Id\":-1,\"Total Allocated\":64}}");
+        e.add("{\"ph\":\"X\",\"cat\":\"gpu_user_annotation\",\"name\":\"mlp(B)\",\"pid\":0,\"tid\":7,\"ts\":1029.125,"
+                + "\"dur\":102.5,\"args\":{\"External id\":9,\"device\":0,\"stream\":7}}");
         e.add("{\"ph\":\"C\",\"name\":\"counter\",\"pid\":100,\"ts\":1000,\"args\":{\"v\":1}}");
         return e;
     }

@@ -159,6 +159,11 @@ final class KinetoParity {
         for (ReferenceOverlap r : t.referenceOverlap()) {
             lines.add("  " + r);
         }
+        lines.add("annotations " + t.annotations().size());
+        for (io.overlapanalyze.model.Annotation a : t.annotations()) {
+            lines.add("  " + a.name() + " [" + a.startNs() + ", " + a.endNs() + ") lane=" + a.lane() + " tid="
+                    + a.threadId() + " intervals=" + Arrays.toString(a.intervals()));
+        }
         MemorySamples m = t.memory();
         lines.add("memory " + m.size());
         for (int i = 0; i < m.size(); i++) {

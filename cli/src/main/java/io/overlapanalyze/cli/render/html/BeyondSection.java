@@ -1,6 +1,7 @@
 package io.overlapanalyze.cli.render.html;
 
 import io.overlapanalyze.cli.render.Units;
+import io.overlapanalyze.report.AnnotationReport;
 import io.overlapanalyze.report.ContentionReport;
 import io.overlapanalyze.report.LaunchReport;
 import io.overlapanalyze.report.NotAvailable;
@@ -54,6 +55,7 @@ final class BeyondSection {
                 .append("><summary>Beyond DDP: ")
                 .append(Html.esc(summaryLine(r, na))).append("</summary>");
         parallelism(r.parallelism(), sb);
+        annotations(r, maxRows, sb);
         prefetch(r, na, maxRows, sb);
         pipeline(r, na, maxRows, sb);
         launch(r, na, maxRows, sb);
@@ -116,6 +118,30 @@ final class BeyondSection {
             }
             sb.append("</ul>");
         }
+    }
+
+    /**
+     * Micro-batch overlap per user annotation, by exposed communication as the report lists them;
+     * nothing at all when the trace had no annotations (most traces: a "none" line would be noise).
+     */
+    private static void annotations(RankReport r, int maxRows, StringBuilder sb) {
+        List<String> rows = new ArrayList<>();
+        for (StepReport s : r.steps()) {
+            for (AnnotationReport a : s.annotations()) {
+                rows.add("<tr data-step=\"" + Html.esc(s.name()) + "\" data-annotation=\"" + Html.esc(a.name())
+                        + "\"><td class=\"l\">" + Html.esc(s.name()) + "</td><td class=\"l\">" + Html.esc(a.name())
+                        + "</td>" + nsCell("device", a.deviceNs()) + nsCell("comm", a.commNs())
+                        + nsCell("exposed", a.exposedCommNs()) + nsCell("hidden-under", a.hiddenUnderNs()) + "</tr>");
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        heading("annotations", io.overlapanalyze.cli.render.BeyondView.ANNOTATIONS_TITLE, sb);
+        sb.append("<p class=\"muted\">exposed: under no compute at all; hidden under others: under compute of other "
+                + "annotations (e.g. one micro-batch's dispatch under the other's MLP).</p>");
+        table("annotations", "<th class=\"l\">step</th><th class=\"l\">annotation</th><th>device ms</th>"
+                + "<th>comm ms</th><th>exposed ms</th><th>hidden under others ms</th>", rows, "rows", maxRows, sb);
     }
 
     private static void prefetch(RankReport r, NotAvailable na, int maxRows, StringBuilder sb) {
