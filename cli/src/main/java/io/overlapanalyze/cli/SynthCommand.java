@@ -223,9 +223,12 @@ public final class SynthCommand implements Callable<Integer> {
 
     /** Parallelism scenarios are written as Kineto traces only. */
     private Integer writeParallel() {
+        if (targetFormat().equals("nsys") && writesNsys()) {
+            return writeParallelNsys();
+        }
         if (!targetFormat().equals("kineto")) {
             throw new UserInputException(scenario + ": FSDP, pipeline and contention scenarios are written as Kineto "
-                    + "traces only (--format kineto, a .json or .json.gz output)");
+                    + "traces only (--format kineto, a .json or .json.gz output); MoE ones also as nsys");
         }
         String name;
         try {
@@ -236,6 +239,41 @@ public final class SynthCommand implements Callable<Integer> {
         Path target = output != null ? output : Path.of(name + ".pt.trace.json");
         List<Path> inputs = Files.exists(Path.of(scenario)) ? List.of(Path.of(scenario)) : List.of();
         writeTraceFile(target, inputs, (sink, traceName) -> ParallelScenarioWriter.write(scenario, sink, traceName));
+        spec.commandLine().getErr().println("wrote " + Messages.quote(target));
+        spec.commandLine().getErr().flush();
+        return ExitCodes.OK;
+    }
+
+    private boolean writesNsys() {
+        try {
+            return ParallelScenarioWriter.writesNsys(scenario);
+        } catch (IllegalArgumentException e) {
+            throw new UserInputException(e.getMessage(), e);
+        }
+    }
+
+    /** A MoE scenario as an Nsight Systems export, written beside the target and moved through SafeOutput. */
+    private Integer writeParallelNsys() {
+        Path target = output != null ? output : Path.of(ParallelScenarioWriter.name(scenario) + ".sqlite");
+        List<Path> inputs = Files.exists(Path.of(scenario)) ? List.of(Path.of(scenario)) : List.of();
+        Path dir = target.toAbsolutePath().getParent();
+        Path scratch = null;
+        try {
+            scratch = Files.createTempFile(dir, "." + target.getFileName(), ".sqlite.tmp");
+            ParallelScenarioWriter.writeNsys(scenario, scratch);
+            Path from = scratch;
+            SafeOutput.writeBytes(target, inputs, out -> Files.copy(from, out));
+        } catch (java.io.IOException e) {
+            throw new UserInputException(target + ": cannot write: " + TraceLoader.oneLine(e), e);
+        } finally {
+            if (scratch != null) {
+                try {
+                    Files.deleteIfExists(scratch);
+                } catch (java.io.IOException ignored) {
+                    // a leftover hidden scratch file is harmless
+                }
+            }
+        }
         spec.commandLine().getErr().println("wrote " + Messages.quote(target));
         spec.commandLine().getErr().flush();
         return ExitCodes.OK;
