@@ -50,6 +50,11 @@ import java.util.List;
  * @param fusedBusyNs        |F|: FUSED kernels (compute and communication inside one kernel), which
  *                           are in neither C nor K; 0 when the step has none; {@code null} in
  *                           reports written before fused kernels were told apart
+ * @param fusedCommNs        the union of the fused operators' own communication records (Ascend MC²:
+ *                           the communication op msprof records for each MC² kernel); {@code null}
+ *                           when the trace records none (never 0 by default)
+ * @param fusedComputeNs     the compute part of the fused kernels; {@code null}: no format read
+ *                           carries it apart from the kernel's whole span
  */
 public record StepReport(String name, boolean partial, Long deviceStartNs, Long deviceEndNs, long stepTimeNs,
                          long commBusyNs, long computeBusyNs, long overlappedNs, long exposedCommNs,
@@ -59,7 +64,8 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
                          int deviceIntervals, int commKernels, boolean approximate, List<String> notes,
                          List<BucketReport> gradBuckets, Long exposedPrefetchNs, List<PrefetchReport> prefetches,
                          PipelineReport pipeline, LaunchReport launch, Long peakAllocatedBytes,
-                         Long stepPeriodNs, Long windowOverlapNs, Long fusedBusyNs) {
+                         Long stepPeriodNs, Long windowOverlapNs, Long fusedBusyNs, Long fusedCommNs,
+                         Long fusedComputeNs) {
     public StepReport {
         notes = List.copyOf(notes);
         gradBuckets = gradBuckets == null ? List.of() : List.copyOf(gradBuckets);
@@ -69,6 +75,23 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
     /** True when the step ran fused compute-communication kernels. */
     public boolean hasFused() {
         return fusedBusyNs != null && fusedBusyNs > 0;
+    }
+
+    /** The layout before the fused kernels' split existed. */
+    public StepReport(String name, boolean partial, Long deviceStartNs, Long deviceEndNs, long stepTimeNs,
+                      long commBusyNs, long computeBusyNs, long overlappedNs, long exposedCommNs,
+                      long exposedGradCommNs, long idleNs, long serialEstimateNs, long overlapSavingNs,
+                      Double overlapRatio, int gradCollectives, Markers markers, Long tailNs,
+                      Long lastBucketTailNs, Long startDelayNs, Long launchLateNs, Attribution attribution,
+                      int deviceIntervals, int commKernels, boolean approximate, List<String> notes,
+                      List<BucketReport> gradBuckets, Long exposedPrefetchNs, List<PrefetchReport> prefetches,
+                      PipelineReport pipeline, LaunchReport launch, Long peakAllocatedBytes,
+                      Long stepPeriodNs, Long windowOverlapNs, Long fusedBusyNs) {
+        this(name, partial, deviceStartNs, deviceEndNs, stepTimeNs, commBusyNs, computeBusyNs, overlappedNs,
+                exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs, overlapRatio,
+                gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs, attribution,
+                deviceIntervals, commKernels, approximate, notes, gradBuckets, exposedPrefetchNs, prefetches, pipeline,
+                launch, peakAllocatedBytes, stepPeriodNs, windowOverlapNs, fusedBusyNs, null, null);
     }
 
     /** The layout before the step period and fused kernels existed. */
