@@ -82,6 +82,11 @@ class AscendMc2ScenarioTest {
         CliRun run = CliRun.of("-f", "json", in.toString());
         assertEquals(0, run.exitCode(), run.err());
         JsonNode rank = JsonRenderer.mapper().readTree(run.out()).at("/ranks/0");
+        // The kfc ops are the fused kernels' own communication, not collectives: no FSDP evidence from
+        // AllGatherMatmul / MatmulReduceScatter, and the only all-reduces are the two HCCL ones.
+        String parallelism = rank.get("parallelism").toString();
+        assertTrue(!parallelism.contains("FSDP") && !parallelism.contains("all-gather"), parallelism);
+        assertTrue(!parallelism.contains("all-reduce") || parallelism.contains("2 all-reduces"), parallelism);
         JsonNode steps = rank.get("steps");
         assertEquals(2, steps.size(), rank.toString());
         for (JsonNode s : steps) {

@@ -129,6 +129,9 @@ final class RankAssembler {
         DeviceKind kind = name != null && KernelRules.current().kindOfComputeTask(name) == DeviceKind.FUSED
                 ? DeviceKind.FUSED : DeviceKind.COMM;
         int i = task(lane, start, end, kind, name, launchNs, launchTid);
+        if (kind == DeviceKind.FUSED) {
+            return i; // not a collective of its own: no gradient, prefetch or parallelism evidence
+        }
         pending.add(new PendingCollective(i, HcclOpName.parse(name), name, groupKey, groupLabel, dtype, count));
         return i;
     }
