@@ -595,6 +595,7 @@ public final class NsysReader implements TraceReader {
             int memsetRef = memcpy || graph || kernels ? -1 : rowNames.ref("Memset", baseKind);
             LongIntMap extraRefs = new LongIntMap();
             long kernelNameIds = 0;
+            java.util.Set<Long> countedNames = new java.util.HashSet<>();
             long danglingKernelNames = 0;
             long firstDanglingKernelName = 0;
             int nullExtraRef = -1;
@@ -663,9 +664,14 @@ public final class NsysReader implements TraceReader {
                         ref = rowNames.kernel(key);
                         if (ref < 0) {
                             String n = strings.stored(id);
-                            kernelNameIds++;
+                            // Counted per short name, as the export names kernels, however many
+                            // demangled names share it.
+                            boolean firstOfName = !hasFull || countedNames.add(id);
+                            if (firstOfName) {
+                                kernelNameIds++;
+                            }
                             if (n == null) {
-                                if (danglingKernelNames++ == 0) {
+                                if (firstOfName && danglingKernelNames++ == 0) {
                                     firstDanglingKernelName = id;
                                 }
                                 n = StringTable.placeholder(id);
