@@ -97,6 +97,43 @@ class MoeScenarioTest {
         }
     }
 
+    /**
+     * A scenario file of kind "moe" whose dispatch (2 ms) outlasts the attention that should hide
+     * it (1 ms), µs by hand:
+     * <pre>
+     * layout [0, 100], attention(F) [100, 1100], attention(B) [1100, 2100]
+     * notify(F) [1100, 1150], dispatch(F) [1150, 3150], notify(B) [3150, 3200], dispatch(B) [3200, 5200]
+     * mlp(F) [max(2100, 3150), +1500] = [3150, 4650], combine(F) [max(5200, 4650), +500] = [5200, 5700]
+     * mlp(B) [max(4650, 5200), +1500] = [5200, 6700], combine(B) [max(5700, 6700), +500] = [6700, 7200]
+     * K = 2100 + 1500 + 1500 = 5100;  C = [1100, 5700] ∪ [6700, 7200] = 5100
+     * C ∩ K = 1000 + 1500 + 500 = 3000;  exposed 2100;  window 7200
+     * </pre>
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"kineto", "nsys"})
+    void aScenarioFileWithALongDispatch(String format) throws Exception {
+        Path file = tmp.resolve("moe-long.scenario.json");
+        Files.writeString(file, "{\"kind\": \"moe\", \"name\": \"moe-long\", \"layoutUs\": 100, \"attentionUs\": 1000,"
+                + " \"mlpUs\": 1500, \"notifyUs\": 50, \"dispatchUs\": 2000, \"combineUs\": 500}");
+        Path out = tmp.resolve(format.equals("nsys") ? "long.sqlite" : "long.pt.trace.json");
+        CliRun synth = CliRun.of("synth", file.toString(), "-o", out.toString());
+        assertEquals(0, synth.exitCode(), synth.err());
+        CliRun run = CliRun.of("-f", "json", out.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        JsonNode s = JsonRenderer.mapper().readTree(run.out()).at("/ranks/0/steps/0");
+        assertEquals(7200 * US, s.get("stepTimeNs").asLong(), s.toString());
+        assertEquals(5100 * US, s.get("computeBusyNs").asLong(), s.toString());
+        assertEquals(5100 * US, s.get("commBusyNs").asLong(), s.toString());
+        assertEquals(3000 * US, s.get("overlappedNs").asLong(), s.toString());
+        assertEquals(2100 * US, s.get("exposedCommNs").asLong(), s.toString());
+
+        Files.writeString(file, "{\"kind\": \"moe\", \"name\": \"x\", \"attentionUs\": 1, \"mlpUs\": 1,"
+                + " \"dispatchUs\": 1, \"combineUs\": 1, \"expertsUs\": 3}");
+        CliRun bad = CliRun.of("synth", file.toString(), "-o", tmp.resolve("bad.json").toString());
+        assertEquals(2, bad.exitCode());
+        assertTrue(bad.err().contains("expertsUs: unknown field"), bad.err());
+    }
+
     @org.junit.jupiter.api.Test
     void kinetoTraceCarriesTheMicroBatchAnnotationsOnTheDeviceStreams() throws Exception {
         String text = Files.readString(synth("kineto"));
