@@ -18,6 +18,10 @@ import java.util.Map;
  * docs/ascend-cross-check.md.
  */
 public final class OverlapCrossCheck {
+    /** What a row's own side means on a step with fused kernels. */
+    public static final String FUSED_RULE = "fused kernels counted as the profiler counts MC2: the kernel as "
+            + "computing, its communication op as communication";
+
     private OverlapCrossCheck() {
     }
 
@@ -26,6 +30,17 @@ public final class OverlapCrossCheck {
      * (work launched outside every step, say) keeps its values with ours {@code null}.
      */
     public static List<CrossCheckStep> compare(List<ReferenceOverlap> reference, List<StepReport> steps) {
+        return compare(reference, steps, Map.of());
+    }
+
+    /**
+     * As {@link #compare(List, List)}; for a step in {@code profilerViews} (one with fused kernels:
+     * {computing, communication, not overlapped} counted the way Huawei's lane counts MC², kernel
+     * as Computing and its communication op as Communication) those are our side, so both sides
+     * count the same tasks; its row says so.
+     */
+    public static List<CrossCheckStep> compare(List<ReferenceOverlap> reference, List<StepReport> steps,
+                                               Map<String, long[]> profilerViews) {
         if (reference == null || reference.isEmpty()) {
             return List.of();
         }
@@ -36,11 +51,16 @@ public final class OverlapCrossCheck {
         List<CrossCheckStep> rows = new ArrayList<>(reference.size());
         for (ReferenceOverlap ref : reference) {
             StepReport s = byName.get(ref.step());
+            long[] view = s == null ? null : profilerViews.get(s.name());
+            Long computing = s == null ? null : view != null ? view[0] : s.computeBusyNs();
+            Long communication = s == null ? null : view != null ? view[1] : s.commBusyNs();
+            Long exposed = s == null ? null : view != null ? view[2] : s.exposedCommNs();
             rows.add(new CrossCheckStep(ref.step(), ref.origin(),
-                    CrossCheckValue.of(s == null ? null : s.computeBusyNs(), ref.computingNs()),
-                    CrossCheckValue.of(s == null ? null : s.commBusyNs(), ref.communicationNs()),
-                    CrossCheckValue.of(s == null ? null : s.exposedCommNs(), ref.commNotOverlappedNs()),
-                    CrossCheckValue.of(s == null ? null : s.idleNs(), ref.freeNs())));
+                    CrossCheckValue.of(computing, ref.computingNs()),
+                    CrossCheckValue.of(communication, ref.communicationNs()),
+                    CrossCheckValue.of(exposed, ref.commNotOverlappedNs()),
+                    CrossCheckValue.of(s == null ? null : s.idleNs(), ref.freeNs()),
+                    view == null ? null : FUSED_RULE));
         }
         return rows;
     }

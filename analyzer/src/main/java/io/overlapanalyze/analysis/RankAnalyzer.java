@@ -55,6 +55,8 @@ public final class RankAnalyzer {
     public static RankReport analyze(RankTrace trace, AnalysisOptions options) {
         List<String> notes = new ArrayList<>();
         List<StepReport> steps = new ArrayList<>();
+        // Per step with fused kernels: its numbers by the profiler's own rule, for the cross-check.
+        Map<String, long[]> profilerViews = new java.util.HashMap<>();
         MemoryAnalysis memory = MemoryAnalysis.of(trace);
         ContentionAnalysis contention = new ContentionAnalysis();
         Parallelism parallelism;
@@ -98,6 +100,11 @@ public final class RankAnalyzer {
             }).toList();
             for (Map.Entry<StepContext, StepReport> a : analysed) {
                 steps.add(a.getValue());
+                FusedAnalysis.ProfilerView view = FusedAnalysis.profilerView(a.getKey());
+                if (view != null) {
+                    profilerViews.putIfAbsent(a.getValue().name(), new long[] {view.computingNs(),
+                            view.communicationNs(), view.notOverlappedNs()});
+                }
                 if (TotalsCalculator.aggregated(a.getValue(), options)) {
                     contention.add(a.getKey()); // medians over the same steps as the totals
                 }
@@ -112,7 +119,7 @@ public final class RankAnalyzer {
         return new RankReport(trace.rank(), trace.rankSource().name(), trace.source(), trace.format().name(),
                 trace.worldSize() >= 0 ? trace.worldSize() : null, steps, totals, notes,
                 withRepeatedStepNames(trace.warnings(), steps),
-                OverlapCrossCheck.compare(trace.referenceOverlap(), steps), parallelism, slowdown.rows(),
+                OverlapCrossCheck.compare(trace.referenceOverlap(), steps, profilerViews), parallelism, slowdown.rows(),
                 notAvailable(trace, steps, memory, slowdown), preCapture);
     }
 
@@ -320,7 +327,7 @@ public final class RankAnalyzer {
                 gradBuckets(g.members(), markers.gL()), prefetch.exposedPrefetchNs(), prefetch.prefetches(), pipeline,
                 launch, peak, exposure.hasWork() ? exposure.stepPeriodNs() : null,
                 exposure.hasWork() ? exposure.windowOverlapNs() : null, exposure.fusedBusyNs(),
-                AnnotationOverlap.analyze(step, annotations));
+                FusedAnalysis.fusedCommNs(step), null, AnnotationOverlap.analyze(step, annotations));
     }
 
     /** G by device start (as GradientSet lists it), each with its size and reduction time. */

@@ -12,7 +12,16 @@ package io.overlapanalyze.report;
  * @param communication         commBusy vs Communication
  * @param exposedCommunication  exposedComm vs Communication(Not Overlapped)
  * @param free                  idle vs Free
+ * @param oursCounted           {@code null} when our side is computeBusy, commBusy and exposedComm as
+ *                              they are; on a step with fused kernels it says how they were counted
+ *                              instead (as the profiler counts MC²: kernel as Computing, its
+ *                              communication op as Communication)
  */
 public record CrossCheckStep(String step, String origin, CrossCheckValue computing, CrossCheckValue communication,
-                             CrossCheckValue exposedCommunication, CrossCheckValue free) {
+                             CrossCheckValue exposedCommunication, CrossCheckValue free, String oursCounted) {
+    /** A row whose own side is our numbers as they are. */
+    public CrossCheckStep(String step, String origin, CrossCheckValue computing, CrossCheckValue communication,
+                          CrossCheckValue exposedCommunication, CrossCheckValue free) {
+        this(step, origin, computing, communication, exposedCommunication, free, null);
+    }
 }

@@ -50,6 +50,11 @@ import java.util.List;
  * @param fusedBusyNs        |F|: FUSED kernels (compute and communication inside one kernel), which
  *                           are in neither C nor K; 0 when the step has none; {@code null} in
  *                           reports written before fused kernels were told apart
+ * @param fusedCommNs        the union of the fused operators' own communication records (Ascend MC²:
+ *                           the communication op msprof records for each MC² kernel); {@code null}
+ *                           when the trace records none (never 0 by default)
+ * @param fusedComputeNs     the compute part of the fused kernels; {@code null}: no format read
+ *                           carries it apart from the kernel's whole span
  * @param annotations        per user annotation name (record_function label), its device time,
  *                           communication, exposed communication and communication hidden under
  *                           other annotations' compute, by exposed communication; empty when the
@@ -63,8 +68,8 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
                          int deviceIntervals, int commKernels, boolean approximate, List<String> notes,
                          List<BucketReport> gradBuckets, Long exposedPrefetchNs, List<PrefetchReport> prefetches,
                          PipelineReport pipeline, LaunchReport launch, Long peakAllocatedBytes,
-                         Long stepPeriodNs, Long windowOverlapNs, Long fusedBusyNs,
-                         List<AnnotationReport> annotations) {
+                         Long stepPeriodNs, Long windowOverlapNs, Long fusedBusyNs, Long fusedCommNs,
+                         Long fusedComputeNs, List<AnnotationReport> annotations) {
     public StepReport {
         annotations = annotations == null ? List.of() : List.copyOf(annotations);
         notes = List.copyOf(notes);
@@ -82,7 +87,7 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
         return !annotations.isEmpty();
     }
 
-    /** The layout before annotations existed. */
+    /** The layout before the fused kernels' split and the annotations existed. */
     public StepReport(String name, boolean partial, Long deviceStartNs, Long deviceEndNs, long stepTimeNs,
                       long commBusyNs, long computeBusyNs, long overlappedNs, long exposedCommNs,
                       long exposedGradCommNs, long idleNs, long serialEstimateNs, long overlapSavingNs,
@@ -96,7 +101,7 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
                 exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs, overlapRatio,
                 gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs, attribution,
                 deviceIntervals, commKernels, approximate, notes, gradBuckets, exposedPrefetchNs, prefetches, pipeline,
-                launch, peakAllocatedBytes, stepPeriodNs, windowOverlapNs, fusedBusyNs, List.of());
+                launch, peakAllocatedBytes, stepPeriodNs, windowOverlapNs, fusedBusyNs, null, null, List.of());
     }
 
     /** The layout before the step period and fused kernels existed. */
@@ -112,7 +117,7 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
                 exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs, overlapRatio,
                 gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs, attribution,
                 deviceIntervals, commKernels, approximate, notes, gradBuckets, exposedPrefetchNs, prefetches, pipeline,
-                launch, peakAllocatedBytes, null, null, null, List.of());
+                launch, peakAllocatedBytes, null, null, null, null, null, List.of());
     }
 
     /** The layout before the issue-10 fields existed: none of them. */

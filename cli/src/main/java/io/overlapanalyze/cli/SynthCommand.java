@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.synth.AscendMc2Writer;
 import io.overlapanalyze.synth.AscendScenarioWriter;
 import io.overlapanalyze.synth.BuiltinScenarios;
 import io.overlapanalyze.synth.DeviceLayoutWriter;
@@ -52,7 +53,8 @@ public final class SynthCommand implements Callable<Integer> {
 
     @Option(names = "--format", paramLabel = "FORMAT",
             description = "kineto (a PyTorch profiler trace file), nsys (an Nsight Systems SQLite export) or ascend "
-                    + "(a torch_npu <name>_ascend_pt directory with ASCEND_PROFILER_OUTPUT/trace_view.json). "
+                    + "(a torch_npu <name>_ascend_pt directory with ASCEND_PROFILER_OUTPUT/trace_view.json); for "
+                    + "ascend-mc2 also ascend-db (the DB export). "
                     + "Default: nsys when the output ends in .sqlite, else kineto.")
     String traceFormat;
 
@@ -111,12 +113,16 @@ public final class SynthCommand implements Callable<Integer> {
             for (String name : ParallelScenarioWriter.builtinNames()) {
                 spec.commandLine().getOut().println(name + "  " + ParallelScenarioWriter.description(name));
             }
+            spec.commandLine().getOut().println(AscendMc2Writer.NAME + "  " + AscendMc2Writer.DESCRIPTION);
             spec.commandLine().getOut().flush();
             return ExitCodes.OK;
         }
         if (scenario == null) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "Missing required parameter: 'SCENARIO' (a built-in name or a scenario file; --list shows names)");
+        }
+        if (scenario.equals(AscendMc2Writer.NAME)) {
+            return writeAscendMc2();
         }
         boolean otherLayout = (devices != null && devices != 1) || accelerator != null || secondDeviceLagUs != 0;
         if (otherLayout && (isParallel(scenario) || ranks != null
@@ -161,6 +167,32 @@ public final class SynthCommand implements Callable<Integer> {
             writeSafely(s, target, inputs);
         }
         spec.commandLine().getErr().println("wrote " + Messages.quote(target));
+        spec.commandLine().getErr().flush();
+        return ExitCodes.OK;
+    }
+
+    /** The built-in Ascend MC² job: the text export (default) or, with --format ascend-db, the DB export. */
+    private Integer writeAscendMc2() {
+        requireNoEffects("the Ascend MC2 scenario");
+        String f = traceFormat == null ? "ascend" : traceFormat.toLowerCase(java.util.Locale.ROOT);
+        if (!f.equals("ascend") && !f.equals("ascend-db") || ranks != null || devices != null || accelerator != null) {
+            throw new UserInputException(AscendMc2Writer.NAME + ": written as a torch_npu capture only (--format ascend"
+                    + " for the text export, ascend-db for the DB export), one rank");
+        }
+        Path dir = output != null ? output : Path.of(AscendMc2Writer.directoryName());
+        if (Files.exists(dir)) {
+            throw new UserInputException(dir + ": already exists; choose a new directory for the Ascend capture");
+        }
+        try {
+            if (f.equals("ascend-db")) {
+                AscendMc2Writer.writeDb(dir);
+            } else {
+                AscendMc2Writer.writeText(dir);
+            }
+        } catch (java.io.IOException e) {
+            throw new UserInputException(dir + ": cannot write: " + TraceLoader.oneLine(e), e);
+        }
+        spec.commandLine().getErr().println("wrote " + Messages.quote(dir));
         spec.commandLine().getErr().flush();
         return ExitCodes.OK;
     }
@@ -223,9 +255,12 @@ public final class SynthCommand implements Callable<Integer> {
 
     /** Parallelism scenarios are written as Kineto traces only. */
     private Integer writeParallel() {
+        if (targetFormat().equals("nsys") && writesNsys()) {
+            return writeParallelNsys();
+        }
         if (!targetFormat().equals("kineto")) {
             throw new UserInputException(scenario + ": FSDP, pipeline and contention scenarios are written as Kineto "
-                    + "traces only (--format kineto, a .json or .json.gz output)");
+                    + "traces only (--format kineto, a .json or .json.gz output); MoE ones also as nsys");
         }
         String name;
         try {
@@ -236,6 +271,41 @@ public final class SynthCommand implements Callable<Integer> {
         Path target = output != null ? output : Path.of(name + ".pt.trace.json");
         List<Path> inputs = Files.exists(Path.of(scenario)) ? List.of(Path.of(scenario)) : List.of();
         writeTraceFile(target, inputs, (sink, traceName) -> ParallelScenarioWriter.write(scenario, sink, traceName));
+        spec.commandLine().getErr().println("wrote " + Messages.quote(target));
+        spec.commandLine().getErr().flush();
+        return ExitCodes.OK;
+    }
+
+    private boolean writesNsys() {
+        try {
+            return ParallelScenarioWriter.writesNsys(scenario);
+        } catch (IllegalArgumentException e) {
+            throw new UserInputException(e.getMessage(), e);
+        }
+    }
+
+    /** A MoE scenario as an Nsight Systems export, written beside the target and moved through SafeOutput. */
+    private Integer writeParallelNsys() {
+        Path target = output != null ? output : Path.of(ParallelScenarioWriter.name(scenario) + ".sqlite");
+        List<Path> inputs = Files.exists(Path.of(scenario)) ? List.of(Path.of(scenario)) : List.of();
+        Path dir = target.toAbsolutePath().getParent();
+        Path scratch = null;
+        try {
+            scratch = Files.createTempFile(dir, "." + target.getFileName(), ".sqlite.tmp");
+            ParallelScenarioWriter.writeNsys(scenario, scratch);
+            Path from = scratch;
+            SafeOutput.writeBytes(target, inputs, out -> Files.copy(from, out));
+        } catch (java.io.IOException e) {
+            throw new UserInputException(target + ": cannot write: " + TraceLoader.oneLine(e), e);
+        } finally {
+            if (scratch != null) {
+                try {
+                    Files.deleteIfExists(scratch);
+                } catch (java.io.IOException ignored) {
+                    // a leftover hidden scratch file is harmless
+                }
+            }
+        }
         spec.commandLine().getErr().println("wrote " + Messages.quote(target));
         spec.commandLine().getErr().flush();
         return ExitCodes.OK;

@@ -34,13 +34,20 @@ class ExpertParallelTest {
     Path dir;
 
     private Path trace() throws IOException {
+        return trace("void acme_ep::layout::get_dispatch_layout<256, 32, 8>(long const*, int*, int*, int*, bool*)",
+                "void acme_ep::intranode::notify_dispatch<8>(int const*, int*, int)",
+                "void acme_ep::intranode::dispatch<8, 768, 8192>(int4*, float*, int*)",
+                "void acme_ep::intranode::combine<__nv_bfloat16, 8, 768, 4096>(int4*, float*)");
+    }
+
+    private Path trace(String layout, String notify, String dispatch, String combine) throws IOException {
         String[][] kernels = {
-                {"void acme_ep::layout::get_dispatch_layout<256, 32, 8>(long const*, int*, int*, int*, bool*)", "0", "500", "7"},
+                {layout, "0", "500", "7"},
                 {"attention_fwd_kernel", "500", "3500", "7"},
                 {"mlp_bwd_gemm", "5000", "4000", "7"},
-                {"void acme_ep::intranode::notify_dispatch<8>(int const*, int*, int)", "1000", "200", "30"},
-                {"void acme_ep::intranode::dispatch<8, 768, 8192>(int4*, float*, int*)", "1200", "3300", "30"},
-                {"void acme_ep::intranode::combine<__nv_bfloat16, 8, 768, 4096>(int4*, float*)", "8000", "3000", "30"}};
+                {notify, "1000", "200", "30"},
+                {dispatch, "1200", "3300", "30"},
+                {combine, "8000", "3000", "30"}};
         long base = 1_700_000_000_000_000L;
         List<String> events = new ArrayList<>();
         events.add("{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#7\", \"pid\": 1, \"tid\": 1,"
@@ -61,7 +68,20 @@ class ExpertParallelTest {
 
     @Test
     void deepEpKernelsAreExpertParallelCommunication() throws IOException {
-        CliRun run = CliRun.of("-f", "json", trace().toString());
+        check(trace());
+    }
+
+    /** The public namespace, the low-latency internode combine, and a renamed namespace in one trace. */
+    @Test
+    void publicAndLowLatencyDeepEpNamesAreExpertParallelCommunication() throws IOException {
+        check(trace("void deep_ep::layout::get_dispatch_layout<256, 32, 8>(long const*, int*, int*, int*, bool*)",
+                "void my_ns::intranode::notify_dispatch<8>(int const*, int*, int, int const*, int*)",
+                "void deep_ep::intranode::dispatch<8, 768, 8192>(int4*, float*, int*, long*, float*)",
+                "void deep_ep::internode_ll::combine<false, 7168>(void*, int*, int, int, int, int, int)"));
+    }
+
+    private void check(Path trace) throws IOException {
+        CliRun run = CliRun.of("-f", "json", trace.toString());
         assertEquals(0, run.exitCode(), run.err());
         JsonNode rank = JsonRenderer.mapper().readTree(run.out()).at("/ranks/0");
         JsonNode s = rank.at("/steps/0");

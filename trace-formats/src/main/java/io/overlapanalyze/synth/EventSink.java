@@ -112,6 +112,18 @@ final class EventSink {
         flows.add(new TraceEvent("f", "ac2g", "ac2g", device, stream, start, -1, (long) corr, null));
     }
 
+    /**
+     * A {@code gpu_user_annotation} range on a device stream (a {@code record_function} range as
+     * Kineto projects it onto the device work it launched); not device work itself.
+     */
+    void deviceAnnotation(String name, int stream, long start, long end) {
+        Map<String, Object> args = new LinkedHashMap<>();
+        args.put("External id", nextExternalId++);
+        args.put("device", device);
+        args.put("stream", stream);
+        gpu.add(new TraceEvent("X", "gpu_user_annotation", name, device, stream, start, end - start, null, args));
+    }
+
     /** {@code cudaEventRecord} at {@code ts}; returns {correlation, CUDA event id}. */
     int[] record(int tid, long ts) {
         int event = nextCudaEvent++;

@@ -50,7 +50,7 @@ public final class NsysScenarioWriter {
     static final String NCCL_SHORT_NAME = "ncclDevKernel_AllReduce_Sum_f32_RING_LL";
     private static final long CAPTURE_LEAD_NS = 1_000_000L;
 
-    private static final String[] DDL = {
+    static final String[] DDL = {
         "CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL)",
         "CREATE TABLE META_DATA_EXPORT (name TEXT NOT NULL, value TEXT)",
         "CREATE TABLE TARGET_INFO_SESSION_START_TIME (utcEpochNs INTEGER, utcTime TEXT, localTime TEXT, systemClockNs INTEGER)",

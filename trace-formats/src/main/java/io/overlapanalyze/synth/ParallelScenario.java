@@ -74,6 +74,22 @@ import java.util.function.Supplier;
  * {@code kernelUs} times a factor uniform in {@code [1 − j/100, 1 + j/100]}
  * ({@code SplittableRandom(seed)}), rounded to whole ns.
  *
+ * <h2>{@code "kind": "moe"}: expert-parallel MoE layer, two micro-batches</h2>
+ * <pre>{@code
+ * {"kind": "moe", "name": "moe-ep", "layoutUs": 200, "attentionUs": 1500, "mlpUs": 2000,
+ *  "notifyUs": 100, "dispatchUs": 1200, "combineUs": 1000, "steps": 2}
+ * }</pre>
+ * Per step (compute stream 7, expert-parallel stream 30; every op starts when its stream is free
+ * and its input is ready): DeepEP's {@code get_dispatch_layout} (compute) runs first; then
+ * attention of micro-batch F, then of B, back to back. When a micro-batch's attention ends (and the
+ * EP stream is free) its {@code notify_dispatch} and {@code dispatch} run on the EP stream, so
+ * F's dispatch hides under B's attention. MLP of F starts at {@code max(compute free, dispatch(F)
+ * end)}, then MLP of B at {@code max(compute free, dispatch(B) end)}; each micro-batch's
+ * {@code combine} starts at {@code max(EP stream free, its MLP end)}: F's combine hides under B's
+ * MLP, B's combine is exposed. Each device op also carries a {@code gpu_user_annotation} range
+ * named after the op and micro-batch ({@code attention(F)}, {@code dispatch(F)}, {@code mlp(B)},
+ * {@code combine(B)}). Written as Kineto or as an Nsight Systems export.
+ *
  * <p>Common fields: {@code name} (required), {@code description}, {@code rank} (0),
  * {@code worldSize} (2), {@code steps} (1), {@code firstStep} (1), {@code stepGapUs} (1000).
  * Unknown fields are errors.
@@ -158,6 +174,17 @@ public sealed interface ParallelScenario {
         }
     }
 
+    /** One MoE layer per step, two micro-batches; DeepEP dispatch/combine next to the other's compute. */
+    record MoeEp(Common common, long layoutNs, long attentionNs, long mlpNs, long notifyNs, long dispatchNs,
+            long combineNs) implements ParallelScenario {
+        public MoeEp {
+            if (layoutNs <= 0 || attentionNs <= 0 || mlpNs <= 0 || notifyNs <= 0 || dispatchNs <= 0 || combineNs <= 0) {
+                throw new IllegalArgumentException(
+                        "layoutUs, attentionUs, mlpUs, notifyUs, dispatchUs, combineUs must be > 0");
+            }
+        }
+    }
+
     // ---- built-ins ----
 
     /** Built-in parallelism scenarios by name. */
@@ -166,6 +193,7 @@ public sealed interface ParallelScenario {
         m.put("fsdp-late-prefetch", ParallelScenario::fsdpLatePrefetch);
         m.put("pipeline-4stage", ParallelScenario::pipeline4);
         m.put("contention-20pct", ParallelScenario::contention20);
+        m.put("moe-ep", ParallelScenario::moeEp);
         return m;
     }
 
@@ -218,6 +246,18 @@ public sealed interface ParallelScenario {
                 Durations.us(100), 16, 20, Durations.us(300), Durations.us(500), 3, 7);
     }
 
+    /**
+     * Expert parallelism with DeepEP, two micro-batches: F's dispatch under B's attention, F's
+     * combine under B's MLP, B's combine exposed (per step: compute 7.2 ms, comm 4.6 ms, 1 ms exposed).
+     */
+    private static ParallelScenario moeEp() {
+        return new MoeEp(new Common("moe-ep",
+                "expert-parallel MoE layer, 2 micro-batches, DeepEP dispatch/combine on their own stream under the "
+                        + "other micro-batch's attention/MLP; the last combine exposed", 0, 8, 2, 1, Durations.us(1000)),
+                Durations.us(200), Durations.us(1500), Durations.us(2000), Durations.us(100), Durations.us(1200),
+                Durations.us(1000));
+    }
+
     // ---- parsing ----
 
     /** True when the file is a JSON object with a {@code "kind"} field (cheap text check first). */
@@ -262,6 +302,8 @@ public sealed interface ParallelScenario {
         private static final Set<String> LAYER = Set.of("fwdUs", "bwdUs", "agUs", "bwdAgUs", "rsUs", "paramBytes");
         private static final Set<String> PIPELINE = Set.of("stage", "stages", "microBatches", "fwdUs", "bwdUs",
                 "p2pUs", "arrivalIntervalUs", "turnaroundUs", "p2pBytes");
+        private static final Set<String> MOE = Set.of("layoutUs", "attentionUs", "mlpUs", "notifyUs", "dispatchUs",
+                "combineUs");
         private static final Set<String> CONTENTION = Set.of("kernelUs", "kernels", "slowdownPct", "headUs", "commUs",
                 "jitterPct", "seed");
 
@@ -279,7 +321,7 @@ public sealed interface ParallelScenario {
                 throw fail("not valid JSON: " + e.getOriginalMessage().split("\n")[0]);
             }
             if (root == null || !root.isObject() || !root.has("kind")) {
-                throw fail("must be a JSON object with \"kind\" (fsdp, pipeline or contention)");
+                throw fail("must be a JSON object with \"kind\" (fsdp, pipeline, contention or moe)");
             }
             String kind = root.get("kind").asText();
             try {
@@ -318,7 +360,13 @@ public sealed interface ParallelScenario {
                                 us(root, "commUs", Durations.us(500)),
                                 root.has("jitterPct") ? root.get("jitterPct").asDouble() : 0, num(root, "seed", 1));
                     }
-                    default -> throw fail("kind: expected fsdp, pipeline or contention, got '" + kind + "'");
+                    case "moe" -> {
+                        check(root, MOE, "");
+                        return new MoeEp(c, us(root, "layoutUs", Durations.us(200)), us(root, "attentionUs", -1),
+                                us(root, "mlpUs", -1), us(root, "notifyUs", Durations.us(100)),
+                                us(root, "dispatchUs", -1), us(root, "combineUs", -1));
+                    }
+                    default -> throw fail("kind: expected fsdp, pipeline, contention or moe, got '" + kind + "'");
                 }
             } catch (ScenarioException e) {
                 throw e;

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * Writes a {@link ParallelScenario} (FSDP, pipeline, contention) as a Kineto trace. Only the
- * Kineto format: the Nsight and Ascend writers know the DDP {@link Scenario} only.
+ * Writes a {@link ParallelScenario} (FSDP, pipeline, contention, MoE) as a Kineto trace; the MoE
+ * scenario also as an Nsight Systems export ({@link EventsNsysWriter}, the same events).
  */
 public final class ParallelScenarioWriter {
 
@@ -61,12 +61,29 @@ public final class ParallelScenarioWriter {
             sink = FsdpPlanner.emit(f);
         } else if (s instanceof ParallelScenario.Pipeline p) {
             sink = PipelinePlanner.emit(p);
+        } else if (s instanceof ParallelScenario.MoeEp m) {
+            sink = MoePlanner.emit(m);
         } else {
             sink = ContentionPlanner.emit((ParallelScenario.Contention) s);
         }
         List<TraceEvent> events = sink.build();
         KinetoScenarioWriter.writeDocument(out, traceName, "nccl", s.common().rank(), s.common().worldSize(), events,
                 TimelinePlanner.BASE_TIME_NS);
+    }
+
+    /** True when the scenario can also be written as an Nsight Systems export. */
+    public static boolean writesNsys(String builtinOrFile) {
+        return resolve(builtinOrFile) instanceof ParallelScenario.MoeEp;
+    }
+
+    /** Writes the scenario as an Nsight Systems SQLite export (replacing {@code file}). */
+    public static void writeNsys(String builtinOrFile, Path file) throws IOException {
+        ParallelScenario s = resolve(builtinOrFile);
+        if (!(s instanceof ParallelScenario.MoeEp m)) {
+            throw new ScenarioException(s.common().name() + ": only MoE scenarios are written as Nsight exports");
+        }
+        EventsNsysWriter.write(MoePlanner.emit(m).build(), s.common().name(), s.common().rank(),
+                s.common().worldSize(), TimelinePlanner.BASE_TIME_NS, file);
     }
 
     /** Writes to {@code file} (gzip when the name ends with {@code .gz}). */

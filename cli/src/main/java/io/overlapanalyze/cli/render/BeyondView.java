@@ -55,19 +55,28 @@ public final class BeyondView {
      */
     private static Section fused(RankReport rank) {
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"step", "fused ms", "of step"});
+        boolean split = rank.steps().stream().anyMatch(s -> s.hasFused() && s.fusedCommNs() != null);
+        rows.add(split ? new String[] {"step", "fused ms", "of step", "their comm ops ms"}
+                : new String[] {"step", "fused ms", "of step"});
         for (StepReport s : rank.steps()) {
             if (s.hasFused()) {
-                rows.add(new String[] {s.name(), Units.ms(s.fusedBusyNs()),
-                        Units.pct(s.stepTimeNs() == 0 ? null : (double) s.fusedBusyNs() / s.stepTimeNs())});
+                String ms = Units.ms(s.fusedBusyNs());
+                String pct = Units.pct(s.stepTimeNs() == 0 ? null : (double) s.fusedBusyNs() / s.stepTimeNs());
+                rows.add(split ? new String[] {s.name(), ms, pct, s.fusedCommNs() == null ? "n/a" : Units.ms(s.fusedCommNs())}
+                        : new String[] {s.name(), ms, pct});
             }
         }
         if (rows.size() == 1) {
             return null;
         }
+        List<String> notes = new ArrayList<>(List.of("counted in neither compute nor communication, but as device work; "
+                + "how much of their communication hides under their own compute is not visible in the trace"));
+        if (split) {
+            notes.add("their comm ops: the span of the communication op the profiler records for each fused operator "
+                    + "(Ascend MC2's kfc op), waits included; their compute part alone is not in the trace");
+        }
         return new Section("fused kernels (compute and communication inside one kernel: Ascend MC², fused "
-                + "GEMM+collective)", List.of("counted in neither compute nor communication, but as device work; "
-                + "how much of their communication hides under their own compute is not visible in the trace"), rows);
+                + "GEMM+collective)", notes, rows);
     }
 
     /** The title of the micro-batch overlap table (tests and the HTML report find it by this). */

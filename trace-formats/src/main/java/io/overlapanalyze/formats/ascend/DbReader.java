@@ -134,8 +134,10 @@ final class DbReader {
                     : nonCompute(TaskKinds.ofTaskType(type));
             long conn = rs.getLong(4);
             long[] launch = conn == 0 && rs.wasNull() ? null : launches.get(conn);
-            a.task(a.streamLane(dev, stream), start, end, kind,
-                    type == null ? "task" : type, launch == null ? Time.UNKNOWN : launch[0], launch == null ? -1 : launch[1]);
+            // A fused task keeps its operator's name: which MC² operator it is matters, and its
+            // AI CPU server task (…AicpuKernel) is told apart by it.
+            String name = kind == DeviceKind.FUSED ? strings.get(computeName) : type == null ? "task" : type;
+            a.task(a.streamLane(dev, stream), start, end, kind, name, launch == null ? Time.UNKNOWN : launch[0], launch == null ? -1 : launch[1]);
         });
         if (tables.contains("COMMUNICATION_OP")) {
             Map<Long, String> dataTypes = enumTable(c, tables, "ENUM_HCCL_DATA_TYPE");

@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.ascend;
 
+import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.CollectiveType;
 import io.overlapanalyze.model.DeviceIntervals;
@@ -123,7 +124,14 @@ final class RankAssembler {
     /** An HCCL collective op; {@code groupKey} identifies the group across ranks. */
     int collective(int lane, long start, long end, String name, String groupKey, String groupLabel, String dtype,
                    long count, long launchNs, long launchTid) {
-        int i = task(lane, start, end, DeviceKind.COMM, name, launchNs, launchTid);
+        // An MC² operator's own communication op (msprof's "kfc" op, on the communication lane and in
+        // COMMUNICATION_OP): the communication inside a fused kernel, so fused, not communication.
+        DeviceKind kind = name != null && KernelRules.current().kindOfComputeTask(name) == DeviceKind.FUSED
+                ? DeviceKind.FUSED : DeviceKind.COMM;
+        int i = task(lane, start, end, kind, name, launchNs, launchTid);
+        if (kind == DeviceKind.FUSED) {
+            return i; // not a collective of its own: no gradient, prefetch or parallelism evidence
+        }
         pending.add(new PendingCollective(i, HcclOpName.parse(name), name, groupKey, groupLabel, dtype, count));
         return i;
     }

@@ -541,12 +541,17 @@ public final class NsysReader implements TraceReader {
             String corr = db.column(table, "correlationId");
             String pid = db.column(table, "globalPid");
             String name = null;
+            String fullName = null;
             String extra = null;
             if (kernels) {
                 name = db.firstColumn(table, "shortName", "demangledName", "mangledName");
                 if (name == null) {
                     throw missingColumn(table, "shortName");
                 }
+                // The short name drops the namespace ("dispatch" for deep_ep::intranode::dispatch<…>),
+                // which is what tells an expert-parallel all-to-all from a compute kernel.
+                String demangled = db.column(table, "demangledName");
+                fullName = demangled != null && !demangled.equals(name) ? demangled : null;
             } else if (table.equals(MEMCPY)) {
                 extra = db.column(table, "copyKind");
             } else if (table.equals(GRAPH)) {
@@ -567,7 +572,8 @@ public final class NsysReader implements TraceReader {
                     + ExportDatabase.columnOrNull(device) + ", " + ExportDatabase.columnOrNull(context) + ", "
                     + ExportDatabase.columnOrNull(stream) + ", " + ExportDatabase.columnOrNull(corr) + ", "
                     + ExportDatabase.columnOrNull(pid) + ", " + ExportDatabase.columnOrNull(name) + ", "
-                    + ExportDatabase.columnOrNull(extra) + ", " + packedPlace(device, context, stream)
+                    + ExportDatabase.columnOrNull(extra) + ", " + packedPlace(device, context, stream) + ", "
+                    + ExportDatabase.columnOrNull(fullName)
                     + " FROM " + ExportDatabase.quote(db.table(table));
             // No ORDER BY (nsys.md §12): rows are streamed in file order into primitive buffers per
             // rank and ordered in Java (RankBuilder.flush), which the unindexed table would otherwise
@@ -590,6 +596,7 @@ public final class NsysReader implements TraceReader {
             int memsetRef = memcpy || graph || kernels ? -1 : rowNames.ref("Memset", baseKind);
             LongIntMap extraRefs = new LongIntMap();
             long kernelNameIds = 0;
+            java.util.Set<Long> countedNames = new java.util.HashSet<>();
             long danglingKernelNames = 0;
             long firstDanglingKernelName = 0;
             int nullExtraRef = -1;
@@ -650,20 +657,41 @@ public final class NsysReader implements TraceReader {
                     int ref;
                     if (kernels) {
                         long id = rs.getLong(8);
-                        ref = rowNames.kernel(id);
+                        long fullId = rs.getLong(11);
+                        boolean hasFull = !(fullId == 0 && rs.wasNull());
+                        // Keyed by the full name when there is one: kernels sharing a short name
+                        // may still be of different kinds.
+                        long key = hasFull ? fullId : id;
+                        ref = rowNames.kernel(key);
                         if (ref < 0) {
                             String n = strings.stored(id);
-                            kernelNameIds++;
+                            // Counted per short name, as the export names kernels, however many
+                            // demangled names share it.
+                            boolean firstOfName = !hasFull || countedNames.add(id);
+                            if (firstOfName) {
+                                kernelNameIds++;
+                            }
                             if (n == null) {
-                                if (danglingKernelNames++ == 0) {
+                                if (firstOfName && danglingKernelNames++ == 0) {
                                     firstDanglingKernelName = id;
                                 }
                                 n = StringTable.placeholder(id);
                             } else if (n.isEmpty()) {
                                 n = "(unnamed kernel)";
                             }
-                            ref = rowNames.ref(n, classifier.kindOfKernel(n));
-                            rowNames.cacheKernel(id, ref);
+                            DeviceKind kind = classifier.kindOfKernel(n);
+                            if (kind == DeviceKind.COMPUTE && hasFull) {
+                                String full = strings.stored(fullId);
+                                DeviceKind byFull = full == null ? kind : classifier.kindOfKernel(full);
+                                if (byFull != kind) {
+                                    // Named by the full name, which is what says what it is (and
+                                    // lets the collective's type be read from it).
+                                    kind = byFull;
+                                    n = full;
+                                }
+                            }
+                            ref = rowNames.ref(n, kind);
+                            rowNames.cacheKernel(key, ref);
                         }
                     } else if (memcpy || graph) {
                         long k = rs.getLong(9);
