@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.RankAnalyzer;
+import io.overlapanalyze.formats.sqlite.ReadOnlySqlite;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.report.CrossCheckStep;
@@ -21,10 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -200,14 +198,10 @@ class AscendRealTracesTest {
         return out;
     }
 
-    static Map<String, Long> analysisDb(Path analysis) throws SQLException {
+    static Map<String, Long> analysisDb(Path analysis) throws Exception {
         Map<String, Long> out = new HashMap<>();
-        String url = "jdbc:sqlite:" + analysis.toAbsolutePath().toUri() + "?immutable=1&mode=ro";
-        org.sqlite.SQLiteConfig cfg = new org.sqlite.SQLiteConfig();
-        cfg.setReadOnly(true);
-        cfg.setOpenMode(org.sqlite.SQLiteOpenMode.OPEN_URI);
-        try (Connection c = DriverManager.getConnection(url, cfg.toProperties());
-             Statement st = c.createStatement();
+        try (ReadOnlySqlite db = ReadOnlySqlite.open(analysis);
+             Statement st = db.connection().createStatement();
              ResultSet rs = st.executeQuery("SELECT computing, communication, communication_not_overlapped, free "
                      + "FROM StepTraceTime WHERE step = '50'")) {
             assertTrue(rs.next(), "StepTraceTime has step 50");

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.overlapanalyze.formats.sqlite.ReadOnlySqlite;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -11,10 +12,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -194,10 +192,9 @@ class RealTraceStepsTest {
     }
 
     /** Nsight: per process, kernels, copies and sets whose correlationId no call of the process has, below all of them. */
-    private static List<Long> nsysPreCapture(Path file) throws SQLException {
+    private static List<Long> nsysPreCapture(Path file) throws Exception {
         Map<Long, Long> byProcess = new HashMap<>();
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:file:" + file.toAbsolutePath() + "?immutable=1");
-             Statement st = c.createStatement()) {
+        try (ReadOnlySqlite db = ReadOnlySqlite.open(file); Statement st = db.connection().createStatement()) {
             Set<String> tables = new HashSet<>();
             try (ResultSet rs = st.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table'")) {
                 while (rs.next()) {
