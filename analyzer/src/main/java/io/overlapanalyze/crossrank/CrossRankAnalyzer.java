@@ -71,6 +71,11 @@ public final class CrossRankAnalyzer {
             notes.add("no process-group metadata on some collectives: they form one implicit group of every rank, "
                     + "matched by issue order; differences there are warnings (inferred), not errors");
         }
+        if (groups.containsKey(GroupKey.EXPERT_PARALLEL.key())) {
+            notes.add("expert-parallel dispatch / combine kernels carry no process-group metadata: they form one "
+                    + "inferred expert-parallel group of every rank, matched by issue order; differences there are "
+                    + "warnings (inferred), not errors");
+        }
         for (GroupKey key : groups.values()) {
             List<Integer> members = members(key, ranks, orders);
             if (members.size() < 2) {

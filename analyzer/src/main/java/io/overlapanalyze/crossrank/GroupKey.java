@@ -1,6 +1,8 @@
 package io.overlapanalyze.crossrank;
 
+import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.model.Collective;
+import io.overlapanalyze.model.CollectiveType;
 import io.overlapanalyze.model.ProcessGroup;
 
 import java.util.ArrayList;
@@ -8,7 +10,10 @@ import java.util.List;
 
 /**
  * Process-group identity across ranks (metrics.md §8): name + member ranks when the trace says;
- * one implicit group for collectives without any group metadata.
+ * one implicit group for collectives without any group metadata, except expert-parallel token
+ * exchange (DeepEP-style dispatch / combine kernels, which no CPU op describes): a dispatch and its
+ * combine are collectives of one expert-parallel group, inferred like the implicit one, so that they
+ * are matched among themselves and not interleaved with data-parallel traffic in issue order.
  *
  * @param key      identity
  * @param display  name for reports: the group name, its description in parentheses, or {@code implicit}
@@ -17,11 +22,13 @@ import java.util.List;
  */
 record GroupKey(String key, String display, boolean inferred, List<Integer> ranks) {
     static final GroupKey IMPLICIT = new GroupKey("implicit", "implicit", true, List.of());
+    static final GroupKey EXPERT_PARALLEL = new GroupKey("expert-parallel", "expert-parallel", true, List.of());
 
     static GroupKey of(Collective c) {
         ProcessGroup g = c.group();
         if (g == null) {
-            return IMPLICIT;
+            return c.type() == CollectiveType.ALL_TO_ALL && KernelRules.isExpertParallelKernel(c.name())
+                    ? EXPERT_PARALLEL : IMPLICIT;
         }
         List<Integer> ranks = new ArrayList<>(g.ranks());
         ranks.sort(null);
