@@ -2,7 +2,7 @@ package io.overlapanalyze.cli;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.cli.pipeline.PipelineInput;
-import io.overlapanalyze.formats.InputLimits;
+import io.overlapanalyze.formats.input.InputLimits;
 import picocli.CommandLine.Option;
 
 import java.nio.file.FileSystems;

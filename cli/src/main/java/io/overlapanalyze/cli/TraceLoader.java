@@ -1,11 +1,11 @@
 package io.overlapanalyze.cli;
 
-import io.overlapanalyze.formats.FormatDetector;
-import io.overlapanalyze.formats.InputLimitExceededException;
-import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.input.FormatDetector;
+import io.overlapanalyze.formats.input.InputLimitExceededException;
+import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.ascend.AscendReader;
 import io.overlapanalyze.formats.kernels.KernelRules;
-import io.overlapanalyze.formats.kineto.KernelClassifier;
+import io.overlapanalyze.formats.kernels.KernelClassifier;
 import io.overlapanalyze.formats.kineto.KinetoReader;
 import io.overlapanalyze.formats.nsys.NsysReader;
 import io.overlapanalyze.model.RankTrace;
@@ -238,7 +238,7 @@ public final class TraceLoader {
         if (at < 0) {
             throw e;
         }
-        byte[] head = io.overlapanalyze.formats.InputStreams.head(file, 256);
+        byte[] head = io.overlapanalyze.formats.input.InputStreams.head(file, 256);
         String start = new String(head, java.nio.charset.StandardCharsets.UTF_8).replaceAll("\\s+", "");
         if (start.equals("[]")) {
             return new UserInputException(file + ": an empty JSON array: no trace events");

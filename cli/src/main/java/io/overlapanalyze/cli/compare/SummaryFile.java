@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.overlapanalyze.cli.Messages;
 import io.overlapanalyze.cli.UserInputException;
 import io.overlapanalyze.cli.render.JsonRenderer;
-import io.overlapanalyze.formats.InputStreams;
+import io.overlapanalyze.formats.input.InputStreams;
 import io.overlapanalyze.report.AnalysisReport;
 
 import java.io.IOException;

@@ -3,7 +3,7 @@ package io.overlapanalyze.cli.pipeline;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import io.overlapanalyze.formats.InputStreams;
+import io.overlapanalyze.formats.input.InputStreams;
 
 import java.io.IOException;
 import java.io.InputStream;
