@@ -1,9 +1,10 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.synth.AscendScenarioWriter;
 import io.overlapanalyze.synth.BuiltinScenarios;
-import io.overlapanalyze.synth.DeviceLayoutWriter;
 import io.overlapanalyze.synth.CaptureEffects;
+import io.overlapanalyze.synth.DeviceLayoutWriter;
 import io.overlapanalyze.synth.Durations;
 import io.overlapanalyze.synth.Job;
 import io.overlapanalyze.synth.JobWriter;
@@ -174,7 +175,7 @@ public final class SynthCommand implements Callable<Integer> {
         try {
             AscendScenarioWriter.write(s, dir);
         } catch (java.io.IOException e) {
-            throw new UserInputException(dir + ": cannot write: " + TraceLoader.oneLine(e), e);
+            throw new UserInputException(dir + ": cannot write: " + Messages.oneLine(e), e);
         }
         spec.commandLine().getErr().println("wrote " + Messages.quote(dir));
         spec.commandLine().getErr().flush();
@@ -304,13 +305,13 @@ public final class SynthCommand implements Callable<Integer> {
         try {
             scratch = Files.createTempFile(dir, "." + target.getFileName(), ".sqlite.tmp");
         } catch (java.io.IOException e) {
-            throw new UserInputException(target + ": cannot write: " + TraceLoader.oneLine(e), e);
+            throw new UserInputException(target + ": cannot write: " + Messages.oneLine(e), e);
         }
         try {
             NsysScenarioWriter.write(s, scratch);
             SafeOutput.writeBytes(target, inputs, out -> Files.copy(scratch, out));
         } catch (java.io.IOException e) {
-            throw new UserInputException(target + ": cannot write: " + TraceLoader.oneLine(e), e);
+            throw new UserInputException(target + ": cannot write: " + Messages.oneLine(e), e);
         } finally {
             try {
                 Files.deleteIfExists(scratch);

@@ -1,4 +1,4 @@
-package io.overlapanalyze.cli.pipeline;
+package io.overlapanalyze.formats;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
