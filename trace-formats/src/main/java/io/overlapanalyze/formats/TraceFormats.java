@@ -270,7 +270,7 @@ public final class TraceFormats {
             } catch (TraceFormatException e) {
                 // A reader may quote a value from the file that holds a newline or control characters;
                 // the user still gets one line.
-                throw new TraceFormatException(Messages.oneLine(e), e);
+                throw reader.explain(sniffed, new TraceFormatException(Messages.oneLine(e), e));
             }
         } catch (InputLimitExceededException e) {
             throw new TraceFormatException(Messages.oneLine(e), e);

@@ -2,7 +2,6 @@ package io.overlapanalyze.formats.ascend;
 
 import io.overlapanalyze.formats.input.FormatDetector;
 import io.overlapanalyze.formats.input.FormatReader;
-import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.input.ReadOptions;
 import io.overlapanalyze.formats.input.SniffedInput;
 import io.overlapanalyze.formats.input.TraceFormatException;
@@ -20,6 +19,8 @@ import java.util.List;
  */
 public final class AscendFormat implements FormatReader {
     private static final String NOT_A_TIMELINE = ": not an Ascend timeline: ";
+    /** An array is said to be empty when its first bytes are "[]" with white space at most. */
+    private static final int EMPTY_CHECK_BYTES = 256;
 
     @Override
     public String inputNames() {
@@ -43,15 +44,13 @@ public final class AscendFormat implements FormatReader {
 
     @Override
     public List<RankTrace> read(SniffedInput input, ReadOptions options) throws TraceFormatException, IOException {
-        if (input.content() != FormatDetector.Content.JSON_ARRAY) {
-            return new AscendReader().read(input.path());
-        }
-        // Bare arrays are Ascend timelines; the reader says so in one line when the array is something else.
-        try {
-            return new AscendReader().read(input.path());
-        } catch (TraceFormatException e) {
-            throw bareArray(input, e);
-        }
+        return new AscendReader().read(input.path());
+    }
+
+    /** Bare arrays are taken for Ascend timelines; one that is not is said to be what it is. */
+    @Override
+    public TraceFormatException explain(SniffedInput input, TraceFormatException oneLine) {
+        return input.content() == FormatDetector.Content.JSON_ARRAY ? bareArray(input, oneLine) : oneLine;
     }
 
     /**
@@ -60,13 +59,15 @@ public final class AscendFormat implements FormatReader {
      * "not an Ascend timeline" alone reads as if the tool took it for one.
      */
     private static TraceFormatException bareArray(SniffedInput input, TraceFormatException e) {
-        String m = Messages.oneLine(e);
+        String m = e.getMessage();
         int at = m.indexOf(NOT_A_TIMELINE);
         if (at < 0) {
             return e;
         }
         Path file = input.path();
-        String start = new String(input.head(), StandardCharsets.UTF_8).replaceAll("\\s+", "");
+        byte[] head = input.head();
+        String start = new String(head, 0, Math.min(head.length, EMPTY_CHECK_BYTES), StandardCharsets.UTF_8)
+                .replaceAll("\\s+", "");
         if (start.equals("[]")) {
             return new TraceFormatException(file + ": an empty JSON array: no trace events", e);
         }

@@ -51,4 +51,13 @@ public interface FormatReader {
      * @throws IOException          when the file cannot be read at all
      */
     List<RankTrace> read(SniffedInput input, ReadOptions options) throws TraceFormatException, IOException;
+
+    /**
+     * What the user is told when {@link #read} failed: {@code oneLine}, the reader's error made one
+     * line, or a better line naming the file (Ascend says what a bare JSON array that is no
+     * timeline is). Whatever it returns is the message the user sees, unchanged.
+     */
+    default TraceFormatException explain(SniffedInput input, TraceFormatException oneLine) {
+        return oneLine;
+    }
 }
