@@ -26,7 +26,7 @@ final class SynthRuns {
         return BuiltinScenarios.get(name).withSteps(steps).withJitter(jitterPct, seed);
     }
 
-    static Run run(Path dir, String label, Scenario scenario) throws IOException, io.overlapanalyze.formats.TraceFormatException {
+    static Run run(Path dir, String label, Scenario scenario) throws IOException, io.overlapanalyze.formats.input.TraceFormatException {
         Path file = dir.resolve(label + ".pt.trace.json");
         KinetoScenarioWriter.write(scenario, file);
         List<RankReport> ranks = new ArrayList<>();

@@ -18,7 +18,7 @@ final class JobFixture {
     private JobFixture() {
     }
 
-    static List<RankInput> read(Job job, Path dir) throws IOException, io.overlapanalyze.formats.TraceFormatException {
+    static List<RankInput> read(Job job, Path dir) throws IOException, io.overlapanalyze.formats.input.TraceFormatException {
         List<RankInput> inputs = new ArrayList<>();
         for (Path f : JobWriter.write(job, dir, false)) {
             RankTrace t = new KinetoReader().read(f).get(0);

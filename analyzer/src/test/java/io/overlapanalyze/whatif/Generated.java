@@ -31,7 +31,7 @@ final class Generated {
             return traces.get(0);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (io.overlapanalyze.formats.TraceFormatException e) {
+        } catch (io.overlapanalyze.formats.input.TraceFormatException e) {
             throw new IllegalStateException(e);
         }
     }

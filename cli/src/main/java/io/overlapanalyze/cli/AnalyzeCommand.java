@@ -1,13 +1,13 @@
 package io.overlapanalyze.cli;
 
-import io.overlapanalyze.cli.pipeline.AnalysisPipeline;
-import io.overlapanalyze.cli.pipeline.PipelineInput;
-import io.overlapanalyze.cli.pipeline.PipelineResult;
 import io.overlapanalyze.cli.render.ReportRenderer;
 import io.overlapanalyze.cli.render.TextRenderer;
 import io.overlapanalyze.cli.render.html.HtmlRenderer;
 import io.overlapanalyze.cli.render.timeline.TerminalTimeline;
 import io.overlapanalyze.cli.render.timeline.TimelineIndex;
+import io.overlapanalyze.pipeline.AnalysisPipeline;
+import io.overlapanalyze.pipeline.PipelineInput;
+import io.overlapanalyze.pipeline.PipelineResult;
 import io.overlapanalyze.report.AnalysisReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,10 +1,11 @@
 package io.overlapanalyze.cli;
 
 import io.overlapanalyze.cli.annotate.AnnotatedTrace;
-import io.overlapanalyze.cli.pipeline.AnalysisPipeline;
-import io.overlapanalyze.cli.pipeline.PipelineInput;
-import io.overlapanalyze.cli.pipeline.PipelineResult;
 import io.overlapanalyze.cli.render.timeline.TimelineIndex;
+import io.overlapanalyze.formats.input.Messages;
+import io.overlapanalyze.pipeline.AnalysisPipeline;
+import io.overlapanalyze.pipeline.PipelineInput;
+import io.overlapanalyze.pipeline.PipelineResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.formats.input.Messages;
 import java.io.IOException;
 import java.nio.file.FileSystemLoopException;
 import java.nio.file.FileVisitOption;

@@ -1,8 +1,9 @@
 package io.overlapanalyze.cli;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.cli.pipeline.PipelineInput;
-import io.overlapanalyze.formats.InputLimits;
+import io.overlapanalyze.formats.input.InputLimits;
+import io.overlapanalyze.pipeline.PipelineInput;
+import io.overlapanalyze.pipeline.StepSelection;
 import picocli.CommandLine.Option;
 
 import java.nio.file.FileSystems;

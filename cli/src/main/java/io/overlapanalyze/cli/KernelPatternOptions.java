@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.formats.kernels.KernelRules.Target;
 import io.overlapanalyze.formats.kernels.KernelRules.UserPattern;
@@ -69,7 +70,7 @@ public final class KernelPatternOptions {
         } catch (java.nio.file.NoSuchFileException e) {
             throw new UserInputException(file + ": cannot read kernel patterns: no such file", e);
         } catch (IOException e) {
-            throw new UserInputException(file + ": cannot read kernel patterns: " + TraceLoader.oneLine(e), e);
+            throw new UserInputException(file + ": cannot read kernel patterns: " + Messages.oneLine(e), e);
         }
         List<UserPattern> out = new ArrayList<>();
         for (int n = 0; n < lines.size(); n++) {

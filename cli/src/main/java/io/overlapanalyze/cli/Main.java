@@ -1,5 +1,8 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.formats.input.Messages;
+import io.overlapanalyze.formats.input.TraceFormatException;
+import io.overlapanalyze.pipeline.PipelineInputException;
 import picocli.CommandLine;
 
 import java.io.BufferedOutputStream;
@@ -34,7 +37,7 @@ public final class Main {
         if (failure == null) {
             return code;
         }
-        err.println("overlap-analyze: cannot write to standard output: " + TraceLoader.oneLine(failure));
+        err.println("overlap-analyze: cannot write to standard output: " + Messages.oneLine(failure));
         err.flush();
         return ExitCodes.BAD_INPUT;
     }
@@ -80,7 +83,9 @@ public final class Main {
             boolean debug = isDebug(parseResult);
             PrintWriter err = cl.getErr();
             int code;
-            if (ex instanceof UserInputException) {
+            // A problem with the input, from the CLI's own checks, the pipeline or the reading front door.
+            if (ex instanceof UserInputException || ex instanceof PipelineInputException
+                    || ex instanceof TraceFormatException) {
                 err.println("overlap-analyze: " + Messages.printable(ex.getMessage()));
                 code = ExitCodes.BAD_INPUT;
             } else {

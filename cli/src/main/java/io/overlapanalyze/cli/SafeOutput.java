@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.formats.input.Messages;
 import java.io.BufferedWriter;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -187,7 +188,7 @@ public final class SafeOutput {
                 Files.move(tmp, real, StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {
-            throw new UserInputException(Messages.quote(target) + ": cannot write: " + TraceLoader.oneLine(e), e);
+            throw new UserInputException(Messages.quote(target) + ": cannot write: " + Messages.oneLine(e), e);
         } finally {
             try {
                 Files.deleteIfExists(tmp);
@@ -202,7 +203,7 @@ public final class SafeOutput {
         try (OutputStream out = Files.newOutputStream(abs, StandardOpenOption.WRITE)) {
             content.writeTo(out);
         } catch (IOException e) {
-            throw new UserInputException(Messages.quote(target) + ": cannot write: " + TraceLoader.oneLine(e), e);
+            throw new UserInputException(Messages.quote(target) + ": cannot write: " + Messages.oneLine(e), e);
         }
     }
 
@@ -224,7 +225,7 @@ public final class SafeOutput {
             out.flush();
         } catch (IOException e) {
             if (!StandardOutput.isBrokenPipe(e)) {
-                throw new UserInputException("cannot write to standard output: " + TraceLoader.oneLine(e), e);
+                throw new UserInputException("cannot write to standard output: " + Messages.oneLine(e), e);
             }
         }
     }

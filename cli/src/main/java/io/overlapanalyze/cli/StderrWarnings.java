@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.report.RankReport;
 
 import java.io.PrintWriter;
@@ -24,7 +25,7 @@ final class StderrWarnings {
      * What the pipeline has to say, in reading order: files skipped as no trace, unreadable
      * inputs (the others were analysed), then every rank's warnings.
      */
-    static void ofPipeline(PrintWriter err, io.overlapanalyze.cli.pipeline.PipelineResult result) {
+    static void ofPipeline(PrintWriter err, io.overlapanalyze.pipeline.PipelineResult result) {
         notes(err, result.skipped());
         lines(err, result.unreadableLines().stream().map(Messages::printable).toList());
         ofRanks(err, result.report().ranks());

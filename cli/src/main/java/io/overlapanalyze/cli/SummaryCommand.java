@@ -1,9 +1,9 @@
 package io.overlapanalyze.cli;
 
-import io.overlapanalyze.cli.pipeline.AnalysisPipeline;
-import io.overlapanalyze.cli.pipeline.PipelineInput;
-import io.overlapanalyze.cli.pipeline.PipelineResult;
 import io.overlapanalyze.cli.compare.SummaryFile;
+import io.overlapanalyze.pipeline.AnalysisPipeline;
+import io.overlapanalyze.pipeline.PipelineInput;
+import io.overlapanalyze.pipeline.PipelineResult;
 import io.overlapanalyze.report.AnalysisReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

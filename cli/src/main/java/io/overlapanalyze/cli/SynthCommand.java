@@ -1,10 +1,11 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.synth.AscendMc2Writer;
 import io.overlapanalyze.synth.AscendScenarioWriter;
 import io.overlapanalyze.synth.BuiltinScenarios;
-import io.overlapanalyze.synth.DeviceLayoutWriter;
 import io.overlapanalyze.synth.CaptureEffects;
+import io.overlapanalyze.synth.DeviceLayoutWriter;
 import io.overlapanalyze.synth.Durations;
 import io.overlapanalyze.synth.Job;
 import io.overlapanalyze.synth.JobWriter;
@@ -190,7 +191,7 @@ public final class SynthCommand implements Callable<Integer> {
                 AscendMc2Writer.writeText(dir);
             }
         } catch (java.io.IOException e) {
-            throw new UserInputException(dir + ": cannot write: " + TraceLoader.oneLine(e), e);
+            throw new UserInputException(dir + ": cannot write: " + Messages.oneLine(e), e);
         }
         spec.commandLine().getErr().println("wrote " + Messages.quote(dir));
         spec.commandLine().getErr().flush();
@@ -206,7 +207,7 @@ public final class SynthCommand implements Callable<Integer> {
         try {
             AscendScenarioWriter.write(s, dir);
         } catch (java.io.IOException e) {
-            throw new UserInputException(dir + ": cannot write: " + TraceLoader.oneLine(e), e);
+            throw new UserInputException(dir + ": cannot write: " + Messages.oneLine(e), e);
         }
         spec.commandLine().getErr().println("wrote " + Messages.quote(dir));
         spec.commandLine().getErr().flush();
@@ -296,7 +297,7 @@ public final class SynthCommand implements Callable<Integer> {
             Path from = scratch;
             SafeOutput.writeBytes(target, inputs, out -> Files.copy(from, out));
         } catch (java.io.IOException e) {
-            throw new UserInputException(target + ": cannot write: " + TraceLoader.oneLine(e), e);
+            throw new UserInputException(target + ": cannot write: " + Messages.oneLine(e), e);
         } finally {
             if (scratch != null) {
                 try {
@@ -374,13 +375,13 @@ public final class SynthCommand implements Callable<Integer> {
         try {
             scratch = Files.createTempFile(dir, "." + target.getFileName(), ".sqlite.tmp");
         } catch (java.io.IOException e) {
-            throw new UserInputException(target + ": cannot write: " + TraceLoader.oneLine(e), e);
+            throw new UserInputException(target + ": cannot write: " + Messages.oneLine(e), e);
         }
         try {
             NsysScenarioWriter.write(s, scratch);
             SafeOutput.writeBytes(target, inputs, out -> Files.copy(scratch, out));
         } catch (java.io.IOException e) {
-            throw new UserInputException(target + ": cannot write: " + TraceLoader.oneLine(e), e);
+            throw new UserInputException(target + ": cannot write: " + Messages.oneLine(e), e);
         } finally {
             try {
                 Files.deleteIfExists(scratch);

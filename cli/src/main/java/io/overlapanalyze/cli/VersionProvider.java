@@ -1,5 +1,7 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.pipeline.Version;
+
 /** Supplies {@code --version} to every command. */
 public final class VersionProvider implements picocli.CommandLine.IVersionProvider {
     @Override

@@ -1,6 +1,6 @@
 package io.overlapanalyze.cli;
 
-import io.overlapanalyze.formats.FormatDetector;
+import io.overlapanalyze.formats.input.FormatDetector;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.overlapanalyze.formats.RankNaming;
 import io.overlapanalyze.model.RankSource;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.synth.AscendScenarioWriter;

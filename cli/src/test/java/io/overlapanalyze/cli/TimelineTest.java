@@ -38,8 +38,8 @@ class TimelineTest {
     }
 
     static Analysed analyse(String sample) {
-        var result = io.overlapanalyze.cli.pipeline.AnalysisPipeline.run(
-                io.overlapanalyze.cli.pipeline.PipelineInput.of(List.of(sample(sample))));
+        var result = io.overlapanalyze.pipeline.AnalysisPipeline.run(
+                io.overlapanalyze.pipeline.PipelineInput.of(List.of(sample(sample))));
         return new Analysed(result.report(), TimelineIndex.of(result.inputs()));
     }
 

@@ -3,7 +3,7 @@ package io.overlapanalyze.bench;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.RankAnalyzer;
 import io.overlapanalyze.cli.TraceLoader;
-import io.overlapanalyze.formats.InputStreams;
+import io.overlapanalyze.formats.input.InputStreams;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.report.RankReport;
 

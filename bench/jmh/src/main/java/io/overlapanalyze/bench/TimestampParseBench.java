@@ -1,6 +1,6 @@
 package io.overlapanalyze.bench;
 
-import io.overlapanalyze.formats.kineto.DecimalMicros;
+import io.overlapanalyze.formats.json.DecimalMicros;
 import java.math.BigDecimal;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

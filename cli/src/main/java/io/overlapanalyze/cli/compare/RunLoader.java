@@ -2,12 +2,13 @@ package io.overlapanalyze.cli.compare;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.RankAnalyzer;
-import io.overlapanalyze.cli.StepSelection;
-import io.overlapanalyze.cli.UserInputException;
-import io.overlapanalyze.cli.pipeline.AnalysisPipeline;
-import io.overlapanalyze.cli.pipeline.PipelineInput;
-import io.overlapanalyze.cli.pipeline.PipelineResult;
 import io.overlapanalyze.compare.Run;
+import io.overlapanalyze.formats.TraceFormats;
+import io.overlapanalyze.pipeline.AnalysisPipeline;
+import io.overlapanalyze.pipeline.PipelineInput;
+import io.overlapanalyze.pipeline.PipelineInputException;
+import io.overlapanalyze.pipeline.PipelineResult;
+import io.overlapanalyze.pipeline.StepSelection;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.RankReport;
 
@@ -51,7 +52,7 @@ public final class RunLoader {
      */
     public static Loaded load(String label, PipelineInput in, List<Path> inputs) {
         Map<Path, SummaryFile.Content> kinds = new HashMap<>();
-        AnalysisPipeline.Expanded expanded = AnalysisPipeline.expand(in.paths(), in.nameFilter(),
+        TraceFormats.Expanded expanded = AnalysisPipeline.expand(in.paths(), in.nameFilter(),
                 f -> kinds.computeIfAbsent(f, SummaryFile::classify) != SummaryFile.Content.NOT_SUMMARY);
         List<Path> files = expanded.files();
         inputs.addAll(files);
@@ -73,20 +74,20 @@ public final class RunLoader {
                     }
                     summaries++;
                 }
-                case OTHER_RESULT -> throw new UserInputException(f + ": is a diff or gate result, not a summary "
+                case OTHER_RESULT -> throw new PipelineInputException(f + ": is a diff or gate result, not a summary "
                         + "or trace (write a summary with 'overlap-analyze summary')");
                 default -> traces.add(f);
             }
         }
         if (summaries > 0 && !traces.isEmpty()) {
-            throw new UserInputException(label + ": mixes saved summaries and traces; give one or the other");
+            throw new PipelineInputException(label + ": mixes saved summaries and traces; give one or the other");
         }
         if (selection != null && summaries > 0) {
             selection.requireAnyMatch(stepNames);
         }
         List<String> unreadable = List.of();
         if (!traces.isEmpty()) {
-            PipelineResult result = AnalysisPipeline.analyse(new AnalysisPipeline.Expanded(traces, List.of()),
+            PipelineResult result = AnalysisPipeline.analyse(new TraceFormats.Expanded(traces, List.of()),
                     in.withCrossRank(false), null);
             ranks.addAll(result.report().ranks());
             unreadable = result.unreadableLines();
@@ -95,7 +96,7 @@ public final class RunLoader {
         String origin = summaries > 0 ? "summary by " + String.join(", ", writers) : "traces";
         Run run = new Run(label, origin, ranks);
         if (run.aggregatedSteps(options).isEmpty()) {
-            throw new UserInputException(label + ": no complete step with device work to compare"
+            throw new PipelineInputException(label + ": no complete step with device work to compare"
                     + (options.includePartial() ? "" : " (partial steps count only with --include-partial)"));
         }
         return new Loaded(run, unreadable, expanded.skipped());

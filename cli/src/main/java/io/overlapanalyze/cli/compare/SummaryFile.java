@@ -8,10 +8,10 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.overlapanalyze.cli.Messages;
 import io.overlapanalyze.cli.UserInputException;
 import io.overlapanalyze.cli.render.JsonRenderer;
-import io.overlapanalyze.formats.InputStreams;
+import io.overlapanalyze.formats.input.InputStreams;
+import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.report.AnalysisReport;
 
 import java.io.IOException;

@@ -63,7 +63,7 @@ class ReaderFuzzTest {
     @BeforeAll
     static void start() {
         // Other in-process tests may have left a tiny --max-input-size in force.
-        io.overlapanalyze.formats.InputLimits.setCurrent(io.overlapanalyze.formats.InputLimits.DEFAULT);
+        io.overlapanalyze.formats.input.InputLimits.setCurrent(io.overlapanalyze.formats.input.InputLimits.DEFAULT);
         executor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "fuzz-target");
             t.setDaemon(true);

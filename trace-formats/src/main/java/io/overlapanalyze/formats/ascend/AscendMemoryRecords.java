@@ -1,7 +1,7 @@
 package io.overlapanalyze.formats.ascend;
 
-import io.overlapanalyze.formats.kineto.DecimalMicros;
-import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.json.DecimalMicros;
+import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.sqlite.ReadOnlySqlite;
 import io.overlapanalyze.model.Lane;
 import io.overlapanalyze.model.MemorySamples;

@@ -2,9 +2,9 @@ package io.overlapanalyze.formats.ascend;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.overlapanalyze.formats.FormatDetector;
-import io.overlapanalyze.formats.TraceFormatException;
-import io.overlapanalyze.formats.TraceReader;
+import io.overlapanalyze.formats.input.FormatDetector;
+import io.overlapanalyze.formats.input.TraceFormatException;
+import io.overlapanalyze.formats.input.TraceReader;
 import io.overlapanalyze.formats.sqlite.ReadOnlySqlite;
 import io.overlapanalyze.model.RankSource;
 import io.overlapanalyze.model.RankTrace;

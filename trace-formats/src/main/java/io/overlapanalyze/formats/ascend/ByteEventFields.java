@@ -4,7 +4,7 @@ import io.overlapanalyze.formats.json.KeyPredictor;
 import io.overlapanalyze.formats.json.KeyTable;
 import io.overlapanalyze.formats.json.Utf8JsonScanner;
 import io.overlapanalyze.formats.json.Utf8NameTable;
-import io.overlapanalyze.formats.kineto.DecimalMicros;
+import io.overlapanalyze.formats.json.DecimalMicros;
 
 import java.io.IOException;
 

@@ -1,9 +1,9 @@
 package io.overlapanalyze.formats.ascend;
 
-import io.overlapanalyze.formats.TraceFormatException;
-import io.overlapanalyze.formats.Warnings;
+import io.overlapanalyze.formats.input.TraceFormatException;
+import io.overlapanalyze.formats.input.Warnings;
 import io.overlapanalyze.formats.kernels.KernelRules;
-import io.overlapanalyze.formats.kineto.DecimalMicros;
+import io.overlapanalyze.formats.json.DecimalMicros;
 import io.overlapanalyze.formats.sqlite.ReadOnlySqlite;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.HostSpan;

@@ -6,15 +6,15 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
-import io.overlapanalyze.formats.InputStreams;
-import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.input.InputStreams;
+import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.json.ParallelArrayScan;
 import io.overlapanalyze.formats.json.ParallelArrayScan.ElementParser;
 import io.overlapanalyze.formats.json.ParallelArrayScan.Replay;
 import io.overlapanalyze.formats.json.Utf8JsonScanner;
 import io.overlapanalyze.formats.json.Utf8JsonScanner.Unsupported;
 import io.overlapanalyze.formats.kernels.KernelRules;
-import io.overlapanalyze.formats.kineto.DecimalMicros;
+import io.overlapanalyze.formats.json.DecimalMicros;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.model.Time;
@@ -73,7 +73,7 @@ final class TimelineReader {
             .enable(JsonReadFeature.ALLOW_TRAILING_COMMA)
             .enable(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS)
             .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
-            .streamReadConstraints(io.overlapanalyze.formats.InputLimits.PARSER_CONSTRAINTS)
+            .streamReadConstraints(io.overlapanalyze.formats.input.InputLimits.PARSER_CONSTRAINTS)
             .build();
     private static final Pattern GROUP_THREAD = Pattern.compile("^Group\\s+(\\S+)\\s+Communication$");
     private static final Pattern PLANE_THREAD = Pattern.compile("^Plane\\s+\\d+$");

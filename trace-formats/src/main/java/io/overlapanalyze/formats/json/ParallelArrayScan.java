@@ -1,6 +1,6 @@
 package io.overlapanalyze.formats.json;
 
-import io.overlapanalyze.formats.InputStreams;
+import io.overlapanalyze.formats.input.InputStreams;
 import io.overlapanalyze.formats.json.Utf8JsonScanner.Unsupported;
 
 import java.io.Closeable;

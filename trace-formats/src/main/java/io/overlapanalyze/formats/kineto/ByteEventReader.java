@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.kineto;
 
+import io.overlapanalyze.formats.json.DecimalMicros;
 import io.overlapanalyze.formats.json.KeyPredictor;
 import io.overlapanalyze.formats.json.KeyTable;
 import io.overlapanalyze.formats.json.ParallelArrayScan;

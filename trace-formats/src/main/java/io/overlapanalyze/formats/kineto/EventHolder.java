@@ -2,6 +2,7 @@ package io.overlapanalyze.formats.kineto;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.overlapanalyze.formats.json.DecimalMicros;
 import io.overlapanalyze.formats.json.Utf8NameTable;
 
 import java.io.EOFException;

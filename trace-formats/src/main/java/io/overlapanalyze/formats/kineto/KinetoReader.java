@@ -1,6 +1,6 @@
 package io.overlapanalyze.formats.kineto;
 
-import io.overlapanalyze.formats.Warnings;
+import io.overlapanalyze.formats.input.Warnings;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
@@ -9,14 +9,15 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
-import io.overlapanalyze.formats.InputLimitExceededException;
-import io.overlapanalyze.formats.InputStreams;
-import io.overlapanalyze.formats.TraceFormatException;
-import io.overlapanalyze.formats.TraceReader;
+import io.overlapanalyze.formats.input.InputLimitExceededException;
+import io.overlapanalyze.formats.input.InputStreams;
+import io.overlapanalyze.formats.input.TraceFormatException;
+import io.overlapanalyze.formats.input.TraceReader;
 import io.overlapanalyze.formats.json.ParallelArrayScan;
 import io.overlapanalyze.formats.json.Utf8JsonScanner;
 import io.overlapanalyze.formats.json.Utf8JsonScanner.Unsupported;
 import io.overlapanalyze.formats.json.Utf8NameTable;
+import io.overlapanalyze.formats.kernels.KernelClassifier;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.HostSpan;
@@ -77,7 +78,7 @@ public final class KinetoReader implements TraceReader {
             .enable(JsonReadFeature.ALLOW_TRAILING_COMMA)
             .enable(JsonReadFeature.ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER)
             .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)  // keep messages one short line
-            .streamReadConstraints(io.overlapanalyze.formats.InputLimits.PARSER_CONSTRAINTS)
+            .streamReadConstraints(io.overlapanalyze.formats.input.InputLimits.PARSER_CONSTRAINTS)
             .build();
 
     private final KernelClassifier classifier;

@@ -1,6 +1,7 @@
 package io.overlapanalyze.formats.kineto;
 
-import io.overlapanalyze.formats.Warnings;
+import io.overlapanalyze.formats.input.Warnings;
+import io.overlapanalyze.formats.kernels.KernelClassifier;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.HostSpan;

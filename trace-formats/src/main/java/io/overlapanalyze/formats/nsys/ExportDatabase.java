@@ -1,6 +1,6 @@
 package io.overlapanalyze.formats.nsys;
 
-import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.sqlite.ReadOnlySqlite;
 
 import java.io.IOException;

@@ -1,9 +1,9 @@
 package io.overlapanalyze.formats.nsys;
 
-import io.overlapanalyze.formats.TraceFormatException;
-import io.overlapanalyze.formats.TraceReader;
-import io.overlapanalyze.formats.Warnings;
-import io.overlapanalyze.formats.kineto.KernelClassifier;
+import io.overlapanalyze.formats.input.TraceFormatException;
+import io.overlapanalyze.formats.input.TraceReader;
+import io.overlapanalyze.formats.input.Warnings;
+import io.overlapanalyze.formats.kernels.KernelClassifier;
 import io.overlapanalyze.formats.sqlite.ReadOnlySqlite;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.DeviceIntervals;

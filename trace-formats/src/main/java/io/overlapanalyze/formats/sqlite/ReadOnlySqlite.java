@@ -1,7 +1,7 @@
 package io.overlapanalyze.formats.sqlite;
 
-import io.overlapanalyze.formats.InputLimits;
-import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.input.InputLimits;
+import io.overlapanalyze.formats.input.TraceFormatException;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
 

@@ -1,6 +1,6 @@
 package io.overlapanalyze.formats.ascend;
 
-import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.sqlite.SharedExports;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.DeviceKind;

@@ -1,6 +1,6 @@
 package io.overlapanalyze.formats.fuzz;
 
-import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.ascend.AscendReader;
 import io.overlapanalyze.formats.kineto.KinetoReader;
 import io.overlapanalyze.model.RankTrace;

@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.kineto;
 
+import io.overlapanalyze.formats.kernels.KernelClassifier;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.RankTrace;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package io.overlapanalyze.formats.kineto;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.json.ParallelArrayScan;
 import io.overlapanalyze.formats.json.Utf8JsonScanner;
 import io.overlapanalyze.formats.json.Utf8JsonScanner.Unsupported;

@@ -1,6 +1,7 @@
 package io.overlapanalyze.formats.kineto;
 
-import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.input.TraceFormatException;
+import io.overlapanalyze.formats.kernels.KernelClassifier;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.CollectiveType;
 import io.overlapanalyze.model.DeviceIntervals;

@@ -1,6 +1,6 @@
 package io.overlapanalyze.formats.kineto;
 
-import io.overlapanalyze.formats.InputLimits;
+import io.overlapanalyze.formats.input.InputLimits;
 import io.overlapanalyze.formats.kineto.KinetoParity.Checker;
 import io.overlapanalyze.formats.kineto.KinetoParity.Expect;
 import org.junit.jupiter.api.BeforeEach;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.overlapanalyze.formats.InputStreams;
+import io.overlapanalyze.formats.input.InputStreams;
 import io.overlapanalyze.formats.kineto.KinetoParity.Checker;
 import io.overlapanalyze.formats.kineto.KinetoParity.Expect;
 import io.overlapanalyze.synth.BuiltinScenarios;
@@ -59,7 +59,7 @@ class KinetoScannerParityTest {
 
     @BeforeEach
     void defaultLimits() {
-        io.overlapanalyze.formats.InputLimits.setCurrent(io.overlapanalyze.formats.InputLimits.DEFAULT);
+        io.overlapanalyze.formats.input.InputLimits.setCurrent(io.overlapanalyze.formats.input.InputLimits.DEFAULT);
     }
 
     /** Parallel chunk sizes for the handcrafted documents (a few KB): many chunks each. */
@@ -272,15 +272,15 @@ class KinetoScannerParityTest {
     /**
      * Bug found by this test (fixed in {@code KinetoReader.scan}): the fast path reads ahead in
      * pieces of up to 1 MiB, Jackson in 64 KB ones, so on a gzip file an input limit
-     * ({@link io.overlapanalyze.formats.InputLimits}: {@code --max-input-size}, or the ratio
+     * ({@link io.overlapanalyze.formats.input.InputLimits}: {@code --max-input-size}, or the ratio
      * checked after 64 MiB) can be crossed by the fast path alone, in data after the JSON that
-     * Jackson never reads: {@link io.overlapanalyze.formats.InputLimitExceededException} instead of
+     * Jackson never reads: {@link io.overlapanalyze.formats.input.InputLimitExceededException} instead of
      * the trace. And where both cross it, the ratio message counts different byte totals. The fast
      * path now leaves every input-limit case to the Jackson path.
      */
     @Test
     void anInputLimitCrossedByTheFastPathsReadAheadIsLeftToJackson() throws IOException {
-        io.overlapanalyze.formats.InputLimits saved = io.overlapanalyze.formats.InputLimits.current();
+        io.overlapanalyze.formats.input.InputLimits saved = io.overlapanalyze.formats.input.InputLimits.current();
         try {
             // The JSON is 5 KB; 2 MiB of blanks follow it. Limit: 512 KiB.
             Path padded = dir.resolve("padded.json.gz");
@@ -288,7 +288,7 @@ class KinetoScannerParityTest {
                 z.write(utf8(base()));
                 z.write(utf8(" ".repeat(2 << 20)));
             }
-            io.overlapanalyze.formats.InputLimits.setCurrent(new io.overlapanalyze.formats.InputLimits(512 << 10, 200));
+            io.overlapanalyze.formats.input.InputLimits.setCurrent(new io.overlapanalyze.formats.input.InputLimits(512 << 10, 200));
             String ref = KinetoParity.jackson(padded);
             assertTrue(ref.startsWith("source="), ref);
             String fast = KinetoParity.scanner(padded, 0, 1);
@@ -306,12 +306,12 @@ class KinetoScannerParityTest {
                 }
                 z.write(utf8("\"end\":1}"));
             }
-            io.overlapanalyze.formats.InputLimits.setCurrent(io.overlapanalyze.formats.InputLimits.DEFAULT);
+            io.overlapanalyze.formats.input.InputLimits.setCurrent(io.overlapanalyze.formats.input.InputLimits.DEFAULT);
             String bombRef = KinetoParity.jackson(bomb);
             assertTrue(bombRef.contains("InputLimitExceededException") && bombRef.contains("times its compressed size"), bombRef);
             assertEquals(bombRef, KinetoParity.publicRead(bomb));
         } finally {
-            io.overlapanalyze.formats.InputLimits.setCurrent(saved);
+            io.overlapanalyze.formats.input.InputLimits.setCurrent(saved);
         }
     }
 

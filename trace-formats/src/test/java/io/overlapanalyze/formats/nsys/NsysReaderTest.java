@@ -1,6 +1,6 @@
 package io.overlapanalyze.formats.nsys;
 
-import io.overlapanalyze.formats.TraceFormatException;
+import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.CollectiveType;
 import io.overlapanalyze.model.DeviceKind;
@@ -321,7 +321,7 @@ class NsysReaderTest {
         RankTrace none = new NsysReader().read(f).get(0);
         assertEquals(0, none.hostSpans().stream().filter(s -> s.kind() == HostSpanKind.STEP).count(),
                 "'train iter N' is not a default step name");
-        RankTrace custom = new NsysReader(Pattern.compile("^train iter \\d+$"), new io.overlapanalyze.formats.kineto.KernelClassifier())
+        RankTrace custom = new NsysReader(Pattern.compile("^train iter \\d+$"), new io.overlapanalyze.formats.kernels.KernelClassifier())
                 .read(f).get(0);
         assertEquals(5, custom.hostSpans().stream().filter(s -> s.kind() == HostSpanKind.STEP).count());
     }

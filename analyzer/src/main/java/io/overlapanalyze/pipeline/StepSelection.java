@@ -1,4 +1,4 @@
-package io.overlapanalyze.cli;
+package io.overlapanalyze.pipeline;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -26,7 +26,7 @@ public final class StepSelection implements Predicate<String> {
         this.text = text;
     }
 
-    /** Parses the option value; throws {@link UserInputException} with a one-line message. */
+    /** Parses the option value; throws {@link PipelineInputException} with a one-line message. */
     public static StepSelection parse(String spec) {
         StepSelection s = new StepSelection(spec);
         for (String raw : spec.split(",")) {
@@ -39,7 +39,7 @@ public final class StepSelection implements Predicate<String> {
                 long from = number(range.group(1), part);
                 long to = number(range.group(2), part);
                 if (to < from) {
-                    throw new UserInputException("--steps: range '" + part + "' ends before it starts");
+                    throw new PipelineInputException("--steps: range '" + part + "' ends before it starts");
                 }
                 s.ranges.add(new long[] {from, to});
             } else if (NUMBER.matcher(part).matches()) {
@@ -47,14 +47,14 @@ public final class StepSelection implements Predicate<String> {
                 s.ranges.add(new long[] {n, n});
             } else if (NUMERIC_LOOKING.matcher(part).matches()) {
                 // "-1", "4-", "4--6": meant as numbers, but no step number is negative or open-ended.
-                throw new UserInputException("--steps: '" + part + "' is not a step number or range (use N or N-M, "
+                throw new PipelineInputException("--steps: '" + part + "' is not a step number or range (use N or N-M, "
                         + "N >= 0)");
             } else {
                 s.names.add(part);
             }
         }
         if (s.ranges.isEmpty() && s.names.isEmpty()) {
-            throw new UserInputException("--steps: no step given in '" + spec + "'");
+            throw new PipelineInputException("--steps: no step given in '" + spec + "'");
         }
         return s;
     }
@@ -63,7 +63,7 @@ public final class StepSelection implements Predicate<String> {
         try {
             return Long.parseLong(digits);
         } catch (NumberFormatException e) {
-            throw new UserInputException("--steps: '" + part + "': step number too large", e);
+            throw new PipelineInputException("--steps: '" + part + "': step number too large", e);
         }
     }
 
@@ -79,7 +79,7 @@ public final class StepSelection implements Predicate<String> {
         }
         List<String> shown = stepNames.stream().distinct().limit(5).toList();
         long distinct = stepNames.stream().distinct().count();
-        throw new UserInputException("--steps " + text + ": no step matches (the input has " + String.join(", ", shown)
+        throw new PipelineInputException("--steps " + text + ": no step matches (the input has " + String.join(", ", shown)
                 + (distinct > shown.size() ? " and " + (distinct - shown.size()) + " more" : "") + ")");
     }
 

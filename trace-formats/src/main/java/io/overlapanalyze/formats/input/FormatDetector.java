@@ -1,4 +1,4 @@
-package io.overlapanalyze.formats;
+package io.overlapanalyze.formats.input;
 
 import io.overlapanalyze.model.TraceFormat;
 
@@ -29,12 +29,21 @@ public final class FormatDetector {
         /** Zero bytes, or only whitespace. */
         EMPTY,
         /** Something else. */
-        UNKNOWN
+        UNKNOWN,
+        /** A directory: some readers take a capture directory as one input. */
+        DIRECTORY
     }
+
+    /** How many bytes of a file's head {@link #sniff(byte[])} looks at. */
+    public static final int HEAD_BYTES = SNIFF_BYTES;
 
     /** Reads the head of the file (through gzip when the magic says so) and classifies it. */
     public static Content sniff(Path file) throws IOException {
-        byte[] head = head(file);
+        return sniff(head(file));
+    }
+
+    /** What a file's first bytes ({@link #HEAD_BYTES} of them, decompressed) say it is. */
+    public static Content sniff(byte[] head) {
         if (startsWith(head, SQLITE_MAGIC)) {
             return Content.SQLITE;
         }

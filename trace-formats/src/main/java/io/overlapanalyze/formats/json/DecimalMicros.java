@@ -1,4 +1,4 @@
-package io.overlapanalyze.formats.kineto;
+package io.overlapanalyze.formats.json;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

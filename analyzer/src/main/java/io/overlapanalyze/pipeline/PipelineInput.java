@@ -1,7 +1,6 @@
-package io.overlapanalyze.cli.pipeline;
+package io.overlapanalyze.pipeline;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.cli.StepSelection;
 
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;

@@ -1,4 +1,4 @@
-package io.overlapanalyze.formats;
+package io.overlapanalyze.formats.input;
 
 /**
  * Bounds on what one input file may decompress to, so that a gzip bomb (or a wrong file) is

@@ -1,4 +1,4 @@
-package io.overlapanalyze.cli.pipeline;
+package io.overlapanalyze.pipeline;
 
 import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.report.AnalysisReport;

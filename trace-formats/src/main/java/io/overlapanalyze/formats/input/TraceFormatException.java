@@ -1,4 +1,4 @@
-package io.overlapanalyze.formats;
+package io.overlapanalyze.formats.input;
 
 /**
  * The input cannot be read as a trace. The message is one line for the user: it names the file

@@ -1,4 +1,4 @@
-package io.overlapanalyze.formats;
+package io.overlapanalyze.formats.input;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

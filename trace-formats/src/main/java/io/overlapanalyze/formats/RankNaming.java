@@ -1,4 +1,4 @@
-package io.overlapanalyze.cli;
+package io.overlapanalyze.formats;
 
 import io.overlapanalyze.model.RankSource;
 import io.overlapanalyze.model.RankTrace;
@@ -16,6 +16,8 @@ import java.util.regex.PatternSyntaxException;
  * {@code rank-3}, {@code rank3_}, {@code rank_3}, {@code rank0of128} (in the file name, then in a
  * parent directory name), {@code <anything>_3.pt.trace.json[.gz]}. A user regex replaces the
  * built-in name patterns (the user knows their naming); it never overrides the trace's own rank.
+ * A regex that cannot be used is an {@link IllegalArgumentException} whose message is the one
+ * line for the user ({@code --rank-regex: …}).
  */
 public final class RankNaming {
     private static final Pattern RANK_WORD = Pattern.compile("(?i)(?<![a-z])rank[-_]?(\\d+)(?!\\d)");
@@ -31,16 +33,16 @@ public final class RankNaming {
         try {
             user = Pattern.compile(userRegex);
         } catch (PatternSyntaxException e) {
-            throw new UserInputException("--rank-regex: not a valid regular expression: "
+            throw new IllegalArgumentException("--rank-regex: not a valid regular expression: "
                     + e.getDescription() + " in '" + userRegex + "'");
         }
         if (user.matcher("").groupCount() < 1) {
-            throw new UserInputException("--rank-regex: needs a capture group for the rank number, e.g. 'worker(\\d+)'");
+            throw new IllegalArgumentException("--rank-regex: needs a capture group for the rank number, e.g. 'worker(\\d+)'");
         }
     }
 
     /** The rank the path names, or {@code null}. */
-    Integer fromPath(Path file) {
+    public Integer fromPath(Path file) {
         if (user != null) {
             Matcher m = user.matcher(file.toString());
             if (m.find()) {
@@ -79,7 +81,7 @@ public final class RankNaming {
      * that cannot be (a negative rank, a rank not below the world size, a world size below 1); a
      * warning when they disagree or when the trace's own metadata was set aside.
      */
-    RankTrace apply(RankTrace t, Path file) {
+    public RankTrace apply(RankTrace t, Path file) {
         Integer named = fromPath(file);
         if (t.rankSource() == RankSource.TRACE) {
             String impossible = impossibleRank(t);

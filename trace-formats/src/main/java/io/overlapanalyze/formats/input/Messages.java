@@ -1,4 +1,4 @@
-package io.overlapanalyze.cli;
+package io.overlapanalyze.formats.input;
 
 import java.nio.file.Path;
 
@@ -27,6 +27,16 @@ public final class Messages {
      */
     public static String printable(String message) {
         return isPlain(message) ? message : escape(message);
+    }
+
+    /**
+     * An exception's message as one line: runs of white space become one space and control
+     * characters {@code ?} (a reader may quote a value from the file that holds a newline); the
+     * class name when there is no message.
+     */
+    public static String oneLine(Throwable e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return m.replaceAll("\\s+", " ").replaceAll("\\p{Cntrl}", "?").trim();
     }
 
     private static boolean isPlain(String s) {

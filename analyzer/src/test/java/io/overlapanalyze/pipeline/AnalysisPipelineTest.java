@@ -1,11 +1,10 @@
-package io.overlapanalyze.cli.pipeline;
+package io.overlapanalyze.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.overlapanalyze.cli.UserInputException;
 import io.overlapanalyze.synth.BuiltinScenarios;
 import io.overlapanalyze.synth.Job;
 import io.overlapanalyze.synth.JobWriter;
@@ -44,24 +43,10 @@ class AnalysisPipelineTest {
     }
 
     @Test
-    void onlyAWholeJsonObjectWithoutTraceEventsIsNoTrace() throws IOException {
-        Files.writeString(dir.resolve("a.json"), "{\"lr\": 0.1}");
-        Files.writeString(dir.resolve("b.json"), "{\"kind\": \"overlap-analyze diff\", \"metrics\": []}");
-        Files.writeString(dir.resolve("cut.json"), "{\"lr\": 0.1, ");
-        Files.writeString(dir.resolve("events.json"), "{\"x\": 1, \"traceEvents\": [");
-        Files.writeString(dir.resolve("garbage.json"), "not json");
-        assertEquals("not a trace (a JSON object without \"traceEvents\")", TraceContent.notATrace(dir.resolve("a.json")));
-        assertEquals("not a trace (an overlap-analyze diff file)", TraceContent.notATrace(dir.resolve("b.json")));
-        assertNull(TraceContent.notATrace(dir.resolve("cut.json")), "cut: left to the reader, which names the damage");
-        assertNull(TraceContent.notATrace(dir.resolve("events.json")));
-        assertNull(TraceContent.notATrace(dir.resolve("garbage.json")));
-    }
-
-    @Test
     void aFileNamedByTheUserIsReadEvenWhenItIsNoTrace() throws IOException {
         Path config = dir.resolve("config.json");
         Files.writeString(config, "{\"lr\": 0.1}");
-        UserInputException e = assertThrows(UserInputException.class,
+        PipelineInputException e = assertThrows(PipelineInputException.class,
                 () -> AnalysisPipeline.run(PipelineInput.of(List.of(config))));
         assertTrue(e.getMessage().startsWith(config.toString()), e.getMessage());
     }

@@ -1,64 +1,67 @@
-package io.overlapanalyze.cli;
+package io.overlapanalyze.formats;
 
-import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.analysis.RankAnalyzer;
-import io.overlapanalyze.crossrank.RankInput;
+import io.overlapanalyze.formats.input.ReadOptions;
+import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.model.RankTrace;
-import io.overlapanalyze.report.InputProblem;
-import io.overlapanalyze.report.RankReport;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.PathMatcher;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.UnaryOperator;
-import java.util.regex.Pattern;
+import java.util.function.Function;
 
 /**
- * Reads and analyses every input file, in parallel, collecting per-file failures instead of
- * stopping at the first: in a multi-rank run one bad rank file must not hide the others.
+ * Reads every input file of a job, in parallel, collecting per-file failures instead of stopping
+ * at the first: in a multi-rank run one bad rank file must not hide the others.
  *
  * <p>Parallelism is bounded by the cores and by memory: each worker holds one file's model while
  * it parses. The model of a trace is estimated at half its JSON size (gzip counted ×10, a typical
  * ratio for profiler JSON), and as many workers run as fit in 70 % of the maximum heap with the
- * largest file's estimate each (always at least one). Results come back in input order.
+ * largest file's estimate each (always at least one); {@code -Doverlap.readers=N} sets the count.
+ * Results come back in input order.
  */
-public final class JobLoader {
+public final class JobReader {
     /** Progress is shown on a terminal only when the inputs are at least this large together... */
     private static final long PROGRESS_BYTES = 200L << 20;
     /** ...or this many files. */
     private static final int PROGRESS_FILES = 16;
 
-    private JobLoader() {
+    private JobReader() {
     }
 
     /**
-     * @param files    the expanded input files, in the order given
-     * @param inputs   every rank read, with its report, in input order
-     * @param problems files that could not be read, one line each
+     * A file that could not be read.
+     *
+     * @param file    the file
+     * @param message the one line for the user, naming the file
      */
-    public record Loaded(List<Path> files, List<RankInput> inputs, List<InputProblem> problems) {
+    public record Unreadable(Path file, String message) {
     }
 
-    public static List<Path> expand(List<Path> paths, PathMatcher nameFilter) {
-        LinkedHashSet<Path> files = new LinkedHashSet<>();
-        for (Path p : paths) {
-            files.addAll(TraceLoader.expand(p, nameFilter));
+    /**
+     * What a job's files gave.
+     *
+     * @param files      the files, in the order given
+     * @param results    what {@code then} made of every rank read, in input order
+     * @param unreadable the files that could not be read, in input order
+     */
+    public record Read<T>(List<Path> files, List<T> results, List<Unreadable> unreadable) {
+        public Read {
+            files = List.copyOf(files);
+            results = List.copyOf(results);
+            unreadable = List.copyOf(unreadable);
         }
-        return new ArrayList<>(files);
     }
 
-    public static Loaded load(List<Path> files, RankNaming naming, AnalysisOptions options, Pattern stepPattern,
-                       UnaryOperator<RankReport> select, PrintWriter progressOut) {
+    static <T> Read<T> read(TraceFormats formats, List<Path> files, ReadOptions options, RankNaming naming,
+                            Function<RankTrace, T> then, PrintWriter progressOut) throws TraceFormatException {
         int threads = workers(files);
         boolean progress = progressOut != null && System.console() != null && isLarge(files);
         AtomicInteger done = new AtomicInteger();
@@ -68,14 +71,13 @@ public final class JobLoader {
             return t;
         });
         try {
-            List<Future<List<RankInput>>> futures = new ArrayList<>();
+            List<Future<List<T>>> futures = new ArrayList<>();
             for (Path f : files) {
                 futures.add(pool.submit(() -> {
-                    List<RankInput> out = new ArrayList<>();
-                    List<RankTrace> traces = TraceLoader.load(f, stepPattern);
+                    List<T> out = new ArrayList<>();
+                    List<RankTrace> traces = formats.read(f, options);
                     for (RankTrace t : traces) {
-                        RankTrace named = traces.size() == 1 ? naming.apply(t, f) : t;
-                        out.add(new RankInput(named, select.apply(RankAnalyzer.analyze(named, options))));
+                        out.add(then.apply(traces.size() == 1 ? naming.apply(t, f) : t));
                     }
                     if (progress) {
                         synchronized (progressOut) {
@@ -87,17 +89,16 @@ public final class JobLoader {
                     return out;
                 }));
             }
-            List<RankInput> inputs = new ArrayList<>();
-            List<InputProblem> problems = new ArrayList<>();
-            List<UserInputException> failures = new ArrayList<>();
+            List<T> results = new ArrayList<>();
+            List<Unreadable> unreadable = new ArrayList<>();
+            List<TraceFormatException> failures = new ArrayList<>();
             for (int i = 0; i < files.size(); i++) {
                 try {
-                    inputs.addAll(futures.get(i).get());
+                    results.addAll(futures.get(i).get());
                 } catch (ExecutionException e) {
-                    if (e.getCause() instanceof UserInputException u) {
+                    if (e.getCause() instanceof TraceFormatException u) {
                         failures.add(u);
-                        problems.add(new InputProblem(files.get(i).toString(), null, InputProblem.UNREADABLE,
-                                u.getMessage()));
+                        unreadable.add(new Unreadable(files.get(i), u.getMessage()));
                     } else if (e.getCause() instanceof RuntimeException re) {
                         throw re;
                     } else if (e.getCause() instanceof Error err) {
@@ -107,20 +108,20 @@ public final class JobLoader {
                     }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new UserInputException("interrupted while reading " + files.get(i));
+                    throw new TraceFormatException("interrupted while reading " + files.get(i));
                 }
             }
             if (progress) {
                 progressOut.println();
             }
-            if (inputs.isEmpty() && !failures.isEmpty()) {
-                // Nothing readable: the old single-file behaviour, one line naming the (first) file.
-                UserInputException first = failures.get(0);
-                throw failures.size() == 1 ? first : new UserInputException(first.getMessage() + " (and "
+            if (results.isEmpty() && !failures.isEmpty()) {
+                // Nothing readable: as for a single file, one line naming the (first) file.
+                TraceFormatException first = failures.get(0);
+                throw failures.size() == 1 ? first : new TraceFormatException(first.getMessage() + " (and "
                         + (failures.size() - 1) + " more unreadable input" + (failures.size() == 2 ? "" : "s") + ")",
                         first);
             }
-            return new Loaded(files, inputs, problems);
+            return new Read<>(files, results, unreadable);
         } finally {
             pool.shutdownNow();
         }

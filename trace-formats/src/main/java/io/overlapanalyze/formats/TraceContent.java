@@ -1,9 +1,9 @@
-package io.overlapanalyze.cli.pipeline;
+package io.overlapanalyze.formats;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import io.overlapanalyze.formats.InputStreams;
+import io.overlapanalyze.formats.input.InputStreams;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package io.overlapanalyze.formats.kineto;
+package io.overlapanalyze.formats.json;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.overlapanalyze.cli;
+package io.overlapanalyze.pipeline;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,5 @@
-package io.overlapanalyze.formats.kineto;
+package io.overlapanalyze.formats.kernels;
 
-import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.model.DeviceKind;
 
 import java.util.List;
@@ -62,7 +61,7 @@ public final class KernelClassifier {
     }
 
     /** Meta's MTIA accelerators write all their device events under this one category. */
-    static final String MTIA_DEVICE = "mtia_ccp_events";
+    public static final String MTIA_DEVICE = "mtia_ccp_events";
 
     /**
      * What an {@code mtia_ccp_events} event is, by its name (kineto.md §3.1): {@code dma_request}

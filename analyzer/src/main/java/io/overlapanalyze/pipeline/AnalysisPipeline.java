@@ -1,0 +1,108 @@
+package io.overlapanalyze.pipeline;
+
+import io.overlapanalyze.analysis.AnalysisOptions;
+import io.overlapanalyze.analysis.RankAnalyzer;
+import io.overlapanalyze.crossrank.CrossRankAnalyzer;
+import io.overlapanalyze.crossrank.RankInput;
+import io.overlapanalyze.formats.JobReader;
+import io.overlapanalyze.formats.RankNaming;
+import io.overlapanalyze.formats.TraceFormats;
+import io.overlapanalyze.formats.input.ReadOptions;
+import io.overlapanalyze.formats.input.TraceFormatException;
+import io.overlapanalyze.report.AnalysisReport;
+import io.overlapanalyze.report.CrossRankReport;
+import io.overlapanalyze.report.InputProblem;
+import io.overlapanalyze.report.RankReport;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Predicate;
+
+/**
+ * The analysis of a job, owned by no command: expand the inputs, read every rank (in parallel;
+ * one bad file among several is named, not fatal), analyse each rank alone, select steps, and,
+ * with several inputs, analyse across ranks. Every command that reads traces goes through it, so
+ * they all treat inputs alike.
+ */
+public final class AnalysisPipeline {
+    private AnalysisPipeline() {
+    }
+
+    /** {@link #run(PipelineInput, PrintWriter)} without progress output. */
+    public static PipelineResult run(PipelineInput in) {
+        return run(in, null);
+    }
+
+    /**
+     * Expands, reads and analyses the inputs.
+     *
+     * @param progress where a long read shows its progress (a terminal only), or {@code null}
+     */
+    public static PipelineResult run(PipelineInput in, PrintWriter progress) {
+        return analyse(expand(in.paths(), in.nameFilter(), f -> false), in, progress);
+    }
+
+    /**
+     * Expands the paths ({@link TraceFormats#expand(List, PathMatcher, Predicate)}): a file found by
+     * walking a directory or matching a glob that is not a trace by content is left out with a line
+     * saying so, unless {@code keep} accepts it (a saved summary, for diff and gate). A file named
+     * on the command line is always read: the user asked for it.
+     */
+    public static TraceFormats.Expanded expand(List<Path> paths, PathMatcher nameFilter, Predicate<Path> keep) {
+        try {
+            return TraceFormats.standard().expand(paths, nameFilter, keep);
+        } catch (TraceFormatException e) {
+            throw new PipelineInputException(e.getMessage(), e);
+        }
+    }
+
+    /** Reads and analyses expanded inputs (see {@link #run(PipelineInput, PrintWriter)}); ignores {@code in.paths()}. */
+    public static PipelineResult analyse(TraceFormats.Expanded expanded, PipelineInput in, PrintWriter progress) {
+        StepSelection selection = in.steps();
+        AnalysisOptions options = in.options();
+        RankNaming naming;
+        try {
+            naming = new RankNaming(in.rankRegex());
+        } catch (IllegalArgumentException e) {
+            throw new PipelineInputException(e.getMessage(), e);
+        }
+        List<Path> files = expanded.files();
+        Queue<String> stepNames = new ConcurrentLinkedQueue<>();
+        JobReader.Read<RankInput> loaded;
+        try {
+            loaded = TraceFormats.standard().readInParallel(files, new ReadOptions(in.stepPattern(), null), naming,
+                    t -> {
+                        RankReport r = RankAnalyzer.analyze(t, options);
+                        if (selection != null) {
+                            r.steps().forEach(s -> stepNames.add(s.name()));
+                            r = RankAnalyzer.selectSteps(r, selection, options);
+                        }
+                        return new RankInput(t, r);
+                    }, progress);
+        } catch (TraceFormatException e) {
+            throw new PipelineInputException(e.getMessage(), e);
+        }
+        if (selection != null) {
+            selection.requireAnyMatch(stepNames);
+        }
+        List<InputProblem> unreadable = new ArrayList<>();
+        for (JobReader.Unreadable u : loaded.unreadable()) {
+            unreadable.add(new InputProblem(u.file().toString(), null, InputProblem.UNREADABLE, u.message()));
+        }
+        List<RankReport> ranks = new ArrayList<>();
+        for (RankInput input : loaded.results()) {
+            ranks.add(input.report());
+        }
+        ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(r -> String.valueOf(r.source())));
+        CrossRankReport crossRank = in.crossRank() && (files.size() > 1 || loaded.results().size() > 1)
+                ? CrossRankAnalyzer.analyze(loaded.results(), unreadable) : null;
+        AnalysisReport report = new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks, crossRank);
+        return new PipelineResult(report, loaded.results(), unreadable, expanded.skipped());
+    }
+}

@@ -1,0 +1,331 @@
+package io.overlapanalyze.formats;
+
+import io.overlapanalyze.formats.ascend.AscendFormat;
+import io.overlapanalyze.formats.input.FormatDetector;
+import io.overlapanalyze.formats.input.FormatReader;
+import io.overlapanalyze.formats.input.InputLimitExceededException;
+import io.overlapanalyze.formats.input.InputStreams;
+import io.overlapanalyze.formats.input.Messages;
+import io.overlapanalyze.formats.input.ReadOptions;
+import io.overlapanalyze.formats.input.SniffedInput;
+import io.overlapanalyze.formats.input.TraceFormatException;
+import io.overlapanalyze.formats.kineto.KinetoFormat;
+import io.overlapanalyze.formats.nsys.NsysFormat;
+import io.overlapanalyze.model.RankTrace;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystems;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+
+/**
+ * Reading traces, as a library with one entry point: turns the paths a user gave into rank
+ * traces. It expands them (files, directories recursively, quoted globs, a capture directory as
+ * one input), sniffs each file's content, hands it to the first reader of its registry that
+ * recognises it (the fallback readers last), and turns every failure into a
+ * {@link TraceFormatException} whose message is one line naming the file.
+ *
+ * <p>The registry ({@link #standard()}: Kineto, Nsight, Ascend) is the only place that lists the
+ * formats; a new format is a {@link FormatReader} in its own package and one entry here.
+ */
+public final class TraceFormats {
+    private static final TraceFormats STANDARD = new TraceFormats(List.of(new KinetoFormat(), new NsysFormat(),
+            new AscendFormat()));
+
+    private final List<FormatReader> readers;
+
+    /** A front door over these readers, asked in this order (fallback readers after the others). */
+    public TraceFormats(List<FormatReader> readers) {
+        this.readers = List.copyOf(readers);
+    }
+
+    /** Every format this tool reads. */
+    public static TraceFormats standard() {
+        return STANDARD;
+    }
+
+    /** These readers and one more, asked after them. */
+    public TraceFormats withReader(FormatReader reader) {
+        List<FormatReader> all = new ArrayList<>(readers);
+        all.add(reader);
+        return new TraceFormats(all);
+    }
+
+    public List<FormatReader> readers() {
+        return readers;
+    }
+
+    /**
+     * The files a set of paths stands for, and the files found in directories that are not traces.
+     *
+     * @param files   the inputs to read, in order, without duplicates
+     * @param skipped one line per file left out, naming it and why
+     */
+    public record Expanded(List<Path> files, List<String> skipped) {
+        public Expanded {
+            files = List.copyOf(files);
+            skipped = List.copyOf(skipped);
+        }
+    }
+
+    /** The inputs a path stands for (see {@link #expand(Path, PathMatcher)}), with the usual names. */
+    public List<Path> expand(Path path) throws TraceFormatException {
+        return expand(path, null);
+    }
+
+    /**
+     * The files a path stands for: itself; the files below a directory (recursively) whose name
+     * {@code nameFilter} accepts (default: the names some reader accepts: *.json, *.json.gz,
+     * *.sqlite); a capture directory some reader reads whole (Ascend {@code *_ascend_pt},
+     * {@code PROF_*}: its loose JSON files are not traces); or, for a path that does not exist and
+     * holds glob characters ({@code traces/rank-*.json.gz}, quoted so the shell leaves it alone),
+     * the matching files.
+     */
+    public List<Path> expand(Path path, PathMatcher nameFilter) throws TraceFormatException {
+        if (!Files.exists(path) && isGlob(path.toString())) {
+            return expandGlob(path.toString(), nameFilter);
+        }
+        if (!Files.exists(path)) {
+            throw new TraceFormatException(path + ": no such file or directory");
+        }
+        if (!Files.isDirectory(path)) {
+            return List.of(path);
+        }
+        if (isInputDirectory(path)) {
+            return List.of(path);
+        }
+        try {
+            List<Path> found = new ArrayList<>();
+            Files.walkFileTree(path, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+                    if (!dir.equals(path) && isInputDirectory(dir)) {
+                        found.add(dir);
+                        return FileVisitResult.SKIP_SUBTREE;
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                    boolean wanted = nameFilter != null ? nameFilter.matches(file.getFileName())
+                            : isTraceFileName(file.getFileName().toString());
+                    if (attrs.isRegularFile() && wanted) {
+                        found.add(file);
+                    }
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+            if (found.isEmpty()) {
+                throw new TraceFormatException(path + ": directory holds no trace files (" + (nameFilter != null
+                        ? "none matches the name filter" : inputNames()) + ")");
+            }
+            found.sort(null);
+            return found;
+        } catch (IOException e) {
+            throw new TraceFormatException(path + ": cannot list directory: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Expands every path, in order, each file once; a file found by walking a directory or matching
+     * a glob that is not a trace by content ({@link TraceContent}: a job's {@code config.json}, a
+     * saved result) is left out with a line saying so, unless {@code keep} accepts it (a saved
+     * summary, for diff and gate). A file named by the user is always read: they asked for it.
+     * When every file was left out, that is the error.
+     */
+    public Expanded expand(List<Path> paths, PathMatcher nameFilter, Predicate<Path> keep) throws TraceFormatException {
+        LinkedHashSet<Path> files = new LinkedHashSet<>();
+        List<String> skipped = new ArrayList<>();
+        for (Path p : paths) {
+            List<Path> found = expand(p, nameFilter);
+            boolean walked = !found.equals(List.of(p));
+            for (Path f : found) {
+                String why = walked && !keep.test(f) ? TraceContent.notATrace(f) : null;
+                if (why != null) {
+                    skipped.add(Messages.quote(f) + ": " + why + ", skipped");
+                } else {
+                    files.add(f);
+                }
+            }
+        }
+        if (files.isEmpty() && !skipped.isEmpty()) {
+            throw new TraceFormatException(skipped.get(0).replaceFirst(", skipped$", "")
+                    + (skipped.size() > 1 ? " (and " + (skipped.size() - 1) + " more)" : "") + ": no trace to read");
+        }
+        return new Expanded(new ArrayList<>(files), skipped);
+    }
+
+    /** Whether a directory walk reads a file of this name: some reader accepts it. */
+    public boolean isTraceFileName(String name) {
+        for (FormatReader r : readers) {
+            if (r.acceptsFileName(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether some reader reads this directory whole. */
+    public boolean isInputDirectory(Path dir) {
+        for (FormatReader r : readers) {
+            if (r.isInputDirectory(dir)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** What the readers look for in a directory, in registry order: "*.json, *.json.gz, *.sqlite, …". */
+    private String inputNames() {
+        List<String> names = new ArrayList<>();
+        for (FormatReader r : readers) {
+            if (!r.inputNames().isEmpty()) {
+                names.add(r.inputNames());
+            }
+        }
+        return String.join(", ", names);
+    }
+
+    static boolean isGlob(String s) {
+        return s.indexOf('*') >= 0 || s.indexOf('?') >= 0 || s.indexOf('[') >= 0 || s.indexOf('{') >= 0;
+    }
+
+    /** Walks from the longest glob-free leading directory and keeps the files the whole pattern matches. */
+    private static List<Path> expandGlob(String pattern, PathMatcher nameFilter) throws TraceFormatException {
+        Path full = Path.of(pattern);
+        Path base = full.isAbsolute() ? full.getRoot() : Path.of("");
+        int depth = 0;
+        boolean inGlob = false;
+        for (Path part : full) {
+            if (!inGlob && !isGlob(part.toString())) {
+                base = base.resolve(part);
+            } else {
+                inGlob = true;
+                depth++;
+            }
+        }
+        PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + pattern);
+        boolean relativeToHere = base.toString().isEmpty();
+        Path start = relativeToHere ? Path.of(".") : base;
+        if (!Files.isDirectory(start)) {
+            throw new TraceFormatException(pattern + ": no such directory " + start);
+        }
+        int maxDepth = pattern.contains("**") ? Integer.MAX_VALUE : depth;
+        try (Stream<Path> walk = Files.walk(start, maxDepth)) {
+            List<Path> files = walk.filter(Files::isRegularFile)
+                    .map(p -> relativeToHere ? start.relativize(p) : p)
+                    .filter(matcher::matches)
+                    .filter(p -> nameFilter == null || nameFilter.matches(p.getFileName()))
+                    .sorted()
+                    .toList();
+            if (files.isEmpty()) {
+                throw new TraceFormatException(pattern + ": no file matches");
+            }
+            return files;
+        } catch (IOException e) {
+            throw new TraceFormatException(pattern + ": cannot list " + start + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads one input into its rank traces, with the default options. */
+    public List<RankTrace> read(Path input) throws TraceFormatException {
+        return read(input, ReadOptions.DEFAULT);
+    }
+
+    /** Reads one input (a file, or a directory some reader reads whole) into its rank traces. */
+    public List<RankTrace> read(Path input, ReadOptions options) throws TraceFormatException {
+        boolean directory = Files.isDirectory(input);
+        if (directory && !isInputDirectory(input)) {
+            throw new TraceFormatException(input + ": is a directory");
+        }
+        if (!Files.isReadable(input)) {
+            throw new TraceFormatException(input + (Files.exists(input) ? ": permission denied" : ": no such file"));
+        }
+        try {
+            SniffedInput sniffed = sniff(input, directory);
+            if (sniffed.content() == FormatDetector.Content.EMPTY) {
+                throw new TraceFormatException(input + ": file is empty");
+            }
+            FormatReader reader = readerFor(sniffed);
+            if (reader == null) {
+                throw new TraceFormatException(input + ": not a trace this tool reads "
+                        + "(expected PyTorch profiler JSON, optionally gzip-compressed)");
+            }
+            try {
+                return reader.read(sniffed, options);
+            } catch (TraceFormatException e) {
+                // A reader may quote a value from the file that holds a newline or control characters;
+                // the user still gets one line.
+                throw reader.explain(sniffed, new TraceFormatException(Messages.oneLine(e), e));
+            }
+        } catch (InputLimitExceededException e) {
+            throw new TraceFormatException(Messages.oneLine(e), e);
+        } catch (NoSuchFileException e) {
+            throw new TraceFormatException(input + ": no such file", e);
+        } catch (AccessDeniedException e) {
+            throw new TraceFormatException(input + ": permission denied", e);
+        } catch (IOException e) {
+            throw new TraceFormatException(input + ": cannot read: " + Messages.oneLine(e), e);
+        }
+    }
+
+    /** Expands and reads every path, in order, one file at a time. */
+    public List<RankTrace> readAll(List<Path> paths, ReadOptions options) throws TraceFormatException {
+        List<RankTrace> traces = new ArrayList<>();
+        for (Path p : paths) {
+            for (Path f : expand(p)) {
+                traces.addAll(read(f, options));
+            }
+        }
+        return traces;
+    }
+
+    /**
+     * Reads expanded files in parallel (bounded by the cores and the heap, {@link JobReader}),
+     * names each file's rank ({@code naming}; only for a file that gives one rank) and hands every
+     * rank to {@code then} on the reader's thread (an analysis, so that it runs in parallel too).
+     * A file that cannot be read is collected, not thrown: one bad rank file must not hide the
+     * others; only when nothing could be read is it the error.
+     *
+     * @param progress where a long read shows its progress (on a terminal only), or {@code null}
+     */
+    public <T> JobReader.Read<T> readInParallel(List<Path> files, ReadOptions options, RankNaming naming,
+                                                Function<RankTrace, T> then, PrintWriter progress)
+            throws TraceFormatException {
+        return JobReader.read(this, files, options, naming, then, progress);
+    }
+
+    private static SniffedInput sniff(Path input, boolean directory) throws IOException {
+        if (directory) {
+            return new SniffedInput(input, FormatDetector.Content.DIRECTORY, new byte[0]);
+        }
+        byte[] head = InputStreams.head(input, FormatDetector.HEAD_BYTES);
+        return new SniffedInput(input, FormatDetector.sniff(head), head);
+    }
+
+    /** The first reader that recognises the input, the fallback readers asked last; {@code null}: none. */
+    private FormatReader readerFor(SniffedInput input) throws IOException {
+        for (boolean fallback : new boolean[] {false, true}) {
+            for (FormatReader r : readers) {
+                if (r.isFallback() == fallback && r.recognises(input)) {
+                    return r;
+                }
+            }
+        }
+        return null;
+    }
+}
