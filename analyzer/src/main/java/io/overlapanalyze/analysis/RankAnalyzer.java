@@ -196,7 +196,8 @@ public final class RankAnalyzer {
                                      ContentionAnalysis.Result slowdown) {
         if (!trace.hasDeviceActivity()) {
             String none = "no device activity";
-            return new NotAvailable(none, none, none, memory.unavailable() != null ? memory.unavailable() : none, none);
+            return new NotAvailable(none, none, none, memory.unavailable() != null ? memory.unavailable() : none, none,
+                    null);
         }
         String prefetch = steps.stream().anyMatch(s -> s.exposedPrefetchNs() != null) ? null
                 : "no all-gathers on the device (no FSDP / ZeRO parameter prefetch)";
