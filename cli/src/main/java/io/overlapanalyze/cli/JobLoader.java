@@ -114,7 +114,7 @@ public final class JobLoader {
                 progressOut.println();
             }
             if (inputs.isEmpty() && !failures.isEmpty()) {
-                // Nothing readable: the old single-file behaviour, one line naming the (first) file.
+                // Nothing readable: one line naming the (first) file, as for a single unreadable file.
                 UserInputException first = failures.get(0);
                 throw failures.size() == 1 ? first : new UserInputException(first.getMessage() + " (and "
                         + (failures.size() - 1) + " more unreadable input" + (failures.size() == 2 ? "" : "s") + ")",

@@ -197,7 +197,7 @@ public final class TraceLoader {
                             + "(expected PyTorch profiler JSON, optionally gzip-compressed)");
             }
         } catch (TraceFormatException | InputLimitExceededException e) {
-            // Both carry the one line for the user, naming the file. issue 9: a reader may quote a value
+            // Both carry the one line for the user, naming the file. A reader may quote a value
             // from the file that holds a newline or control characters; the user still gets one line.
             throw new UserInputException(oneLine(e), e);
         } catch (NoSuchFileException e) {
