@@ -196,7 +196,8 @@ public final class RankAnalyzer {
                                      ContentionAnalysis.Result slowdown) {
         if (!trace.hasDeviceActivity()) {
             String none = "no device activity";
-            return new NotAvailable(none, none, none, memory.unavailable() != null ? memory.unavailable() : none, none);
+            return new NotAvailable(none, none, none, memory.unavailable() != null ? memory.unavailable() : none, none,
+                    null);
         }
         String prefetch = steps.stream().anyMatch(s -> s.exposedPrefetchNs() != null) ? null
                 : "no all-gathers on the device (no FSDP / ZeRO parameter prefetch)";
@@ -232,7 +233,7 @@ public final class RankAnalyzer {
             notes.add("no step matches the --steps selection");
         }
         // Contention, parallelism and the pre-capture figures stay those of the whole trace: the
-        // per-kernel medians need the kernels, which a report no longer holds, and pre-capture work
+        // per-kernel medians need the kernels, which a report does not hold, and pre-capture work
         // belongs to no step.
         return new RankReport(report.rank(), report.rankSource(), report.source(), report.format(),
                 report.worldSize(), kept, TotalsCalculator.totals(kept, options), notes, report.warnings(),

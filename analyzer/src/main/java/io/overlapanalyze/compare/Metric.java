@@ -26,12 +26,12 @@ public enum Metric implements StepMetric {
     MEAN_GRAD_BUCKET_BYTES("meanGradBucketBytes", "mean gradient bucket", MetricUnit.BYTES,
             Metric::meanBucketBytes),
     /**
-     * Issue 10: bigger buckets and prefetch keep more buffers alive. Listed only when a side has
-     * samples (allocator events), like {@link #EXPOSED_PREFETCH} (all-gathers): a DDP trace
-     * without memory profiling diffs as before.
+     * Bigger buckets and prefetch keep more buffers alive. Listed only when a side has samples
+     * (allocator events), like {@link #EXPOSED_PREFETCH} (all-gathers): a DDP trace without memory
+     * profiling lists neither.
      */
     PEAK_ALLOCATED("peakAllocated", "peak allocated", MetricUnit.BYTES, StepReport::peakAllocatedBytes),
-    /** Issue 10: compute idle waiting for FSDP / ZeRO all-gathers; no sample in steps without them. */
+    /** Compute idle waiting for FSDP / ZeRO all-gathers; no sample in steps without them. */
     EXPOSED_PREFETCH("exposedPrefetch", "exposed prefetch", MetricUnit.NS, StepReport::exposedPrefetchNs),
     /**
      * Time in fused compute-communication kernels (MC², fused GEMM+collective); no sample in steps

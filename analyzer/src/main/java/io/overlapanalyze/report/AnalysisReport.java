@@ -17,9 +17,4 @@ public record AnalysisReport(int schemaVersion, String tool, List<RankReport> ra
     public AnalysisReport {
         ranks = List.copyOf(ranks);
     }
-
-    /** A single-rank report (no cross-rank section); the signature before cross-rank analysis existed. */
-    public AnalysisReport(int schemaVersion, String tool, List<RankReport> ranks) {
-        this(schemaVersion, tool, ranks, null);
-    }
 }

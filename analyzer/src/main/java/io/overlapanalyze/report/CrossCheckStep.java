@@ -19,9 +19,4 @@ package io.overlapanalyze.report;
  */
 public record CrossCheckStep(String step, String origin, CrossCheckValue computing, CrossCheckValue communication,
                              CrossCheckValue exposedCommunication, CrossCheckValue free, String oursCounted) {
-    /** A row whose own side is our numbers as they are. */
-    public CrossCheckStep(String step, String origin, CrossCheckValue computing, CrossCheckValue communication,
-                          CrossCheckValue exposedCommunication, CrossCheckValue free) {
-        this(step, origin, computing, communication, exposedCommunication, free, null);
-    }
 }

@@ -1,7 +1,7 @@
 package io.overlapanalyze.report;
 
 /**
- * One gradient collective's way from data-ready to device start (issue 10, the seed's "data
+ * One gradient collective's way from data-ready to device start (the seed's "data
  * dependency or late launch?"): {@code readyNs → enqueueNs → startNs}. The start delay splits into
  * three parts that add up to {@code max(0, startDelayNs)}:
  * {@code launchLateNs} (the host issued it after the data was ready), {@code commBusyNs} (then the

@@ -3,7 +3,7 @@ package io.overlapanalyze.report;
 import java.util.List;
 
 /**
- * Per step, the launch diagnostics of every gradient collective and their sums (issue 10).
+ * Per step, the launch diagnostics of every gradient collective and their sums.
  *
  * @param collectives     one entry per member of G whose data-ready time is known, by device start
  * @param startDelayNs    sum of {@code max(0, startDelay)}

@@ -19,9 +19,4 @@ public record NotAvailable(String prefetch, String pipeline, String contention, 
     public static NotAvailable none() {
         return new NotAvailable(null, null, null, null, null, null);
     }
-
-    /** The sections before {@code communication} existed. */
-    public NotAvailable(String prefetch, String pipeline, String contention, String memory, String launch) {
-        this(prefetch, pipeline, contention, memory, launch, null);
-    }
 }

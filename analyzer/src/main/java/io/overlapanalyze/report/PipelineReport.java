@@ -1,7 +1,7 @@
 package io.overlapanalyze.report;
 
 /**
- * Pipeline-parallel view of one step (issue 10): point-to-point send/recv time overlapped with
+ * Pipeline-parallel view of one step: point-to-point send/recv time overlapped with
  * compute (other micro-batches' work) versus exposed, and the pipeline bubbles (the device not
  * computing inside the step's window). Lengths in ns.
  *

@@ -1,8 +1,8 @@
 package io.overlapanalyze.report;
 
 /**
- * One all-gather of a step (FSDP / ZeRO parameter prefetch) and the compute that consumes it
- * (issue 10). Times absolute on the rank's clock, lengths in ns.
+ * One all-gather of a step (FSDP / ZeRO parameter prefetch) and the compute that consumes it.
+ * Times absolute on the rank's clock, lengths in ns.
  *
  * @param collective       collective id within the rank
  * @param phase            phase of its enqueue (FORWARD, BACKWARD, ...)

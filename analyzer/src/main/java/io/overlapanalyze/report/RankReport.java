@@ -16,11 +16,11 @@ import java.util.List;
  * @param warnings    what the reader skipped or repaired
  * @param crossCheck  per step, our overlap numbers next to the profiler's own (Ascend); empty when
  *                    the trace carries none
- * @param parallelism what parallelism the collectives show (issue 10); {@code null} in reports
+ * @param parallelism what parallelism the collectives show (DDP, FSDP, pipeline …); {@code null} in reports
  *                    written before it existed
  * @param contention  compute slowdown under overlap per kernel name, most costly first
  *                    (metrics.md §9); empty when not available (see {@code notAvailable})
- * @param notAvailable per issue-10 section, why it has nothing to show ({@code null} fields: available)
+ * @param notAvailable per section beyond DDP (and for communication as a whole), why it has nothing to show ({@code null} fields: available)
  * @param preCapture  device work launched before the capture (in no step); {@code null} when the
  *                    rank has no device activity, or in reports written before it existed
  */
@@ -42,28 +42,5 @@ public record RankReport(int rank, String rankSource, String source, String form
      */
     public List<String> namedWarnings() {
         return warnings.stream().map(w -> source != null && w.contains(source) ? w : source + ": " + w).toList();
-    }
-
-    /** The constructor before {@code preCapture} existed. */
-    public RankReport(int rank, String rankSource, String source, String format, Integer worldSize,
-                      List<StepReport> steps, Totals totals, List<String> notes, List<String> warnings,
-                      List<CrossCheckStep> crossCheck, Parallelism parallelism,
-                      List<ContentionReport> contention, NotAvailable notAvailable) {
-        this(rank, rankSource, source, format, worldSize, steps, totals, notes, warnings, crossCheck, parallelism,
-                contention, notAvailable, null);
-    }
-
-    /** The constructor before the issue-10 fields existed. */
-    public RankReport(int rank, String rankSource, String source, String format, Integer worldSize,
-                      List<StepReport> steps, Totals totals, List<String> notes, List<String> warnings,
-                      List<CrossCheckStep> crossCheck) {
-        this(rank, rankSource, source, format, worldSize, steps, totals, notes, warnings, crossCheck, null,
-                List.of(), null);
-    }
-
-    /** The constructor before {@code crossCheck} existed: no cross-check. */
-    public RankReport(int rank, String rankSource, String source, String format, Integer worldSize,
-                      List<StepReport> steps, Totals totals, List<String> notes, List<String> warnings) {
-        this(rank, rankSource, source, format, worldSize, steps, totals, notes, warnings, List.of());
     }
 }

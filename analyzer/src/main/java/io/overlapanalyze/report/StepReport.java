@@ -35,7 +35,7 @@ import java.util.List;
  * @param gradBuckets        the members of G by device start, with bytes and reduction time
  *                           (added after schemaVersion 1 was published; additive fields do not
  *                           bump the version, and a report without it reads as an empty list)
- * @param exposedPrefetchNs  compute-stream idle waiting for all-gathers (issue 10, FSDP/ZeRO
+ * @param exposedPrefetchNs  compute-stream idle waiting for all-gathers (FSDP/ZeRO
  *                           prefetch); {@code null} when the step has no all-gather
  * @param prefetches         every all-gather of the step with its consumer and lateness
  * @param pipeline           send/recv overlap and bubbles; {@code null} when the step has no send/recv
@@ -87,63 +87,38 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
         return !annotations.isEmpty();
     }
 
-    /** The layout before the fused kernels' split and the annotations existed. */
-    public StepReport(String name, boolean partial, Long deviceStartNs, Long deviceEndNs, long stepTimeNs,
-                      long commBusyNs, long computeBusyNs, long overlappedNs, long exposedCommNs,
-                      long exposedGradCommNs, long idleNs, long serialEstimateNs, long overlapSavingNs,
-                      Double overlapRatio, int gradCollectives, Markers markers, Long tailNs,
-                      Long lastBucketTailNs, Long startDelayNs, Long launchLateNs, Attribution attribution,
-                      int deviceIntervals, int commKernels, boolean approximate, List<String> notes,
-                      List<BucketReport> gradBuckets, Long exposedPrefetchNs, List<PrefetchReport> prefetches,
-                      PipelineReport pipeline, LaunchReport launch, Long peakAllocatedBytes,
-                      Long stepPeriodNs, Long windowOverlapNs, Long fusedBusyNs) {
-        this(name, partial, deviceStartNs, deviceEndNs, stepTimeNs, commBusyNs, computeBusyNs, overlappedNs,
-                exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs, overlapRatio,
-                gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs, attribution,
-                deviceIntervals, commKernels, approximate, notes, gradBuckets, exposedPrefetchNs, prefetches, pipeline,
-                launch, peakAllocatedBytes, stepPeriodNs, windowOverlapNs, fusedBusyNs, null, null, List.of());
+    /**
+     * A step of that name with no device work: no device window, every duration and count 0, no
+     * fused kernels, every figure that needs device work {@code null} (tail, delays, period,
+     * memory, prefetch, pipeline, launch), undefined markers and no lists. The base the
+     * {@code with…} methods copy from, for a report built by hand.
+     */
+    public static StepReport empty(String name) {
+        return new StepReport(name, false, null, null, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0, Markers.undefined(),
+                null, null, null, null, new Attribution(TailKind.NONE, List.of()), 0, 0, false, List.of(), List.of(),
+                null, List.of(), null, null, null, null, null, 0L, null, null, List.of());
     }
 
-    /** The layout before the step period and fused kernels existed. */
-    public StepReport(String name, boolean partial, Long deviceStartNs, Long deviceEndNs, long stepTimeNs,
-                      long commBusyNs, long computeBusyNs, long overlappedNs, long exposedCommNs,
-                      long exposedGradCommNs, long idleNs, long serialEstimateNs, long overlapSavingNs,
-                      Double overlapRatio, int gradCollectives, Markers markers, Long tailNs,
-                      Long lastBucketTailNs, Long startDelayNs, Long launchLateNs, Attribution attribution,
-                      int deviceIntervals, int commKernels, boolean approximate, List<String> notes,
-                      List<BucketReport> gradBuckets, Long exposedPrefetchNs, List<PrefetchReport> prefetches,
-                      PipelineReport pipeline, LaunchReport launch, Long peakAllocatedBytes) {
-        this(name, partial, deviceStartNs, deviceEndNs, stepTimeNs, commBusyNs, computeBusyNs, overlappedNs,
-                exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs, overlapRatio,
-                gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs, attribution,
-                deviceIntervals, commKernels, approximate, notes, gradBuckets, exposedPrefetchNs, prefetches, pipeline,
-                launch, peakAllocatedBytes, null, null, null, null, null, List.of());
+    /**
+     * This step with the device window {@code [startNs, endNs)}: its first device start, last
+     * device end, and the window's length as its step time; every other component is this step's.
+     */
+    public StepReport withDeviceWindow(long startNs, long endNs) {
+        return new StepReport(name, partial, startNs, endNs, endNs - startNs, commBusyNs, computeBusyNs,
+                overlappedNs, exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs,
+                overlapRatio, gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs,
+                attribution, deviceIntervals, commKernels, approximate, notes, gradBuckets, exposedPrefetchNs,
+                prefetches, pipeline, launch, peakAllocatedBytes, stepPeriodNs, windowOverlapNs, fusedBusyNs,
+                fusedCommNs, fusedComputeNs, annotations);
     }
 
-    /** The layout before the issue-10 fields existed: none of them. */
-    public StepReport(String name, boolean partial, Long deviceStartNs, Long deviceEndNs, long stepTimeNs,
-                      long commBusyNs, long computeBusyNs, long overlappedNs, long exposedCommNs,
-                      long exposedGradCommNs, long idleNs, long serialEstimateNs, long overlapSavingNs,
-                      Double overlapRatio, int gradCollectives, Markers markers, Long tailNs,
-                      Long lastBucketTailNs, Long startDelayNs, Long launchLateNs, Attribution attribution,
-                      int deviceIntervals, int commKernels, boolean approximate, List<String> notes,
-                      List<BucketReport> gradBuckets) {
-        this(name, partial, deviceStartNs, deviceEndNs, stepTimeNs, commBusyNs, computeBusyNs, overlappedNs,
-                exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs, overlapRatio,
-                gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs, attribution,
-                deviceIntervals, commKernels, approximate, notes, gradBuckets, null, List.of(), null, null, null);
-    }
-
-    /** The layout before {@code gradBuckets} existed: no bucket list. */
-    public StepReport(String name, boolean partial, Long deviceStartNs, Long deviceEndNs, long stepTimeNs,
-                      long commBusyNs, long computeBusyNs, long overlappedNs, long exposedCommNs,
-                      long exposedGradCommNs, long idleNs, long serialEstimateNs, long overlapSavingNs,
-                      Double overlapRatio, int gradCollectives, Markers markers, Long tailNs,
-                      Long lastBucketTailNs, Long startDelayNs, Long launchLateNs, Attribution attribution,
-                      int deviceIntervals, int commKernels, boolean approximate, List<String> notes) {
-        this(name, partial, deviceStartNs, deviceEndNs, stepTimeNs, commBusyNs, computeBusyNs, overlappedNs,
-                exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs, overlapRatio,
-                gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs, attribution,
-                deviceIntervals, commKernels, approximate, notes, List.of());
+    /** This step with {@code bytes} as its peak allocated memory; every other component is this step's. */
+    public StepReport withPeakAllocatedBytes(Long bytes) {
+        return new StepReport(name, partial, deviceStartNs, deviceEndNs, stepTimeNs, commBusyNs, computeBusyNs,
+                overlappedNs, exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs,
+                overlapRatio, gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs,
+                attribution, deviceIntervals, commKernels, approximate, notes, gradBuckets, exposedPrefetchNs,
+                prefetches, pipeline, launch, bytes, stepPeriodNs, windowOverlapNs, fusedBusyNs, fusedCommNs,
+                fusedComputeNs, annotations);
     }
 }

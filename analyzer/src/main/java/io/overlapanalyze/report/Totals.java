@@ -11,14 +11,6 @@ public record Totals(int steps, long stepTimeNs, long commBusyNs, long computeBu
                      long exposedCommNs, long exposedGradCommNs, long idleNs, long serialEstimateNs,
                      long tailNs, Double overlapRatio, Medians medians, Long stepPeriodNs) {
 
-    /** The layout before {@code stepPeriodNs} existed. */
-    public Totals(int steps, long stepTimeNs, long commBusyNs, long computeBusyNs, long overlappedNs,
-                  long exposedCommNs, long exposedGradCommNs, long idleNs, long serialEstimateNs,
-                  long tailNs, Double overlapRatio, Medians medians) {
-        this(steps, stepTimeNs, commBusyNs, computeBusyNs, overlappedNs, exposedCommNs, exposedGradCommNs, idleNs,
-                serialEstimateNs, tailNs, overlapRatio, medians, null);
-    }
-
     /** Medians over the same steps; {@code null} members when no step defines the value. */
     public record Medians(Long stepTimeNs, Long tailNs, Long exposedCommNs, Long exposedGradCommNs,
                           Double overlapRatio, Long startDelayNs) {

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Property tests of the interval algebra (issue 9): union, intersection and difference of random
+ * Property tests of the interval algebra: union, intersection and difference of random
  * sets of half-open intervals, checked against a brute-force model that marks every nanosecond of
  * a small grid. Each property runs {@link #CASES} seeded random cases (reproducible: the failing
  * case's seed is in the message); inputs include empty, inverted, touching, nested and duplicate

@@ -245,7 +245,7 @@ public final class SynthCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    /** An FSDP / pipeline / contention scenario (issue 10): a built-in of those, or a file with "kind". */
+    /** An FSDP / pipeline / contention scenario: a built-in of those, or a file with "kind". */
     private static boolean isParallel(String nameOrFile) {
         Path file = Path.of(nameOrFile);
         if (Files.isRegularFile(file)) {

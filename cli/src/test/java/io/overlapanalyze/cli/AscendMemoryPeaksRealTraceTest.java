@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 /**
- * Ascend memory records (issue 10): peak allocated memory of ProfilerStep#50 of the real torch_npu
+ * Ascend memory records: peak allocated memory of ProfilerStep#50 of the real torch_npu
  * captures, text export (memory_record.csv) and DB export (MEMORY_RECORD), equals the values
  * derived independently from the raw files by docs/reference/derive_ascend_memory_peaks.py,
  * recorded in docs/reference/memory_peaks_ascend.md. The text and DB exports are two separate

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 10 acceptance on generated traces: every expected number comes from the scenario's
+ * The analyses beyond DDP on generated traces: every expected number comes from the scenario's
  * definition (ParallelScenario's device semantics), worked out by hand in the comments.
  */
 class BeyondDdpTest {

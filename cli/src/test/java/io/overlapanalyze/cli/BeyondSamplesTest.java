@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The issue-10 samples are the generator's output, and launch diagnostics on the seed scenarios. */
+/** The beyond-DDP samples are the generator's output, and launch diagnostics on the seed scenarios. */
 class BeyondSamplesTest {
     @TempDir
     Path tmp;

@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The HTML report's per-rank "Beyond DDP" block (issue 10 in the page): every number checked
+ * The HTML report's per-rank "Beyond DDP" block: every number checked
  * against the JSON report of the same run (one CLI call writes both), with jsoup on the exact
  * values of the data attributes.
  */

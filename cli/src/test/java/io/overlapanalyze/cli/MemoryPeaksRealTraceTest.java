@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 /**
- * Acceptance 3 of issue 10: peak allocated memory per step of the real df_index_resolver trace
+ * Peak allocated memory per step of the real df_index_resolver trace
  * (the one shared trace with [memory] events) equals the values derived independently from the
  * raw JSON by docs/reference/derive_memory_peaks.py, recorded in
  * docs/reference/memory_peaks_df_index_resolver.md.

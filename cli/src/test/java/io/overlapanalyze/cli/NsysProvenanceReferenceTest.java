@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 4 acceptance 2: every shared Nsight export loads; per (process, device) the kernel count,
+ * Every shared Nsight export loads; per (process, device) the kernel count,
  * NCCL kernel count, comm busy, compute busy, overlap, exposed comm and kernel window equal the
  * "union rule" reference tables of PROVENANCE.md, which are parsed out of the file (nothing is
  * transcribed). The busy/overlap numbers go through the whole product: reader, then analyzer

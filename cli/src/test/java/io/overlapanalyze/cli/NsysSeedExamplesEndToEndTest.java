@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 4 acceptance 1: the seed's worked examples (metrics.md §7) written as an Nsight-style
+ * The seed's worked examples (metrics.md §7) written as an Nsight-style
  * SQLite export give exactly the §7 numbers through the whole product (scenario generator →
  * SQLite → NsysReader via the CLI loader → analyzer). Expected values are the §7 table in ms.
  */

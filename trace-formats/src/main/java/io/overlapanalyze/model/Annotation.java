@@ -20,7 +20,10 @@ package io.overlapanalyze.model;
  * @param lane      the device lane index, or {@code -1} for a host range
  * @param threadId  the host thread of a host range; {@code -1} for a device range
  * @param intervals the device intervals a host range launched (indexes into the rank's
- *                  {@link DeviceIntervals}, ascending); empty for a device range
+ *                  {@link DeviceIntervals}, ascending); empty for a device range. Taken over as the
+ *                  reader built it, not copied (a rank has many annotations over millions of
+ *                  intervals), and never written afterwards; {@code equals} sees it by identity, and
+ *                  nothing compares annotations by value
  */
 public record Annotation(String name, long startNs, long endNs, int lane, long threadId, int[] intervals) {
     public Annotation {

@@ -8,6 +8,13 @@ import java.util.List;
  * one thing comes from a {@code with…} method, which carries every other component over, so no
  * copy can forget a component (the canonical constructor is the only other way to make one).
  *
+ * <p>A carrier, not a value: {@code device} and {@code memory} are columnar stores and
+ * {@code unmatchedLaunchNs} is a plain array, all taken over as the reader built them and never
+ * copied (a trace holds millions of intervals; copying them per {@code with…} would cost the
+ * readers' speed). So {@code equals}, {@code hashCode} and {@code toString} see those components
+ * by identity, and nothing compares traces by value. Whoever hands an array over gives it up:
+ * neither the reader nor an analysis writes it afterwards.
+ *
  * @param source            the file (or directory) it was read from, as the user named it
  * @param format            the source format
  * @param rank              rank id ({@code 0} with {@link RankSource#DEFAULT} when unknown)

@@ -20,7 +20,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * Scenarios beyond DDP buckets (issue 10), written by {@link ParallelScenarioWriter} as Kineto
+ * Scenarios beyond DDP buckets, written by {@link ParallelScenarioWriter} as Kineto
  * traces with known ground truth. A scenario file says which with {@code "kind"}:
  *
  * <h2>{@code "kind": "fsdp"}: FSDP / ZeRO-3 parameter prefetch</h2>

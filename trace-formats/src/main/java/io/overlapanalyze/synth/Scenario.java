@@ -117,7 +117,7 @@ public record Scenario(
         }
     }
 
-    /** A scenario without sync events (the signature before {@code syncEvents} existed). */
+    /** A scenario without sync events. */
     public Scenario(String name, String description, int rank, int worldSize, int steps, int firstStep,
             List<Block> forward, List<Block> backward, long optimizerNs, long stepGapNs, double jitterPct,
             long seed) {

@@ -12,8 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * "Data dependency or late launch?" for every gradient collective, not only g1 (issue 10;
- * metrics.md §4 defines it for g1). Along {@code ready → enqueue → start}:
+ * "Data dependency or late launch?" for every gradient collective, not only g1
+ * (metrics.md §4 defines it for g1). Along {@code ready → enqueue → start}:
  *
  * <ul>
  *   <li>{@code startDelay = start − ready} (data-ready by the §4 rules, {@link DataReady}).</li>

@@ -16,7 +16,7 @@ import java.util.Map;
 
 /**
  * Which parallelism a rank's trace shows, from its collectives' types and the phase of their
- * enqueue (issue 10). Collectives without device work count too: the question is what the
+ * enqueue. Collectives without device work count too: the question is what the
  * program issued.
  *
  * <ul>

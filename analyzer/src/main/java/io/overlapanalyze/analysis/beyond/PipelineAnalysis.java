@@ -9,7 +9,7 @@ import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.report.PipelineReport;
 
 /**
- * Pipeline parallelism in one step (issue 10): point-to-point sends and receives can run while
+ * Pipeline parallelism in one step: point-to-point sends and receives can run while
  * other micro-batches compute, so what matters is how much of their time is hidden under compute
  * and how long the device does not compute at all (the bubbles).
  *

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * FSDP / ZeRO parameter prefetch (issue 10). A layer cannot run before the all-gather of its
+ * FSDP / ZeRO parameter prefetch. A layer cannot run before the all-gather of its
  * parameters has finished; prefetching issues that all-gather while the previous layer computes,
  * and it is late when it ends after the compute stream ran out of earlier work. For every
  * all-gather of a step:

@@ -13,7 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The issue-10 sections (parallelism, FSDP prefetch, pipeline, launch diagnostics, compute
+ * The "Beyond DDP" sections (parallelism, FSDP prefetch, pipeline, launch diagnostics, compute
  * slowdown under overlap, memory) as plain lines, shared by the text and markdown renderers. A
  * section the trace cannot fill is one line "not available: why", never zeros.
  */

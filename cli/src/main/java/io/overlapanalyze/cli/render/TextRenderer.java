@@ -140,7 +140,7 @@ public final class TextRenderer implements ReportRenderer {
         }
     }
 
-    /** The issue-10 sections: parallelism, prefetch, pipeline, launch, contention, memory. */
+    /** The "Beyond DDP" sections: parallelism, prefetch, pipeline, launch, contention, memory. */
     private static void beyond(RankReport rank, StringBuilder sb) {
         if (rank.steps().isEmpty()) {
             return;

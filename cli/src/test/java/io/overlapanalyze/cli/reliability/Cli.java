@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Runs the CLI in-process under a hang guard and checks the error contract of issue 9: exit 0 or
+ * Runs the CLI in-process under a hang guard and checks the error contract: exit 0 or
  * 2 (never 3, never a stack trace); on exit 2 exactly one line on stderr that names the input.
  */
 record Cli(int exitCode, String out, String err) {

@@ -31,7 +31,7 @@ import java.util.SplittableRandom;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * Generates the hostile-input corpus of issue 9 into a directory: every case is made by this code
+ * Generates the hostile-input corpus into a directory: every case is made by this code
  * from the project's own scenario generator (valid traces of every format, then broken on
  * purpose) or from scratch, never checked in. Deterministic (fixed seeds).
  *

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Acceptance 1 of issue 9: every case of the generated hostile-input corpus ({@link HostileCorpus}:
+ * Every case of the generated hostile-input corpus ({@link HostileCorpus}:
  * garbage, wrong shapes, every field of every event kind with every wrong type, NaN/Infinity, numbers
  * beyond 64 bits, deep nesting, huge strings, invalid UTF-8, control characters, duplicate, zero,
  * negative, overlapping and out-of-order events, truncations at structural points, damaged gzip,

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Output safety (issue 9): every command and option that writes a file (analyse {@code -o} and
+ * Output safety: every command and option that writes a file (analyse {@code -o} and
  * {@code --html}, {@code summary -o}, {@code diff -o}, {@code gate --markdown/--junit/--json},
  * {@code whatif -o}, {@code annotate -o}, {@code synth -o}):
  * <ul>

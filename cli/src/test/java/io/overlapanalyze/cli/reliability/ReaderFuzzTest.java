@@ -35,7 +35,7 @@ import java.util.concurrent.TimeoutException;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Seeded mutation fuzzing of every reader, followed by the analysis (issue 9). Valid traces from
+ * Seeded mutation fuzzing of every reader, followed by the analysis. Valid traces from
  * the scenario generator (Kineto JSON, Kineto gzip, Ascend {@code trace_view.json}, Nsight SQLite)
  * are mutated (bit flips, deleted/duplicated/inserted bytes, numbers and strings replaced by hostile
  * values, cuts; for SQLite also corrupt or cut pages and random SQL updates of the columns the reader

@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Acceptance 3 of issue 9: a truncated copy of each shared real trace is analysed up to the
+ * A truncated copy of each shared real trace is analysed up to the
  * truncation, with a warning, and gives the full trace's numbers for the complete steps before it.
  * The originals are never modified: each is copied to a temporary directory and the copy is cut.
  *

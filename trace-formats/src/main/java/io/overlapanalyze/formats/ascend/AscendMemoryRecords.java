@@ -28,7 +28,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * torch_npu's allocator records (issue 10, "memory residency"): the text export's
+ * torch_npu's allocator records (for memory residency): the text export's
  * {@code ASCEND_PROFILER_OUTPUT/memory_record.csv} or the DB export's {@code MEMORY_RECORD} table,
  * read into {@link MemorySamples} and attached to the ranks the timeline reader built.
  *

@@ -239,7 +239,7 @@ final class RankAssembler {
         }
         String d = dtype.toUpperCase(Locale.ROOT);
         Matcher m = Pattern.compile("(\\d+)").matcher(d);
-        // issue 9: "float123456789012345678901" (fuzzing) overflowed Integer.parseInt: an internal error.
+        // At most four digits: a longer run ("float123456789012345678901") would overflow Integer.parseInt.
         if (m.find() && m.group(1).length() <= 4) {
             int bits = Integer.parseInt(m.group(1));
             return bits % 8 == 0 ? bits / 8 : -1;

@@ -520,7 +520,7 @@ final class TimelineReader {
         eventNumber = 0;
         try (JsonParser p = open(part)) {
             p.nextToken();
-            // issue 9: stop after the last complete event without asking for the next token: in a file cut
+            // Stop after the last complete event without asking for the next token: in a file cut
             // right after an event's "}" or "," that token is the end of input (JsonEOFException).
             for (JsonToken t = p.nextToken(); t == JsonToken.START_OBJECT && eventNumber < limit;
                     t = eventNumber < limit ? p.nextToken() : null) {

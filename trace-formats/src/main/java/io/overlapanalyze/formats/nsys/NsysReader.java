@@ -53,7 +53,7 @@ import java.util.regex.Pattern;
  *       missing gives one error line naming table and column;</li>
  *   <li>every table optional, columns selected by name (never {@code SELECT *}); each table streamed
  *       forward-only, no table loaded as a list of objects;</li>
- *   <li>rows sorted by time <em>in Java</em>, not in SQL (issue 8; nsys.md §9, §12): nsys creates no
+ *   <li>rows sorted by time <em>in Java</em>, not in SQL (nsys.md §9, §12): nsys creates no
  *       indexes and promises no row order, so {@code ORDER BY start} on the kernel or runtime table made
  *       SQLite build a temp B-tree of the whole table (~80 % of the read time on 2 M kernels). Device
  *       rows are read unsorted into primitive per-rank buffers ({@link RankBuilder#pend}) and ordered by
@@ -255,7 +255,7 @@ public final class NsysReader implements TraceReader {
                          ResultSet rs = st.executeQuery("SELECT " + ExportDatabase.quote(name) + ", "
                                  + ExportDatabase.quote(value) + " FROM " + ExportDatabase.quote(db.table(table)))) {
                         while (rs.next()) {
-                            // issue 9: a NULL value would make ExportVersion's Map.copyOf throw (NPE, exit 3).
+                            // A NULL value would make ExportVersion's Map.copyOf throw (an NPE: exit 3, internal error).
                             if (rs.getString(1) != null && rs.getString(2) != null) {
                                 meta.putIfAbsent(rs.getString(1), rs.getString(2));
                             }

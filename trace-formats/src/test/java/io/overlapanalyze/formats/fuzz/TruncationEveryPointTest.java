@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Issue 9, "truncated at every structural point": a generated Kineto trace and a generated Ascend
+ * Truncated at every structural point: a generated Kineto trace and a generated Ascend
  * timeline cut after every structural character ({@code { } [ ] , : "}; every 3rd of them in the
  * normal suite, see {@link #STRIDE}) and read by their reader.
  * Each cut either is refused with one line naming the file (before the first complete event) or

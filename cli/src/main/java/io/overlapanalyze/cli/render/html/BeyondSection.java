@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Per rank, the issue-10 sections in the page ("Beyond DDP"): the same content as
+ * Per rank, the "Beyond DDP" sections in the page: the same content as
  * {@link io.overlapanalyze.cli.render.BeyondView} gives the text and markdown reports, as compact
  * tables. Every section the trace cannot fill is one {@code p.na} line "not available: why",
  * never zeros.

@@ -58,7 +58,7 @@ final class Glossary {
         return e;
     }
 
-    /** The "Beyond DDP" terms (issue 10, metrics.md §9). */
+    /** The "Beyond DDP" terms (metrics.md §9 and the analyses beyond DDP buckets). */
     static List<String[]> beyond() {
         return List.of(
                 new String[] {"late prefetch", "an all-gather (FSDP / ZeRO parameter prefetch) that ended after the "

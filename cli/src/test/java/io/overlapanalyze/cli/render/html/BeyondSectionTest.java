@@ -1,13 +1,10 @@
 package io.overlapanalyze.cli.render.html;
 
-import io.overlapanalyze.report.Attribution;
 import io.overlapanalyze.report.ContentionReport;
-import io.overlapanalyze.report.Markers;
 import io.overlapanalyze.report.NotAvailable;
 import io.overlapanalyze.report.Parallelism;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
-import io.overlapanalyze.report.TailKind;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Element;
 import org.junit.jupiter.api.Test;
@@ -23,10 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Big reports stay small: the Beyond DDP block caps and collapses its rows. */
 class BeyondSectionTest {
     private static StepReport step(int i, Long peak) {
-        return new StepReport("ProfilerStep#" + i, false, 0L, 1L, 1, 0, 0, 0, 0, 0, 0, 0, 0, null, 0,
-                Markers.undefined(), null, null, null, null,
-                new Attribution(TailKind.NONE, List.of()), 0, 0, false, List.of(), List.of(), null, List.of(), null,
-                null, peak, null, null, 0L);
+        return StepReport.empty("ProfilerStep#" + i).withDeviceWindow(0, 1).withPeakAllocatedBytes(peak);
     }
 
     private static Element render(int steps, int kernels) {
@@ -40,7 +34,7 @@ class BeyondSectionTest {
         }
         RankReport r = new RankReport(0, "TRACE", "x", "KINETO", null, s, null, List.of(), List.of(), List.of(),
                 new Parallelism(List.of("DDP"), List.of("why")), c,
-                new NotAvailable("no all-gathers", "no send/recv", null, null, "no gradient collectives"));
+                new NotAvailable("no all-gathers", "no send/recv", null, null, "no gradient collectives", null), null);
         StringBuilder sb = new StringBuilder();
         BeyondSection.write(r, false, BeyondSection.rowsPerTable(1), sb);
         return Jsoup.parse(sb.toString()).selectFirst("details.beyond");
