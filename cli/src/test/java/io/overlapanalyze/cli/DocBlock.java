@@ -19,6 +19,8 @@ import java.util.regex.Pattern;
  *       language: every line of the block is a line of that output, in this order;</li>
  *   <li>{@code <!-- excerpt -->} before an {@code sh} block: its {@code ./overlap-analyze} lines are
  *       run in order, and its {@code # } lines are lines of the output of the command above them;</li>
+ *   <li>{@code <!-- runs -->} before an {@code sh} block without output lines: its commands run
+ *       as shown, exit 0;</li>
  *   <li>{@code <!-- not-output -->}: a block with no language that is not the tool's output
  *       (usage synopses);</li>
  *   <li>{@code <!-- job-file example -->} before a {@code json} block: a job file that synth must accept.</li>

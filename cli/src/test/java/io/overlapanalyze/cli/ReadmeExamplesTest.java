@@ -35,7 +35,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * <p>What counts as a shown output: every fenced block with no language (or {@code text}), and
  * every {@code sh} block with a line starting with {@code #} (the lines a command printed, as
  * comments). The first must be marked {@code output:}, {@code excerpt:} or {@code not-output};
- * the second {@code excerpt}.
+ * the second {@code excerpt}. An {@code sh} block of commands alone may be marked {@code runs}: its
+ * commands must then run as shown (exit 0).
  *
  * <p>How a command runs: in a fresh temporary directory, with the environment {@code NO_COLOR=1}
  * plus the marker's {@code VAR=value} words (colour needs a terminal anyway; a test has none).
@@ -55,7 +56,7 @@ class ReadmeExamplesTest {
             .toAbsolutePath().normalize();
     private static final List<String> DOCS = List.of("README.md", "samples/README.md",
             "samples/README-compare.md", "samples/README-jobs.md");
-    private static final List<String> MARKERS = List.of("output:", "excerpt", "not-output", "job-file example");
+    private static final List<String> MARKERS = List.of("output:", "excerpt", "not-output", "runs", "job-file example");
     private static final Set<String> OUTPUT_OPTIONS = Set.of("-o", "--output", "--html", "--json", "--markdown",
             "--junit");
     private static final Pattern VERSION_LINE = Pattern.compile("^overlap-analyze \\d\\S*(.*)$");
@@ -100,7 +101,8 @@ class ReadmeExamplesTest {
                     checked++;
                 }
             } else if (m != null && MARKERS.stream().anyMatch(m::startsWith)
-                    && !(m.equals("job-file example") && b.language().equals("json"))) {
+                    && !(m.equals("job-file example") && b.language().equals("json"))
+                    && !(m.equals("runs") && b.language().equals("sh"))) {
                 problems.add(b.where() + ": marker '" + m + "' on a " + b.language() + " block it does not fit");
             }
         }
@@ -139,7 +141,7 @@ class ReadmeExamplesTest {
             Matcher cm = COMMAND_MARKER.matcher(m);
             if (plain(b) && cm.matches()) {
                 tests.add(DynamicTest.dynamicTest(b.where() + " " + m, () -> checkTextBlock(b, cm.group(1), cm.group(2))));
-            } else if (b.language().equals("sh") && m.equals("excerpt")) {
+            } else if (b.language().equals("sh") && (m.equals("excerpt") || m.equals("runs"))) {
                 tests.add(DynamicTest.dynamicTest(b.where() + " " + m, () -> checkShBlock(b)));
             }
         }
