@@ -53,12 +53,20 @@ public final class AnalyzeCommand implements Callable<Integer> {
      */
     private final java.io.OutputStream stdoutBytes;
 
+    /** The environment the text report reads ({@code COLUMNS}, {@code NO_COLOR}, {@code TERM}). */
+    private final Map<String, String> env;
+
     AnalyzeCommand() {
         this(null);
     }
 
     AnalyzeCommand(java.io.OutputStream stdoutBytes) {
+        this(stdoutBytes, System.getenv());
+    }
+
+    AnalyzeCommand(java.io.OutputStream stdoutBytes, Map<String, String> env) {
         this.stdoutBytes = stdoutBytes;
+        this.env = Map.copyOf(env);
     }
 
 
@@ -156,7 +164,6 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (!draw) {
             return new TextRenderer(crossCheck, null);
         }
-        Map<String, String> env = System.getenv();
         // Colours only on a terminal: never in a file (-o), a pipe, or with NO_COLOR set.
         boolean colour = TerminalTimeline.colourWanted(out.file() == null && System.console() != null, env);
         return new TextRenderer(crossCheck,

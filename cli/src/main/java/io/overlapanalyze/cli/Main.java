@@ -48,13 +48,27 @@ public final class Main {
         return cl.execute(args);
     }
 
+    /**
+     * Runs the CLI as {@link #run(String[], PrintWriter, PrintWriter)} does, with {@code env} in place
+     * of the process environment for what the report reads from it (terminal width, colour), so that
+     * a test can fix it.
+     */
+    public static int run(String[] args, PrintWriter out, PrintWriter err, java.util.Map<String, String> env) {
+        return commandLine(out, err, null, env).execute(args);
+    }
+
     static CommandLine commandLine(PrintWriter out, PrintWriter err) {
         return commandLine(out, err, null);
     }
 
     private static CommandLine commandLine(PrintWriter out, PrintWriter err, OutputStream stdoutBytes) {
+        return commandLine(out, err, stdoutBytes, System.getenv());
+    }
+
+    private static CommandLine commandLine(PrintWriter out, PrintWriter err, OutputStream stdoutBytes,
+            java.util.Map<String, String> env) {
         // The subcommands are registered here, not by the root command, so no command class refers to another.
-        CommandLine cl = new CommandLine(new AnalyzeCommand(stdoutBytes))
+        CommandLine cl = new CommandLine(new AnalyzeCommand(stdoutBytes, env))
                 .addSubcommand(new SynthCommand())
                 .addSubcommand(new SummaryCommand())
                 .addSubcommand(new DiffCommand())

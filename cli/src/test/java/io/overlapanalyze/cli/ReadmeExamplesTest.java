@@ -1,0 +1,377 @@
+package io.overlapanalyze.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Every output the README and the samples' READMEs show is what the tool prints now: each marked
+ * block (see {@link DocBlock} for the markers) is run in-process through {@link Main#run} and
+ * compared, and a block that looks like output but has no marker fails, so none can drift.
+ *
+ * <p>What counts as a shown output: every fenced block with no language (or {@code text}), and
+ * every {@code sh} block with a line starting with {@code #} (the lines a command printed, as
+ * comments). The first must be marked {@code output:}, {@code excerpt:} or {@code not-output};
+ * the second {@code excerpt}. An {@code sh} block of commands alone may be marked {@code runs}: its
+ * commands must then run as shown (exit 0).
+ *
+ * <p>How a command runs: in a fresh temporary directory, with the environment {@code NO_COLOR=1}
+ * plus the marker's {@code VAR=value} words (colour needs a terminal anyway; a test has none).
+ * An argument starting with {@code samples/} is resolved against the repository root; the value
+ * of an output option ({@code -o}, {@code --html}, ...) and any argument naming a file that an
+ * earlier command of the block wrote are resolved against the temporary directory; everything else
+ * (commands, built-in scenario names, option values) is passed as written. Every command must exit
+ * 0, or the marker's {@code exit=N} for the command it names.
+ *
+ * <p>What is normalised in the output before comparing, and only that: (1) the repository root
+ * and the temporary directory as path prefixes, since the reader types relative paths; (2) the
+ * version on a line {@code overlap-analyze VERSION ...}, so that a release does not touch the
+ * README. Lines are compared exactly, trailing spaces included.
+ */
+class ReadmeExamplesTest {
+    private static final Path ROOT = Path.of(System.getProperty("overlap.projectRoot", ".."))
+            .toAbsolutePath().normalize();
+    private static final List<String> DOCS = List.of("README.md", "samples/README.md",
+            "samples/README-compare.md", "samples/README-jobs.md");
+    private static final List<String> MARKERS = List.of("output:", "excerpt", "not-output", "runs", "job-file example");
+    private static final Set<String> OUTPUT_OPTIONS = Set.of("-o", "--output", "--html", "--json", "--markdown",
+            "--junit");
+    private static final Pattern VERSION_LINE = Pattern.compile("^overlap-analyze \\d\\S*(.*)$");
+    private static final Pattern COMMAND_MARKER = Pattern.compile("^(output|excerpt):\\s*(.*)$");
+
+    @TempDir
+    Path tmp;
+
+    static List<DocBlock> blocks() throws IOException {
+        List<DocBlock> all = new ArrayList<>();
+        for (String d : DOCS) {
+            all.addAll(DocBlock.of(ROOT.resolve(d)));
+        }
+        return all;
+    }
+
+    private static boolean plain(DocBlock b) {
+        return b.language().isEmpty() || b.language().equals("text");
+    }
+
+    private static boolean shWithOutput(DocBlock b) {
+        return b.language().equals("sh") && b.lines().stream().anyMatch(l -> l.startsWith("#"));
+    }
+
+    @Test
+    void everyShownOutputIsMarked() throws IOException {
+        List<String> problems = new ArrayList<>();
+        int checked = 0;
+        for (DocBlock b : blocks()) {
+            String m = b.marker();
+            if (plain(b)) {
+                if (m == null || !(COMMAND_MARKER.matcher(m).matches() || m.equals("not-output"))) {
+                    problems.add(b.where() + ": a block with no language needs <!-- output: COMMAND -->, "
+                            + "<!-- excerpt: COMMAND --> or <!-- not-output -->");
+                } else if (!m.equals("not-output")) {
+                    checked++;
+                }
+            } else if (shWithOutput(b)) {
+                if (!"excerpt".equals(m)) {
+                    problems.add(b.where() + ": an sh block with output lines (#) needs <!-- excerpt -->");
+                } else {
+                    checked++;
+                }
+            } else if (m != null && MARKERS.stream().anyMatch(m::startsWith)
+                    && !(m.equals("job-file example") && b.language().equals("json"))
+                    && !(m.equals("runs") && b.language().equals("sh"))) {
+                problems.add(b.where() + ": marker '" + m + "' on a " + b.language() + " block it does not fit");
+            }
+        }
+        for (String d : DOCS) {
+            for (int line : DocBlock.strayMarkers(ROOT.resolve(d), MARKERS)) {
+                problems.add(d + ":" + line + ": a marker must stand on the line right before an opening fence");
+            }
+        }
+        assertEquals(List.of(), problems);
+        assertTrue(checked >= 8, "the docs show at least 8 checked outputs, found " + checked);
+    }
+
+    /** The parser sees what a reader sees: a block without marker and a marked one. */
+    @Test
+    void markersAreReadFromTheLineBeforeTheFence() throws IOException {
+        Path doc = tmp.resolve("doc.md");
+        Files.writeString(doc, "Output:\n\n```\nsome output\n```\n\n<!-- excerpt -->\n  ```sh\n"
+                + "  ./overlap-analyze x\n  # shown\n  ```\n<!-- output: overlap-analyze y -->\n\nloose\n");
+        List<DocBlock> bs = DocBlock.of(doc);
+        assertEquals(2, bs.size());
+        assertEquals(null, bs.get(0).marker());
+        assertTrue(plain(bs.get(0)));
+        assertEquals("excerpt", bs.get(1).marker());
+        assertEquals(List.of("./overlap-analyze x", "# shown"), bs.get(1).lines());
+        assertEquals(List.of(12), DocBlock.strayMarkers(doc, MARKERS));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyMarkedOutputIsWhatTheToolPrints() throws IOException {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (DocBlock b : blocks()) {
+            String m = b.marker();
+            if (m == null) {
+                continue;
+            }
+            Matcher cm = COMMAND_MARKER.matcher(m);
+            if (plain(b) && cm.matches()) {
+                tests.add(DynamicTest.dynamicTest(b.where() + " " + m, () -> checkTextBlock(b, cm.group(1), cm.group(2))));
+            } else if (b.language().equals("sh") && (m.equals("excerpt") || m.equals("runs"))) {
+                tests.add(DynamicTest.dynamicTest(b.where() + " " + m, () -> checkShBlock(b)));
+            }
+        }
+        return tests.stream();
+    }
+
+    private static void checkTextBlock(DocBlock b, String kind, String command) throws IOException {
+        Command c = Command.parse(command, b.where());
+        List<String> shown = new ArrayList<>(b.lines());
+        if (!shown.isEmpty() && shown.get(0).startsWith("$ ")) {
+            String typed = shown.remove(0);
+            assertEquals("$ ./" + String.join(" ", c.words()), typed,
+                    b.where() + ": the command shown in the block is not the marker's");
+        }
+        withTempDir(dir -> {
+            List<String> out = run(c, dir, b.where());
+            if (kind.equals("output")) {
+                assertEquals(String.join("\n", normalised(shown)), String.join("\n", normalised(out)),
+                        b.where() + ": the README's output differs from what `" + command + "` prints");
+            } else {
+                assertInOrder(shown, out, b.where() + " (" + command + ")");
+            }
+        });
+    }
+
+    private static void checkShBlock(DocBlock b) throws IOException {
+        withTempDir(dir -> {
+            List<String> out = null;
+            String current = null;
+            List<String> expected = new ArrayList<>();
+            for (String line : b.lines()) {
+                if (line.startsWith("#")) {
+                    if (current == null) {
+                        fail(b.where() + ": an output line before any command: " + line);
+                    }
+                    expected.add(line.equals("#") ? "" : line.startsWith("# ") ? line.substring(2) : line.substring(1));
+                    continue;
+                }
+                if (current != null) {
+                    assertInOrder(expected, out, b.where() + " (" + current + ")");
+                }
+                String cmd = stripComment(line).strip();
+                assertFalse(cmd.endsWith("\\"), b.where() + ": continued lines are not supported: " + line);
+                assertTrue(cmd.startsWith("./overlap-analyze "), b.where() + ": not a command of the tool: " + line);
+                current = cmd.substring(2);
+                expected = new ArrayList<>();
+                out = run(Command.parse(current, b.where()), dir, b.where());
+            }
+            if (current != null) {
+                assertInOrder(expected, out, b.where() + " (" + current + ")");
+            }
+        });
+    }
+
+    /**
+     * The job file the samples' README shows is accepted by synth as a job, and the job it writes
+     * is what the file says: 4 rank traces; clock offsets recovered as each rank's offset minus the
+     * mean offset (0, 12.5, -40, 7 µs have mean -5.125 µs: +5.125, +17.625, -34.875, +12.125 µs);
+     * rank 1, 250 µs late at every step, the most waited-for rank, last at every one of the 5
+     * collectives all ranks joined (3 buckets × 2 steps, less the one rank 3 skips); rank 3's
+     * skipped collective a MISSING mismatch.
+     */
+    @Test
+    void theJobFileExampleWritesTheJobItDescribes() throws IOException {
+        List<DocBlock> examples = DocBlock.of(ROOT.resolve("samples/README-jobs.md")).stream()
+                .filter(b -> "job-file example".equals(b.marker())).toList();
+        assertEquals(1, examples.size(), "samples/README-jobs.md shows one job-file example");
+        Path job = tmp.resolve("example.job.json");
+        Files.writeString(job, String.join("\n", examples.get(0).lines()) + "\n");
+        Path dir = tmp.resolve("job");
+        CliRun synth = CliRun.of("synth", job.toString(), "-o", dir.toString());
+        assertEquals(0, synth.exitCode(), synth.err());
+        for (int r = 0; r < 4; r++) {
+            assertTrue(Files.isRegularFile(dir.resolve("rank-" + r + ".pt.trace.json")), "rank " + r + " written");
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(4, files.count());
+        }
+        CliRun analysed = CliRun.of("-f", "json", dir.toString());
+        assertEquals(0, analysed.exitCode(), analysed.err());
+        JsonNode cross = JsonMapper.builder().build().readTree(analysed.out()).get("crossRank");
+        Map<String, Long> offsets = new HashMap<>();
+        cross.get("clockOffsetsNs").fields().forEachRemaining(e -> offsets.put(e.getKey(), e.getValue().longValue()));
+        assertEquals(Map.of("0", 5_125L, "1", 17_625L, "2", -34_875L, "3", 12_125L), offsets);
+        JsonNode top = cross.get("stragglers").get(0);
+        assertEquals(1, top.get("rank").intValue());
+        assertEquals(5, top.get("timesArrivedLast").intValue());
+        assertEquals(5 * 250_000L, top.get("waitedForNs").longValue());
+        List<String> missing = new ArrayList<>();
+        for (JsonNode mm : cross.get("mismatches")) {
+            for (JsonNode r : mm.get("ranks")) {
+                if (!r.get("present").booleanValue()) {
+                    missing.add(mm.get("kind").textValue() + " rank " + r.get("rank").intValue());
+                }
+            }
+        }
+        assertEquals(List.of("MISSING rank 3"), missing);
+    }
+
+    /** A command of a marker: the expected exit code, the environment words, the tool's words. */
+    private record Command(int exit, Map<String, String> env, List<String> words) {
+        static Command parse(String text, String where) {
+            List<String> w = shellWords(text);
+            int exit = 0;
+            Map<String, String> env = new HashMap<>();
+            int i = 0;
+            for (; i < w.size() && !w.get(i).equals("overlap-analyze"); i++) {
+                String x = w.get(i);
+                if (x.startsWith("exit=")) {
+                    exit = Integer.parseInt(x.substring(5));
+                } else if (x.matches("[A-Z_]+=.*")) {
+                    env.put(x.substring(0, x.indexOf('=')), x.substring(x.indexOf('=') + 1));
+                } else {
+                    fail(where + ": not a command of the tool: " + text);
+                }
+            }
+            if (i == w.size()) {
+                fail(where + ": not a command of the tool: " + text);
+            }
+            return new Command(exit, env, w.subList(i, w.size()));
+        }
+    }
+
+    private static List<String> run(Command c, Path dir, String where) {
+        List<String> args = new ArrayList<>();
+        List<String> w = c.words().subList(1, c.words().size());
+        for (int i = 0; i < w.size(); i++) {
+            String a = w.get(i);
+            boolean outputValue = i > 0 && OUTPUT_OPTIONS.contains(w.get(i - 1)) && !a.equals("-")
+                    && !a.startsWith("/dev/");
+            if (outputValue) {
+                args.add(dir.resolve(a).toString());
+            } else if (a.startsWith("samples/")) {
+                args.add(ROOT.resolve(a).toString());
+            } else if (!a.startsWith("-") && Files.exists(dir.resolve(a))) {
+                args.add(dir.resolve(a).toString());
+            } else {
+                args.add(a);
+            }
+        }
+        Map<String, String> env = new HashMap<>(c.env());
+        env.put("NO_COLOR", "1");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true), env);
+        assertEquals(c.exit(), code, where + ": `" + String.join(" ", c.words()) + "` exit code; stderr: " + err);
+        String text = out.toString().replace(ROOT + "/", "").replace(dir + "/", "");
+        return text.lines().toList();
+    }
+
+    private static List<String> normalised(List<String> lines) {
+        return lines.stream().map(l -> {
+            Matcher m = VERSION_LINE.matcher(l);
+            return m.matches() ? "overlap-analyze <version>" + m.group(1) : l;
+        }).toList();
+    }
+
+    private static void assertInOrder(List<String> expected, List<String> actual, String where) {
+        int at = 0;
+        for (String e : expected) {
+            int found = -1;
+            for (int i = at; i < actual.size(); i++) {
+                if (actual.get(i).equals(e)) {
+                    found = i;
+                    break;
+                }
+            }
+            if (found < 0) {
+                fail(where + ": the shown line\n" + e + "\nis not in the output (after line " + at + "):\n"
+                        + String.join("\n", actual));
+            }
+            at = found + 1;
+        }
+    }
+
+    /** The line without a trailing shell comment (a {@code #} after a space, outside quotes). */
+    private static String stripComment(String line) {
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char ch = line.charAt(i);
+            if (ch == '\'') {
+                quoted = !quoted;
+            } else if (ch == '#' && !quoted && (i == 0 || Character.isWhitespace(line.charAt(i - 1)))) {
+                return line.substring(0, i);
+            }
+        }
+        return line;
+    }
+
+    /** Shell words: split on spaces, single quotes keep spaces and are removed. */
+    private static List<String> shellWords(String text) {
+        List<String> w = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        boolean quoted = false;
+        boolean any = false;
+        for (char ch : text.strip().toCharArray()) {
+            if (ch == '\'') {
+                quoted = !quoted;
+                any = true;
+            } else if (Character.isWhitespace(ch) && !quoted) {
+                if (any) {
+                    w.add(cur.toString());
+                    cur.setLength(0);
+                    any = false;
+                }
+            } else {
+                cur.append(ch);
+                any = true;
+            }
+        }
+        if (any) {
+            w.add(cur.toString());
+        }
+        return w;
+    }
+
+    private interface InDir {
+        void accept(Path dir) throws IOException;
+    }
+
+    private static void withTempDir(InDir body) throws IOException {
+        Path dir = Files.createTempDirectory("readme-example").toRealPath();
+        try {
+            body.accept(dir);
+        } finally {
+            try (Stream<Path> all = Files.walk(dir)) {
+                for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+    }
+}
