@@ -45,7 +45,12 @@ public final class AnalysisPipeline {
      * @param progress where a long read shows its progress (a terminal only), or {@code null}
      */
     public static PipelineResult run(PipelineInput in, PrintWriter progress) {
-        return analyse(expand(in.paths(), in.nameFilter(), f -> false), in, progress);
+        return analyse(expand(in, f -> false), in, progress);
+    }
+
+    /** Expands {@code in.paths()} with {@code in.formats()}, as {@link #expand(List, PathMatcher, Predicate)} does. */
+    public static TraceFormats.Expanded expand(PipelineInput in, Predicate<Path> keep) {
+        return expand(in.formats(), in.paths(), in.nameFilter(), keep);
     }
 
     /**
@@ -55,8 +60,13 @@ public final class AnalysisPipeline {
      * on the command line is always read: the user asked for it.
      */
     public static TraceFormats.Expanded expand(List<Path> paths, PathMatcher nameFilter, Predicate<Path> keep) {
+        return expand(TraceFormats.standard(), paths, nameFilter, keep);
+    }
+
+    private static TraceFormats.Expanded expand(TraceFormats formats, List<Path> paths, PathMatcher nameFilter,
+                                                Predicate<Path> keep) {
         try {
-            return TraceFormats.standard().expand(paths, nameFilter, keep);
+            return formats.expand(paths, nameFilter, keep);
         } catch (TraceFormatException e) {
             throw new PipelineInputException(e.getMessage(), e);
         }
@@ -76,7 +86,7 @@ public final class AnalysisPipeline {
         Queue<String> stepNames = new ConcurrentLinkedQueue<>();
         JobReader.Read<RankInput> loaded;
         try {
-            loaded = TraceFormats.standard().readInParallel(files, new ReadOptions(in.stepPattern(), null), naming,
+            loaded = in.formats().readInParallel(files, new ReadOptions(in.stepPattern(), null), naming,
                     t -> {
                         RankReport r = RankAnalyzer.analyze(t, options);
                         if (selection != null) {

@@ -105,7 +105,7 @@ public final class InputOptions {
      */
     public PipelineInput pipeline(List<Path> paths) {
         applyLimits();
-        return new PipelineInput(paths, nameFilter(), rankRegex, stepPattern(), selection(), analysisOptions(), true);
+        return new PipelineInput(paths, nameFilter(), rankRegex, stepPattern(), selection(), analysisOptions(), true, null);
     }
 
     /**

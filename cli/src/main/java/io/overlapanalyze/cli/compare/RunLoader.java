@@ -52,7 +52,7 @@ public final class RunLoader {
      */
     public static Loaded load(String label, PipelineInput in, List<Path> inputs) {
         Map<Path, SummaryFile.Content> kinds = new HashMap<>();
-        TraceFormats.Expanded expanded = AnalysisPipeline.expand(in.paths(), in.nameFilter(),
+        TraceFormats.Expanded expanded = AnalysisPipeline.expand(in,
                 f -> kinds.computeIfAbsent(f, SummaryFile::classify) != SummaryFile.Content.NOT_SUMMARY);
         List<Path> files = expanded.files();
         inputs.addAll(files);
