@@ -12,10 +12,12 @@ WORKDIR /src
 # which changes to the sources do not invalidate.
 COPY pom.xml ./
 COPY trace-formats/pom.xml trace-formats/
+COPY synth/pom.xml synth/
 COPY analyzer/pom.xml analyzer/
 COPY cli/pom.xml cli/
-RUN mvn -B -q -ntp -Dmaven.test.skip=true package && rm -rf trace-formats/target analyzer/target cli/target
+RUN mvn -B -q -ntp -Dmaven.test.skip=true package && rm -rf trace-formats/target synth/target analyzer/target cli/target
 COPY trace-formats/src/main trace-formats/src/main
+COPY synth/src/main synth/src/main
 COPY analyzer/src/main analyzer/src/main
 COPY cli/src/main cli/src/main
 RUN mvn -B -q -ntp -Dmaven.test.skip=true package

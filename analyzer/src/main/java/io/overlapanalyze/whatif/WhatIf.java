@@ -3,8 +3,6 @@ package io.overlapanalyze.whatif;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.report.StepReport;
-import io.overlapanalyze.synth.ModelScenario;
-import io.overlapanalyze.synth.Scenario;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -67,42 +65,11 @@ public final class WhatIf {
         return predict(trace.source(), "trace", steps, measured, model, models, options, assumptions, warnings, tool);
     }
 
-    /** A block scenario: the cost model is fitted from its buckets (bytes, commUs). */
-    public static WhatIfReport fromScenario(Scenario s, String source, WhatIfOptions options, String tool) {
-        Workload w = ScenarioWorkloads.of(s);
-        if (w.buckets().isEmpty()) {
-            throw new IllegalArgumentException("scenario " + source + ": has no gradient buckets to replay");
-        }
-        List<CommSample> samples = w.buckets().stream()
-                .map(b -> new CommSample(io.overlapanalyze.model.CollectiveType.ALL_REDUCE, s.worldSize(), b.bytes(),
-                        b.commNs())).toList();
-        CostModel model = CostModelFitter.fit(samples);
-        List<String> assumptions = new ArrayList<>(List.of(
-                "the scenario's compute blocks run back to back from 0; each bucket's gradients are spread over "
-                        + "the backward blocks since the previous bucket in proportion to their time, and become "
-                        + "ready evenly within a block when a smaller cap splits it",
-                "cost model fitted from the scenario's buckets (bytes, commUs)"));
-        if (s.jitterPct() > 0) {
-            assumptions.add("jitter is not applied: the nominal step is replayed");
-        }
-        return fromScenarioWorkload(w, source, model, options, assumptions, tool);
-    }
-
-    /** A model scenario: its layers are the units and its own α, β the cost model (exact). */
-    public static WhatIfReport fromModelScenario(ModelScenario m, String source, WhatIfOptions options,
-                                                 String tool) {
-        List<String> assumptions = new ArrayList<>(List.of(
-                "the model's layers run back to back after forwardUs; a bucket is ready when its last layer's "
-                        + "backward ends (DDP's rule: a bucket closes once it holds at least the cap)",
-                "cost model: the scenario's own alphaUs and betaGBps"));
-        if (m.jitterPct() > 0) {
-            assumptions.add("jitter is not applied: the nominal step is replayed");
-        }
-        return fromScenarioWorkload(ScenarioWorkloads.of(m), source, ScenarioWorkloads.exactModel(m), options,
-                assumptions, tool);
-    }
-
-    private static WhatIfReport fromScenarioWorkload(Workload w, String source, CostModel model,
+    /**
+     * A workload described rather than measured (a scenario, converted by its caller): replayed as
+     * given for the measured line, then for each cap and interconnect with {@code model}.
+     */
+    public static WhatIfReport fromScenarioWorkload(Workload w, String source, CostModel model,
                                                      WhatIfOptions options, List<String> assumptions, String tool) {
         TwoEngineReplay.Result asGiven = TwoEngineReplay.replay(w, w.buckets(), null);
         WhatIfReport.Measured measured = new WhatIfReport.Measured(asGiven.stepTimeNs(), asGiven.tailNs(),
@@ -294,7 +261,7 @@ public final class WhatIf {
 
     /** A cap as DDP's bucket_cap_mb would say it: "25 MiB", "2.5 MiB", or bytes when not a round value. */
     public static String mib(long bytes) {
-        BigDecimal m = BigDecimal.valueOf(bytes).divide(BigDecimal.valueOf(ModelScenario.MIB));
+        BigDecimal m = BigDecimal.valueOf(bytes).divide(BigDecimal.valueOf(1024L * 1024L));
         if (m.scale() > 3 && m.stripTrailingZeros().scale() > 3) {
             return bytes + " B";
         }

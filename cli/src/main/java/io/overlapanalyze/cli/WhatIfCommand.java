@@ -1,6 +1,7 @@
 package io.overlapanalyze.cli;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
+import io.overlapanalyze.cli.whatif.ScenarioWhatIf;
 import io.overlapanalyze.cli.whatif.WhatIfJsonRenderer;
 import io.overlapanalyze.cli.whatif.WhatIfTextRenderer;
 import io.overlapanalyze.crossrank.RankInput;
@@ -194,12 +195,12 @@ public final class WhatIfCommand implements Callable<Integer> {
         Path file = Path.of(scenario);
         if (Files.isRegularFile(file)) {
             if (ModelScenario.isModelScenario(file)) {
-                return WhatIf.fromModelScenario(ModelScenario.parse(file), scenario, options, Version.tool());
+                return ScenarioWhatIf.fromModelScenario(ModelScenario.parse(file), scenario, options, Version.tool());
             }
-            return WhatIf.fromScenario(Scenario.parse(file), scenario, options, Version.tool());
+            return ScenarioWhatIf.fromScenario(Scenario.parse(file), scenario, options, Version.tool());
         }
         if (BuiltinScenarios.names().contains(scenario)) {
-            return WhatIf.fromScenario(BuiltinScenarios.get(scenario), scenario, options, Version.tool());
+            return ScenarioWhatIf.fromScenario(BuiltinScenarios.get(scenario), scenario, options, Version.tool());
         }
         throw new UserInputException(scenario + ": neither a scenario file nor a built-in scenario (built-ins: "
                 + String.join(", ", BuiltinScenarios.names()) + ")");

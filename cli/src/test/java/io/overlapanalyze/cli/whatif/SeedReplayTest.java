@@ -1,11 +1,25 @@
-package io.overlapanalyze.whatif;
+package io.overlapanalyze.cli.whatif;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
+import io.overlapanalyze.formats.input.TraceFormatException;
+import io.overlapanalyze.formats.kineto.KinetoReader;
+import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.synth.BuiltinScenarios;
+import io.overlapanalyze.synth.KinetoScenarioWriter;
 import io.overlapanalyze.synth.Scenario;
+import io.overlapanalyze.whatif.CostModel;
+import io.overlapanalyze.whatif.ReplayBucket;
+import io.overlapanalyze.whatif.TraceWorkloads;
+import io.overlapanalyze.whatif.TwoEngineReplay;
+import io.overlapanalyze.whatif.WhatIfOptions;
+import io.overlapanalyze.whatif.WhatIfReport;
+import io.overlapanalyze.whatif.Workload;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,6 +32,21 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class SeedReplayTest {
     private static final long MS = 1_000_000L;
+
+    /** The scenario written by the generator and read back with the Kineto reader. */
+    private static RankTrace generated(Scenario s) {
+        try {
+            Path dir = Files.createTempDirectory("whatif");
+            Path file = dir.resolve(s.name() + ".pt.trace.json");
+            KinetoScenarioWriter.write(s, file);
+            List<RankTrace> traces = new KinetoReader().read(file);
+            Files.delete(file);
+            Files.delete(dir);
+            return traces.get(0);
+        } catch (IOException | TraceFormatException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({"seed-1ms, 9, 7, 1", "seed-4ms, 18, 14, 8"})
@@ -36,7 +65,7 @@ class SeedReplayTest {
     @CsvSource({"seed-1ms, 9, 7, 1", "seed-4ms, 18, 14, 8"})
     void whatIfOnTheScenarioShowsTheSameAsMeasuredAndForTheMeasuredBuckets(String name, long serialMs, long stepMs,
                                                                           long tailMs) {
-        WhatIfReport r = WhatIf.fromScenario(BuiltinScenarios.get(name), name, WhatIfOptions.defaults(), "test");
+        WhatIfReport r = ScenarioWhatIf.fromScenario(BuiltinScenarios.get(name), name, WhatIfOptions.defaults(), "test");
         assertEquals(new WhatIfReport.Measured(stepMs * MS, tailMs * MS, tailMs * MS, 3, 26_214_400L), r.measured());
         WhatIfReport.Option measuredBuckets = r.options().get(0);
         assertEquals("measured buckets", measuredBuckets.label());
@@ -51,7 +80,7 @@ class SeedReplayTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({"seed-1ms, 9, 7, 1", "seed-4ms, 18, 14, 8"})
     void generatedTraceReplaysToTheSeedNumbers(String name, long serialMs, long stepMs, long tailMs) {
-        TraceWorkloads.Extracted x = TraceWorkloads.extract(Generated.trace(BuiltinScenarios.get(name)),
+        TraceWorkloads.Extracted x = TraceWorkloads.extract(generated(BuiltinScenarios.get(name)),
                 AnalysisOptions.defaults());
         assertEquals(1, x.steps().size());
         Workload w = x.steps().get(0).workload();
@@ -66,7 +95,7 @@ class SeedReplayTest {
     @CsvSource({"seed-1ms-optimizer, 7, 1", "seed-4ms-optimizer, 14, 8"})
     void anOptimizerAfterTheReductionsOnlyAddsItsLength(String name, long stepMs, long tailMs) {
         Scenario s = BuiltinScenarios.get(name);
-        for (Workload w : List.of(ScenarioWorkloads.of(s), TraceWorkloads.extract(Generated.trace(s),
+        for (Workload w : List.of(ScenarioWorkloads.of(s), TraceWorkloads.extract(generated(s),
                 AnalysisOptions.defaults()).steps().get(0).workload())) {
             TwoEngineReplay.Result r = TwoEngineReplay.replay(w, w.buckets(), null);
             assertEquals(stepMs * MS + BuiltinScenarios.OPTIMIZER_US * 1000, r.stepTimeNs());
@@ -78,7 +107,7 @@ class SeedReplayTest {
     @CsvSource({"seed-1ms, 7, 1", "seed-4ms, 14, 8"})
     void twiceTheBandwidthHalvesTheTransfers(String name, long stepMs, long tailMs) {
         WhatIfOptions o = new WhatIfOptions(List.of(), 2, 1, 2);
-        WhatIfReport r = WhatIf.fromScenario(BuiltinScenarios.get(name), name, o, "test");
+        WhatIfReport r = ScenarioWhatIf.fromScenario(BuiltinScenarios.get(name), name, o, "test");
         WhatIfReport.Option faster = r.options().get(1);
         assertEquals("measured buckets, bandwidth x2", faster.label());
         // 0.5 ms transfers: [2,2.5] [4,4.5] [6,6.5]; 2 ms: [2,4] [4,6] [6,8].

@@ -1,7 +1,14 @@
-package io.overlapanalyze.whatif;
+package io.overlapanalyze.cli.whatif;
 
+import io.overlapanalyze.model.CollectiveType;
 import io.overlapanalyze.synth.ModelScenario;
 import io.overlapanalyze.synth.Scenario;
+import io.overlapanalyze.whatif.CostModel;
+import io.overlapanalyze.whatif.GradUnit;
+import io.overlapanalyze.whatif.Rebucketing;
+import io.overlapanalyze.whatif.ReplayBucket;
+import io.overlapanalyze.whatif.Span;
+import io.overlapanalyze.whatif.Workload;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +17,8 @@ import java.util.List;
  * Workloads straight from a scenario, with the generator's device semantics (compute blocks
  * back-to-back from 0; each bucket reduced after its block; the optimizer after the last
  * reduction) but without its host model: the ideal timeline has no launch overheads. Jitter is
- * not applied (a scenario describes the nominal step).
+ * not applied (a scenario describes the nominal step). Here, not in the analyzer, because the
+ * analyzer does not know the generator's scenario types.
  */
 public final class ScenarioWorkloads {
     private ScenarioWorkloads() {
@@ -82,7 +90,7 @@ public final class ScenarioWorkloads {
     /** The model's own interconnect as an exact cost model (what the generator used). */
     public static CostModel exactModel(ModelScenario m) {
         // Given, not fitted: valid at every size, so the range is unbounded (no extrapolation warning).
-        return new CostModel(io.overlapanalyze.model.CollectiveType.ALL_REDUCE, m.worldSize(), m.alphaNs(),
+        return new CostModel(CollectiveType.ALL_REDUCE, m.worldSize(), m.alphaNs(),
                 m.betaBytesPerNs(), 1.0, 0, 0, 0, m.buckets().size(), 0, Long.MAX_VALUE, CostModel.Quality.GOOD,
                 "given by the model scenario (alphaUs, betaGBps), not fitted");
     }
