@@ -82,9 +82,6 @@ class ArchitectureTest {
             "analysis.RankAnalyzer -> analysis.beyond.ParallelismDetector",
             "analysis.RankAnalyzer -> analysis.beyond.PipelineAnalysis",
             "analysis.RankAnalyzer -> analysis.beyond.PrefetchAnalysis",
-            // Reading saved summaries and threshold options fails with the command package's input error.
-            "cli.compare.SummaryFile -> cli.UserInputException",
-            "cli.compare.ThresholdValues -> cli.UserInputException",
             // The terminal timeline formats durations with the text renderers' Units.
             "cli.render.timeline.TerminalTimeline -> cli.render.Units");
 

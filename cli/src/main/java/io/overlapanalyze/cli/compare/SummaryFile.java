@@ -8,10 +8,10 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.overlapanalyze.cli.UserInputException;
 import io.overlapanalyze.cli.render.JsonRenderer;
 import io.overlapanalyze.formats.input.InputStreams;
 import io.overlapanalyze.formats.input.Messages;
+import io.overlapanalyze.pipeline.PipelineInputException;
 import io.overlapanalyze.report.AnalysisReport;
 
 import java.io.IOException;
@@ -103,47 +103,47 @@ public final class SummaryFile {
         return (schema && ranks) || KIND.equals(kind) ? Content.SUMMARY : Content.NOT_SUMMARY;
     }
 
-    /** Reads a summary; every problem is one {@link UserInputException} line naming the file. */
+    /** Reads a summary; every problem is one {@link PipelineInputException} line naming the file. */
     public static AnalysisReport read(Path file) {
         JsonNode root;
         try (InputStream in = InputStreams.open(file)) {
             root = READER.readTree(in);
         } catch (IOException e) {
-            throw new UserInputException(Messages.quote(file) + ": not a readable overlap-analyze summary: "
+            throw new PipelineInputException(Messages.quote(file) + ": not a readable overlap-analyze summary: "
                     + parseProblem(e), e);
         }
         if (root == null || !root.isObject()) {
-            throw new UserInputException(file + ": not a readable overlap-analyze summary: not a JSON object");
+            throw new PipelineInputException(file + ": not a readable overlap-analyze summary: not a JSON object");
         }
         JsonNode version = root.get("schemaVersion");
         if (version == null || !version.canConvertToInt() || !version.isIntegralNumber()) {
-            throw new UserInputException(file + ": summary has no integer schemaVersion");
+            throw new PipelineInputException(file + ": summary has no integer schemaVersion");
         }
         int v = version.intValue();
         if (v > AnalysisReport.SCHEMA_VERSION) {
-            throw new UserInputException(file + ": summary schemaVersion " + v + " is newer than this "
+            throw new PipelineInputException(file + ": summary schemaVersion " + v + " is newer than this "
                     + "overlap-analyze reads (" + AnalysisReport.SCHEMA_VERSION + "); use a newer overlap-analyze "
                     + "or write the summary again with this one");
         }
         if (v < 1) {
-            throw new UserInputException(file + ": summary schemaVersion " + v + " is not valid (versions start at 1)");
+            throw new PipelineInputException(file + ": summary schemaVersion " + v + " is not valid (versions start at 1)");
         }
         if (root.get("ranks") == null || !root.get("ranks").isArray()) {
-            throw new UserInputException(file + ": summary has no \"ranks\" array");
+            throw new PipelineInputException(file + ": summary has no \"ranks\" array");
         }
         ObjectNode tree = withoutKind(root);
         try {
             SummaryShape.check(tree);
         } catch (SummaryShape.Problem e) {
-            throw new UserInputException(Messages.quote(file) + ": damaged summary: " + e.getMessage(), e);
+            throw new PipelineInputException(Messages.quote(file) + ": damaged summary: " + e.getMessage(), e);
         }
         try {
             return READER.treeToValue(tree, AnalysisReport.class);
         } catch (JsonMappingException e) {
-            throw new UserInputException(Messages.quote(file) + ": damaged summary: " + jsonPath(e)
+            throw new PipelineInputException(Messages.quote(file) + ": damaged summary: " + jsonPath(e)
                     + ": missing or inconsistent values", e);
         } catch (IOException | RuntimeException e) {
-            throw new UserInputException(Messages.quote(file) + ": damaged summary: a value this version cannot read",
+            throw new PipelineInputException(Messages.quote(file) + ": damaged summary: a value this version cannot read",
                     e);
         }
     }

@@ -1,6 +1,6 @@
 package io.overlapanalyze.cli.compare;
 
-import io.overlapanalyze.cli.UserInputException;
+import io.overlapanalyze.pipeline.PipelineInputException;
 
 import java.math.BigDecimal;
 import java.util.Locale;
@@ -27,7 +27,7 @@ public final class ThresholdValues {
         }
         Matcher m = PERCENT.matcher(t);
         if (!m.matches()) {
-            throw new UserInputException(option + ": '" + text + "' is not a percentage (e.g. 10%, or off)");
+            throw new PipelineInputException(option + ": '" + text + "' is not a percentage (e.g. 10%, or off)");
         }
         return new BigDecimal(m.group(1)).movePointLeft(2).doubleValue();
     }
@@ -36,13 +36,13 @@ public final class ThresholdValues {
     public static long duration(String option, String text) {
         Matcher m = DURATION.matcher(text.trim().toLowerCase(Locale.ROOT));
         if (!m.matches()) {
-            throw new UserInputException(option + ": '" + text + "' is not a duration (e.g. 0.1ms, 100us, 250000ns)");
+            throw new PipelineInputException(option + ": '" + text + "' is not a duration (e.g. 0.1ms, 100us, 250000ns)");
         }
         BigDecimal v = new BigDecimal(m.group(1));
         String unit = m.group(2);
         if (unit == null) {
             if (v.signum() != 0) {
-                throw new UserInputException(option + ": '" + text + "' needs a unit (ns, us, ms or s), e.g. 0.1ms");
+                throw new PipelineInputException(option + ": '" + text + "' needs a unit (ns, us, ms or s), e.g. 0.1ms");
             }
             return 0L;
         }
@@ -56,14 +56,14 @@ public final class ThresholdValues {
         try {
             return ns.longValueExact();
         } catch (ArithmeticException e) {
-            throw new UserInputException(option + ": '" + text + "' is not a whole number of nanoseconds, or too large");
+            throw new PipelineInputException(option + ": '" + text + "' is not a whole number of nanoseconds, or too large");
         }
     }
 
     /** The significance level of diff and gate. */
     public static void checkAlpha(double alpha) {
         if (!(alpha > 0 && alpha < 1)) {
-            throw new UserInputException("--alpha: must be between 0 and 1 (exclusive), got " + alpha);
+            throw new PipelineInputException("--alpha: must be between 0 and 1 (exclusive), got " + alpha);
         }
     }
 }
