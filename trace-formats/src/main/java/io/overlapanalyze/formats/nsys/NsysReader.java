@@ -567,12 +567,14 @@ public final class NsysReader implements TraceReader {
                     }
                 }
             }
-            String sql = "SELECT " + ReadOnlySqlite.integerOrNull(ExportDatabase.quote(start)) + ", "
-                    + ReadOnlySqlite.integerOrNull(ExportDatabase.quote(end)) + ", "
+            // start and end are read as they are; the place column says first whether both are
+            // INTEGER (a text or real time in a damaged row is missing, never 0 or truncated): one
+            // expression per row for the three, cheaper than a CASE around each time.
+            String sql = "SELECT " + ExportDatabase.quote(start) + ", " + ExportDatabase.quote(end) + ", "
                     + ExportDatabase.columnOrNull(device) + ", " + ExportDatabase.columnOrNull(context) + ", "
                     + ExportDatabase.columnOrNull(stream) + ", " + ExportDatabase.columnOrNull(corr) + ", "
                     + ExportDatabase.columnOrNull(pid) + ", " + ExportDatabase.columnOrNull(name) + ", "
-                    + ExportDatabase.columnOrNull(extra) + ", " + packedPlace(device, context, stream) + ", "
+                    + ExportDatabase.columnOrNull(extra) + ", " + packedPlace(start, end, device, context, stream) + ", "
                     + ExportDatabase.columnOrNull(fullName)
                     + " FROM " + ExportDatabase.quote(db.table(table));
             // No ORDER BY (nsys.md §12): rows are streamed in file order into primitive buffers per
@@ -597,16 +599,18 @@ public final class NsysReader implements TraceReader {
             LongIntMap extraRefs = new LongIntMap();
             long kernelNameIds = 0;
             java.util.Set<Long> countedNames = new java.util.HashSet<>();
+            // Short name id -> row name, for the short names whose kind no full name changes (those
+            // that do not read as compute): their rows leave the full name's column unread.
+            LongIntMap byShortName = new LongIntMap();
             long danglingKernelNames = 0;
             long firstDanglingKernelName = 0;
             int nullExtraRef = -1;
             try (Statement st = db.statement(); ResultSet rs = st.executeQuery(sql)) {
                 while (rs.next()) {
-                    long s = rs.getLong(1);
-                    boolean nullStart = s == 0 && rs.wasNull();
-                    long e = rs.getLong(2);
-                    if (nullStart || (e == 0 && rs.wasNull())) {
-                        long ks = nullStart ? Long.MIN_VALUE : s;
+                    long packed = rs.getLong(10);
+                    if (packed == START_NOT_INTEGER || packed == END_NOT_INTEGER) {
+                        boolean nullStart = packed == START_NOT_INTEGER;
+                        long ks = nullStart ? Long.MIN_VALUE : rs.getLong(1);
                         long ke = Long.MIN_VALUE;
                         if (nullRows == 0 || ks < nullKeyS || (ks == nullKeyS && ke < nullKeyE)) {
                             nullKeyS = ks;
@@ -615,6 +619,8 @@ public final class NsysReader implements TraceReader {
                         nullRows++;
                         continue;
                     }
+                    long s = rs.getLong(1);
+                    long e = rs.getLong(2);
                     if (e < s) {
                         if (badRows == 0 || s < badS || (s == badS && e < badE)) {
                             badS = s;
@@ -626,7 +632,6 @@ public final class NsysReader implements TraceReader {
                     int dev;
                     long ctx;
                     long str;
-                    long packed = rs.getLong(10);
                     if (packed >= 0) {
                         dev = (int) (packed >>> 48);
                         ctx = (packed >>> 24) & 0xFFFFFF;
@@ -657,41 +662,48 @@ public final class NsysReader implements TraceReader {
                     int ref;
                     if (kernels) {
                         long id = rs.getLong(8);
-                        long fullId = rs.getLong(11);
-                        boolean hasFull = !(fullId == 0 && rs.wasNull());
-                        // Keyed by the full name when there is one: kernels sharing a short name
-                        // may still be of different kinds.
-                        long key = hasFull ? fullId : id;
-                        ref = rowNames.kernel(key);
+                        ref = byShortName.get(id);
                         if (ref < 0) {
-                            String n = strings.stored(id);
-                            // Counted per short name, as the export names kernels, however many
-                            // demangled names share it.
-                            boolean firstOfName = !hasFull || countedNames.add(id);
-                            if (firstOfName) {
-                                kernelNameIds++;
-                            }
-                            if (n == null) {
-                                if (firstOfName && danglingKernelNames++ == 0) {
-                                    firstDanglingKernelName = id;
+                            long fullId = fullName == null ? 0 : rs.getLong(11);
+                            boolean hasFull = fullName != null && !(fullId == 0 && rs.wasNull());
+                            // Keyed by the full name when there is one: kernels sharing a short name
+                            // may still be of different kinds.
+                            long key = hasFull ? fullId : id;
+                            ref = rowNames.kernel(key);
+                            if (ref < 0) {
+                                String n = strings.stored(id);
+                                // Counted per short name, as the export names kernels, however many
+                                // demangled names share it.
+                                boolean firstOfName = countedNames.add(id);
+                                if (firstOfName) {
+                                    kernelNameIds++;
                                 }
-                                n = StringTable.placeholder(id);
-                            } else if (n.isEmpty()) {
-                                n = "(unnamed kernel)";
-                            }
-                            DeviceKind kind = classifier.kindOfKernel(n);
-                            if (kind == DeviceKind.COMPUTE && hasFull) {
-                                String full = strings.stored(fullId);
-                                DeviceKind byFull = full == null ? kind : classifier.kindOfKernel(full);
-                                if (byFull != kind) {
-                                    // Named by the full name, which is what says what it is (and
-                                    // lets the collective's type be read from it).
-                                    kind = byFull;
-                                    n = full;
+                                if (n == null) {
+                                    if (firstOfName && danglingKernelNames++ == 0) {
+                                        firstDanglingKernelName = id;
+                                    }
+                                    n = StringTable.placeholder(id);
+                                } else if (n.isEmpty()) {
+                                    n = "(unnamed kernel)";
+                                }
+                                DeviceKind kind = classifier.kindOfKernel(n);
+                                boolean byShortAlone = kind != DeviceKind.COMPUTE;
+                                if (kind == DeviceKind.COMPUTE && hasFull) {
+                                    String full = strings.stored(fullId);
+                                    DeviceKind byFull = full == null ? kind : classifier.kindOfKernel(full);
+                                    if (byFull != kind) {
+                                        // Named by the full name, which is what says what it is (and
+                                        // lets the collective's type be read from it).
+                                        kind = byFull;
+                                        n = full;
+                                    }
+                                }
+                                ref = rowNames.ref(n, kind);
+                                rowNames.cacheKernel(key, ref);
+                                if (byShortAlone) {
+                                    byShortName.put(id, ref);
                                 }
                             }
-                            ref = rowNames.ref(n, kind);
-                            rowNames.cacheKernel(key, ref);
                         }
                     } else if (memcpy || graph) {
                         long k = rs.getLong(9);
@@ -750,17 +762,21 @@ public final class NsysReader implements TraceReader {
         }
 
         /**
-         * deviceId, contextId and streamId in one value when all three are present and small (they are
-         * small counters in every export seen), else -1: one column read instead of three per row.
+         * {@link #START_NOT_INTEGER} or {@link #END_NOT_INTEGER} when a time is not an INTEGER (NULL,
+         * text, real); else deviceId, contextId and streamId in one value when all three are present
+         * and small (they are small counters in every export seen), else -1: one column read instead
+         * of three per row, and the times' type test in the same expression.
          */
-        private String packedPlace(String device, String context, String stream) {
+        private String packedPlace(String start, String end, String device, String context, String stream) {
+            String times = "CASE WHEN typeof(" + ExportDatabase.quote(start) + ") <> 'integer' THEN " + START_NOT_INTEGER
+                    + " WHEN typeof(" + ExportDatabase.quote(end) + ") <> 'integer' THEN " + END_NOT_INTEGER;
             if (device == null || context == null || stream == null) {
-                return "-1";
+                return times + " ELSE -1 END";
             }
             String d = ExportDatabase.quote(device);
             String c = ExportDatabase.quote(context);
             String s = ExportDatabase.quote(stream);
-            return "CASE WHEN " + d + " BETWEEN 0 AND 32767 AND " + c + " BETWEEN 0 AND 16777215 AND " + s
+            return times + " WHEN " + d + " BETWEEN 0 AND 32767 AND " + c + " BETWEEN 0 AND 16777215 AND " + s
                     + " BETWEEN 0 AND 16777215 THEN (" + d + " << 48) | (" + c + " << 24) | " + s + " ELSE -1 END";
         }
 
@@ -1003,6 +1019,10 @@ public final class NsysReader implements TraceReader {
     }
 
     private static final Pattern MPI_RANK = Pattern.compile("MPI Rank (\\d+)");
+    /** Place column of a device row whose start is not an INTEGER. */
+    static final long START_NOT_INTEGER = -3;
+    /** Place column of a device row whose start is an INTEGER and whose end is not. */
+    static final long END_NOT_INTEGER = -2;
 
     /** CUPTI memcpy kinds (nsys.md §3) as Kineto names them. */
     static String copyKind(long k) {

@@ -100,6 +100,35 @@ class NsysDamagedRowsTest {
         assertTrue(warning(t, KERNEL + " rows without an integer start or end skipped").contains("2 times"));
     }
 
+    /** A real start (half a nanosecond off) is not an integer time: skipped and counted, never truncated to one. */
+    @Test
+    void aRealStartIsSkippedToo() throws Exception {
+        Path copy = SharedExports.copy(EXPORT, dir);
+        SharedExports.sql(copy, "UPDATE " + KERNEL + " SET start = start + 0.5 WHERE rowid = (SELECT rowid FROM " + KERNEL
+                + " WHERE globalPid = " + PID_144 + " ORDER BY start LIMIT 1 OFFSET 700)");
+        RankTrace t = pid144(copy);
+        assertEquals(1992, kernels(t)[0]);
+        assertEquals(KERNEL + " rows without an integer start or end skipped", warning(t, KERNEL + " rows without"));
+    }
+
+    /**
+     * Skipped rows are reported in the order a time-sorted read meets them: a row ending before it
+     * starts (the 101st kernel) comes before a row with a text end that starts later (the 901st).
+     */
+    @Test
+    void skippedRowsAreWarnedInTheOrderOfTheirStarts() throws Exception {
+        Path copy = SharedExports.copy(EXPORT, dir);
+        SharedExports.sql(copy, "UPDATE " + KERNEL + " SET \"end\" = start - 1 WHERE rowid = (SELECT rowid FROM " + KERNEL
+                + " WHERE globalPid = " + PID_144 + " ORDER BY start LIMIT 1 OFFSET 100)");
+        SharedExports.sql(copy, "UPDATE " + KERNEL + " SET \"end\" = 'n/a' WHERE rowid = (SELECT rowid FROM " + KERNEL
+                + " WHERE globalPid = " + PID_144 + " ORDER BY start LIMIT 1 OFFSET 900)");
+        RankTrace t = pid144(copy);
+        assertEquals(1991, kernels(t)[0]);
+        int before = t.warnings().indexOf(warning(t, KERNEL + " rows ending before they start skipped"));
+        int text = t.warnings().indexOf(warning(t, KERNEL + " rows without an integer start or end skipped"));
+        assertTrue(before >= 0 && before < text, t.warnings().toString());
+    }
+
     /** No StringIds table: every kernel unnamed, all compute; the report must not pass 0 communication off as real. */
     @Test
     void noStringTableSaysCommunicationCannotBeClassified() throws Exception {
