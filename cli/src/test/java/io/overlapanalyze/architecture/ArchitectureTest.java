@@ -64,6 +64,8 @@ class ArchitectureTest {
             List.of("pipeline"),
             // Above every reader and analysis: they must not depend on the generator.
             List.of("synth"),
+            // Human formatting of nanoseconds, bytes and rates, for every renderer and picture.
+            List.of("cli.render.units"),
             List.of("cli.render.timeline"),
             List.of("cli.render"),
             List.of("cli.render.html", "cli.annotate", "cli.compare", "cli.whatif"),
@@ -81,9 +83,7 @@ class ArchitectureTest {
             "analysis.RankAnalyzer -> analysis.beyond.MemoryAnalysis",
             "analysis.RankAnalyzer -> analysis.beyond.ParallelismDetector",
             "analysis.RankAnalyzer -> analysis.beyond.PipelineAnalysis",
-            "analysis.RankAnalyzer -> analysis.beyond.PrefetchAnalysis",
-            // The terminal timeline formats durations with the text renderers' Units.
-            "cli.render.timeline.TerminalTimeline -> cli.render.Units");
+            "analysis.RankAnalyzer -> analysis.beyond.PrefetchAnalysis");
 
     private static List<Source> sources;
 
