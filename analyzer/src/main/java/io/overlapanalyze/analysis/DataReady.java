@@ -111,7 +111,7 @@ public final class DataReady {
     }
 
     /** Data-ready for one step; {@code waits} is the trace's index, built once per rank. */
-    DataReady(StepContext step, StreamWaitIndex waits) {
+    public DataReady(StepContext step, StreamWaitIndex waits) {
         this.step = step;
         this.waits = waits;
         DeviceIntervals dev = step.device();

@@ -23,22 +23,22 @@ import java.util.List;
  * step's Computing, Communication and Communication(Not Overlapped) by that rule, so the
  * cross-check compares like with like on steps with MC² kernels.
  */
-final class FusedAnalysis {
+public final class FusedAnalysis {
     private FusedAnalysis() {
     }
 
     /** The step's Computing, Communication and Not-overlapped the way Huawei's lane counts fused kernels. */
-    record ProfilerView(long computingNs, long communicationNs, long notOverlappedNs) {
+    public record ProfilerView(long computingNs, long communicationNs, long notOverlappedNs) {
     }
 
     /** {@code |F_comm|}, the union of the fused operators' own communication records; {@code null} when there are none. */
-    static Long fusedCommNs(StepContext step) {
+    public static Long fusedCommNs(StepContext step) {
         IntervalSet fc = parts(step, true);
         return fc == null ? null : fc.length();
     }
 
     /** The step by Huawei's rule; {@code null} when it has no fused kernel (then it is our numbers). */
-    static ProfilerView profilerView(StepContext step) {
+    public static ProfilerView profilerView(StepContext step) {
         if (step.fused().length == 0) {
             return null;
         }

@@ -42,7 +42,7 @@ public final class MarkerAnalysis {
      */
     public record Result(Markers markers, CollectiveSpan g1, CollectiveSpan gL, Long tailNs, Long lastBucketTailNs,
                          Long startDelayNs, Long launchLateNs, boolean approximate) {
-        static Result undefined() {
+        public static Result undefined() {
             return new Result(Markers.undefined(), null, null, null, null, null, null, false);
         }
     }

@@ -24,12 +24,12 @@ import java.util.List;
  *       is not counted as work either, as in a step's own busy time.</li>
  * </ul>
  */
-final class StepPeriods {
+public final class StepPeriods {
     private StepPeriods() {
     }
 
     /** The rank's device busy time: the union of its work of every step, or of none. */
-    static IntervalSet deviceBusy(DeviceIntervals dev) {
+    public static IntervalSet deviceBusy(DeviceIntervals dev) {
         IntervalSet.Builder b = IntervalSet.builder();
         for (int i = 0; i < dev.size(); i++) {
             if (isWork(dev.kind(i))) {
@@ -45,7 +45,7 @@ final class StepPeriods {
     }
 
     /** Per step (same order), its period; {@code null} for a step without device work. */
-    static ExposureAnalysis.Period[] of(DeviceIntervals dev, List<StepAssigner.Step> steps, IntervalSet busy) {
+    public static ExposureAnalysis.Period[] of(DeviceIntervals dev, List<StepAssigner.Step> steps, IntervalSet busy) {
         int n = steps.size();
         long[] firstStart = new long[n];
         long[] windowEnd = new long[n];
@@ -80,10 +80,10 @@ final class StepPeriods {
     }
 
     /** The rank's pre-capture figures and the union of that work (for the steps' notes). */
-    record PreCaptureWork(PreCapture figures, IntervalSet busy) {
+    public record PreCaptureWork(PreCapture figures, IntervalSet busy) {
     }
 
-    static PreCaptureWork preCapture(DeviceIntervals dev, int[] preCapture) {
+    public static PreCaptureWork preCapture(DeviceIntervals dev, int[] preCapture) {
         IntervalSet.Builder all = IntervalSet.builder();
         IntervalSet.Builder comm = IntervalSet.builder();
         for (int i : preCapture) {

@@ -16,7 +16,7 @@ import java.util.Map;
  * and record time known (to say what it waited for). A trace whose waits are all unusable (e.g.
  * {@code wait_on_cuda_event_record_corr_id} -1 everywhere) is treated as one without waits.
  */
-final class StreamWaitIndex {
+public final class StreamWaitIndex {
     private static final StreamWaitIndex EMPTY = new StreamWaitIndex(Map.of());
 
     /**
@@ -34,7 +34,7 @@ final class StreamWaitIndex {
         this.byLane = byLane;
     }
 
-    static StreamWaitIndex of(RankTrace trace) {
+    public static StreamWaitIndex of(RankTrace trace) {
         List<StreamWait> waits = trace.streamWaits();
         if (waits.isEmpty()) {
             return EMPTY;

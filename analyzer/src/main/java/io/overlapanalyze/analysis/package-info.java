@@ -1,6 +1,6 @@
 /**
  * The format-blind single-rank analysis of metrics.md §2–6. Entry point:
- * {@link io.overlapanalyze.analysis.RankAnalyzer#analyze(io.overlapanalyze.model.RankTrace, AnalysisOptions)}.
+ * {@link io.overlapanalyze.analysis.rank.RankAnalyzer#analyze(io.overlapanalyze.model.RankTrace, AnalysisOptions)}.
  *
  * <p>One analysis per class: {@link io.overlapanalyze.analysis.StepAssigner} (§2 steps, partial),
  * {@link io.overlapanalyze.analysis.PhaseClassifier} (§2 phases),
@@ -50,7 +50,7 @@
  *       minus the union of every COMPUTE/COMM/MEMCPY/MEMSET interval of the rank; windowOverlap
  *       is how far the window ends past the period's end.</li>
  *   <li><b>No device activity</b>: zero steps, zero totals, the note
- *       {@value io.overlapanalyze.analysis.RankAnalyzer#NOTE_NO_DEVICE}.</li>
+ *       {@value io.overlapanalyze.analysis.rank.RankAnalyzer#NOTE_NO_DEVICE}.</li>
  * </ul>
  */
 package io.overlapanalyze.analysis;

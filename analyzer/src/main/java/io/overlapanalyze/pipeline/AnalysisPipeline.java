@@ -1,7 +1,7 @@
 package io.overlapanalyze.pipeline;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.analysis.RankAnalyzer;
+import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.crossrank.CrossRankAnalyzer;
 import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.formats.JobReader;

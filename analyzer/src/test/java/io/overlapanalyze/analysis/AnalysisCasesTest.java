@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.model.CollectiveType;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.HostSpanKind;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.model.CollectiveType;
 import io.overlapanalyze.model.HostSpanKind;
 import io.overlapanalyze.model.RankTrace;

@@ -1,5 +1,6 @@
 package io.overlapanalyze.analysis;
 
+import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.model.CollectiveType;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.HostSpanKind;

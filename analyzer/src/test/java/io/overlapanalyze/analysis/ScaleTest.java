@@ -7,6 +7,7 @@ import static io.overlapanalyze.analysis.TraceBuilder.US;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.model.CollectiveType;
 import io.overlapanalyze.model.HostSpanKind;
 import io.overlapanalyze.report.RankReport;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.report.BoundBy;
 import io.overlapanalyze.report.ChainLink;
 import io.overlapanalyze.report.Markers;

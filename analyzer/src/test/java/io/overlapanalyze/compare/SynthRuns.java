@@ -1,7 +1,7 @@
 package io.overlapanalyze.compare;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.analysis.RankAnalyzer;
+import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.formats.kineto.KinetoReader;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.report.RankReport;

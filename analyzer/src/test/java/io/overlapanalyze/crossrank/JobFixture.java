@@ -1,6 +1,6 @@
 package io.overlapanalyze.crossrank;
 
-import io.overlapanalyze.analysis.RankAnalyzer;
+import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.formats.kineto.KinetoReader;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.report.CrossRankReport;

@@ -1,8 +1,8 @@
 package io.overlapanalyze.cli;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.analysis.RankAnalyzer;
 import io.overlapanalyze.analysis.beyond.MemoryAnalysis;
+import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;

@@ -3,7 +3,7 @@ package io.overlapanalyze.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.analysis.RankAnalyzer;
+import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.formats.sqlite.ReadOnlySqlite;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.RankTrace;

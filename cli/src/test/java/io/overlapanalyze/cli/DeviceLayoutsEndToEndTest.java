@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.analysis.RankAnalyzer;
+import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.report.RankReport;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package io.overlapanalyze.cli;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.analysis.RankAnalyzer;
+import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.report.BoundBy;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;

@@ -1,7 +1,7 @@
 package io.overlapanalyze.bench;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.analysis.RankAnalyzer;
+import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.cli.TraceLoader;
 import io.overlapanalyze.formats.nsys.NsysReader;
 import io.overlapanalyze.model.DeviceKind;

@@ -4,7 +4,7 @@ import io.overlapanalyze.cli.render.TextTable;
 
 import io.overlapanalyze.cli.render.Explanations;
 import io.overlapanalyze.cli.render.JsonRenderer;
-import io.overlapanalyze.cli.render.Units;
+import io.overlapanalyze.cli.render.units.Units;
 import io.overlapanalyze.compare.BucketLayout;
 import io.overlapanalyze.compare.DiffReport;
 import io.overlapanalyze.compare.Metric;

@@ -1,6 +1,6 @@
 package io.overlapanalyze.cli.compare;
 
-import io.overlapanalyze.cli.render.Units;
+import io.overlapanalyze.cli.render.units.Units;
 import io.overlapanalyze.compare.StepMetric;
 import io.overlapanalyze.compare.MetricUnit;
 import io.overlapanalyze.compare.Verdict;

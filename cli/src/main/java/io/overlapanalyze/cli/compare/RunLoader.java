@@ -1,7 +1,7 @@
 package io.overlapanalyze.cli.compare;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.analysis.RankAnalyzer;
+import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.compare.Run;
 import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.pipeline.AnalysisPipeline;

@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli.render;
 
+import io.overlapanalyze.cli.render.units.Units;
 import io.overlapanalyze.report.PeerBoundTail;
 import io.overlapanalyze.report.TailKind;
 

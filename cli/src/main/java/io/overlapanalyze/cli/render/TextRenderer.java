@@ -1,6 +1,7 @@
 package io.overlapanalyze.cli.render;
 
 import io.overlapanalyze.cli.render.timeline.TerminalTimeline;
+import io.overlapanalyze.cli.render.units.Units;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.ChainLink;
 import io.overlapanalyze.report.PeerBoundTail;

@@ -2,7 +2,7 @@ package io.overlapanalyze.cli.whatif;
 
 import io.overlapanalyze.cli.render.TextTable;
 
-import io.overlapanalyze.cli.render.Units;
+import io.overlapanalyze.cli.render.units.Units;
 import io.overlapanalyze.whatif.CostModel;
 import io.overlapanalyze.whatif.Span;
 import io.overlapanalyze.whatif.TwoEngineReplay;

@@ -1,7 +1,7 @@
 package io.overlapanalyze.cli.reliability;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.analysis.RankAnalyzer;
+import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.cli.TraceLoader;
 import io.overlapanalyze.cli.UserInputException;
 import io.overlapanalyze.model.RankTrace;

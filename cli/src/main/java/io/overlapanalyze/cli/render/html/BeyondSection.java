@@ -1,6 +1,6 @@
 package io.overlapanalyze.cli.render.html;
 
-import io.overlapanalyze.cli.render.Units;
+import io.overlapanalyze.cli.render.units.Units;
 import io.overlapanalyze.report.AnnotationReport;
 import io.overlapanalyze.report.ContentionReport;
 import io.overlapanalyze.report.LaunchReport;

@@ -1,6 +1,6 @@
 package io.overlapanalyze.cli.render.html;
 
-import io.overlapanalyze.cli.render.Units;
+import io.overlapanalyze.cli.render.units.Units;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.BandwidthByType;
 import io.overlapanalyze.report.CrossRankReport;

@@ -96,7 +96,7 @@ final class Heatmap {
                 .append("\" text-anchor=\"end\">").append(Html.esc(colLabels.get(colLabels.size() - 1)))
                 .append("</text><text class=\"axt\" x=\"").append(Html.num(GUTTER + PLOT / 2)).append("\" y=\"")
                 .append(Html.num(base + 30)).append("\" text-anchor=\"middle\">")
-                .append(Html.esc(unit + ": darker is longer, up to " + io.overlapanalyze.cli.render.Units.ms(max)
+                .append(Html.esc(unit + ": darker is longer, up to " + io.overlapanalyze.cli.render.units.Units.ms(max)
                         + " ms; lightest: 0; grey: not defined"
                         + (rows < rowLabels.size() || cols < colLabels.size() ? "; binned, each cell the largest of its bin" : "")))
                 .append("</text></svg>");

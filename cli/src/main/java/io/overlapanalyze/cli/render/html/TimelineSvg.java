@@ -1,10 +1,10 @@
 package io.overlapanalyze.cli.render.html;
 
 import io.overlapanalyze.analysis.IntervalSet;
-import io.overlapanalyze.cli.render.Units;
 import io.overlapanalyze.cli.render.timeline.MarkerPoints;
 import io.overlapanalyze.cli.render.timeline.PixelRuns;
 import io.overlapanalyze.cli.render.timeline.StepTimeline;
+import io.overlapanalyze.cli.render.units.Units;
 import io.overlapanalyze.report.BoundBy;
 import io.overlapanalyze.report.ChainLink;
 import io.overlapanalyze.report.StepReport;

@@ -1,7 +1,7 @@
 package io.overlapanalyze.cli.render.timeline;
 
 import io.overlapanalyze.analysis.IntervalSet;
-import io.overlapanalyze.cli.render.Units;
+import io.overlapanalyze.cli.render.units.Units;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;

@@ -1,4 +1,4 @@
-package io.overlapanalyze.cli.render;
+package io.overlapanalyze.cli.render.units;
 
 import java.util.Locale;
 

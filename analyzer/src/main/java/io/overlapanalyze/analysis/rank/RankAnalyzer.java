@@ -1,5 +1,21 @@
-package io.overlapanalyze.analysis;
+package io.overlapanalyze.analysis.rank;
 
+import io.overlapanalyze.analysis.AnalysisOptions;
+import io.overlapanalyze.analysis.AnnotationOverlap;
+import io.overlapanalyze.analysis.DataReady;
+import io.overlapanalyze.analysis.ExposureAnalysis;
+import io.overlapanalyze.analysis.FusedAnalysis;
+import io.overlapanalyze.analysis.GradientSet;
+import io.overlapanalyze.analysis.IntervalSet;
+import io.overlapanalyze.analysis.MarkerAnalysis;
+import io.overlapanalyze.analysis.OverlapCrossCheck;
+import io.overlapanalyze.analysis.PhaseClassifier;
+import io.overlapanalyze.analysis.StepAssigner;
+import io.overlapanalyze.analysis.StepContext;
+import io.overlapanalyze.analysis.StepPeriods;
+import io.overlapanalyze.analysis.StreamWaitIndex;
+import io.overlapanalyze.analysis.TailAttribution;
+import io.overlapanalyze.analysis.TotalsCalculator;
 import io.overlapanalyze.analysis.beyond.ContentionAnalysis;
 import io.overlapanalyze.analysis.beyond.LaunchDiagnostics;
 import io.overlapanalyze.analysis.beyond.MemoryAnalysis;
