@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import io.overlapanalyze.formats.input.InputStreams;
 import io.overlapanalyze.formats.input.TraceFormatException;
+import io.overlapanalyze.formats.json.JsonReadStrategy;
 import io.overlapanalyze.formats.json.ParallelArrayScan;
 import io.overlapanalyze.formats.json.ParallelArrayScan.ElementParser;
 import io.overlapanalyze.formats.json.ParallelArrayScan.Replay;
@@ -58,7 +59,8 @@ import static io.overlapanalyze.formats.json.Utf8JsonScanner.OBJECT;
  * file has an error (so that errors are those of the two-pass read). Either way the model is the
  * same; the single pass halves the parsing.
  *
- * <p>Both reads have a fast path, as the Kineto reader has ({@link #readWithScanner}): the same
+ * <p>Both reads have a fast path, as the Kineto reader has ({@link #readWithScanner}), chosen as
+ * {@link JsonReadStrategy} says: the same
  * per-event logic ({@link #take}, or metadata then events) fed by a byte scanner
  * ({@link ByteEventFields}) instead of Jackson, on several threads for a big plain file. It takes
  * on only well-formed files within the scanner's subset; for anything else (damage, truncation, a
@@ -122,20 +124,14 @@ final class TimelineReader {
     }
 
     /**
-     * Set {@code -Doverlap.ascend.scanner=jackson} to read with the Jackson path only (to compare the
-     * two, or to rule the fast path out when chasing a problem).
+     * The fast path, then Jackson when it gives up (see {@link #readWithScanner}); {@code
+     * -Doverlap.ascend.scanner=jackson} reads with the Jackson path only, {@code
+     * -Doverlap.ascend.threads} sets the scan threads.
      */
-    private static final boolean BYTE_SCANNER = !"jackson".equals(System.getProperty("overlap.ascend.scanner"));
+    private static final JsonReadStrategy STRATEGY = JsonReadStrategy.of("ascend");
 
     List<RankTrace> read() throws TraceFormatException, IOException {
-        if (BYTE_SCANNER) {
-            try {
-                return readWithScanner();
-            } catch (Unsupported ex) {
-                // Not a file the fast path takes on (see readWithScanner): the Jackson path decides.
-            }
-        }
-        return readWithJackson();
+        return STRATEGY.read(this::readWithScanner, this::readWithJackson);
     }
 
     /**
@@ -180,7 +176,7 @@ final class TimelineReader {
      * Reads with readers of its own: this one stays unused.
      */
     List<RankTrace> readWithScanner() throws IOException {
-        int threads = ParallelArrayScan.threads("overlap.ascend.threads");
+        int threads = STRATEGY.threads();
         return readWithScanner(parts.size() == 1 ? ParallelArrayScan.chunkBytesFor(parts.get(0), threads) : 0, threads);
     }
 
@@ -199,14 +195,9 @@ final class TimelineReader {
     }
 
     private List<RankTrace> scanWith(int chunkBytes, int threads, boolean twoPasses) throws IOException {
-        if (chunkBytes > 0 && parts.size() == 1 && !InputStreams.isGzip(parts.get(0))) {
-            try {
-                return fresh().scan(chunkBytes, threads, twoPasses);
-            } catch (ParallelArrayScan.Resequence ex) {
-                // a guessed cut was inside an event: read it again on one thread
-            }
-        }
-        return fresh().scan(0, threads, twoPasses);
+        // Only a single plain file has the random access that the parallel scan needs.
+        int parallelChunk = chunkBytes > 0 && parts.size() == 1 && !InputStreams.isGzip(parts.get(0)) ? chunkBytes : 0;
+        return JsonReadStrategy.scan(parallelChunk, chunk -> fresh().scan(chunk, threads, twoPasses));
     }
 
     private List<RankTrace> scan(int chunkBytes, int threads, boolean twoPasses) throws IOException {

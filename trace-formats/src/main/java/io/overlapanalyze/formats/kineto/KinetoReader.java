@@ -13,6 +13,7 @@ import io.overlapanalyze.formats.input.InputLimitExceededException;
 import io.overlapanalyze.formats.input.InputStreams;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.input.TraceReader;
+import io.overlapanalyze.formats.json.JsonReadStrategy;
 import io.overlapanalyze.formats.json.ParallelArrayScan;
 import io.overlapanalyze.formats.json.Utf8JsonScanner;
 import io.overlapanalyze.formats.json.Utf8JsonScanner.Unsupported;
@@ -58,10 +59,10 @@ import java.util.zip.ZipException;
  *
  * <p>Two paths fill the same {@link EventHolder} for the same {@link TraceCollector}: the byte
  * scanner ({@link #readWithScanner}, tried first; several threads on a big plain file) and Jackson
- * ({@link #readWithJackson}, the reference). The scanner gives up ({@link Unsupported}) on anything
- * outside a strict subset of what Jackson takes, damage included, and the file is then read by
- * Jackson: so results, warnings and messages are always the reference path's (ARCHITECTURE.md,
- * "Two paths").
+ * ({@link #readWithJackson}, the reference), chosen as {@link JsonReadStrategy} says: the scanner
+ * gives up ({@link Unsupported}) on anything outside a strict subset of what Jackson takes, damage
+ * included, and the file is then read by Jackson, so results, warnings and messages are always the
+ * reference path's (ARCHITECTURE.md, "Two paths").
  *
  * <p>Damage is handled as kineto.md §9 asks: a file cut short (crash, {@code .tmp}, truncated gzip)
  * after at least one complete event gives a partial trace flagged {@code truncated} with a warning;
@@ -119,21 +120,15 @@ public final class KinetoReader implements TraceReader {
     }
 
     /**
-     * Set {@code -Doverlap.kineto.scanner=jackson} to read every file with the Jackson path only
-     * (to compare the two, or to rule the fast path out when chasing a problem).
+     * The fast path, then Jackson when it gives up; {@code -Doverlap.kineto.scanner=jackson} reads
+     * every file with the Jackson path only, {@code -Doverlap.kineto.threads} sets the scan threads.
      */
-    private static final boolean BYTE_SCANNER = !"jackson".equals(System.getProperty("overlap.kineto.scanner"));
+    private static final JsonReadStrategy STRATEGY = JsonReadStrategy.of("kineto");
 
     @Override
     public List<RankTrace> read(Path input) throws TraceFormatException, IOException {
-        if (BYTE_SCANNER) {
-            try {
-                return DeviceSplit.split(readWithScanner(input));
-            } catch (Unsupported e) {
-                // Outside the fast path's subset (damage, unusual JSON): the Jackson path decides.
-            }
-        }
-        return DeviceSplit.split(readWithJackson(input));
+        return STRATEGY.read(() -> DeviceSplit.split(readWithScanner(input)),
+                () -> DeviceSplit.split(readWithJackson(input)));
     }
 
     /** The reference path: Jackson's token stream. Package-private for the parity test. */
@@ -154,20 +149,15 @@ public final class KinetoReader implements TraceReader {
      * again on one thread.
      */
     RankTrace readWithScanner(Path input) throws IOException {
-        int threads = ParallelArrayScan.threads("overlap.kineto.threads");
+        int threads = STRATEGY.threads();
         return readWithScanner(input, ParallelArrayScan.chunkBytesFor(input, threads), threads);
     }
 
     /** As {@link #readWithScanner(Path)}; {@code chunkBytes} 0 reads on one thread (tests vary both). */
     RankTrace readWithScanner(Path input, int chunkBytes, int threads) throws IOException {
-        if (chunkBytes > 0) {
-            try {
-                return scan(input, new ParallelArrayScan<>(input, Files.size(input), chunkBytes, threads));
-            } catch (ParallelArrayScan.Resequence e) {
-                // a guessed cut was inside an event: read it again on one thread
-            }
-        }
-        return scan(input, null);
+        return JsonReadStrategy.scan(chunkBytes, chunk -> chunk > 0
+                ? scan(input, new ParallelArrayScan<>(input, Files.size(input), chunk, threads))
+                : scan(input, null));
     }
 
     private RankTrace scan(Path input, ParallelArrayScan<EventHolder> parallel) throws IOException {
