@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * The device-side events of a timeline, in file order, from the read until they are assembled
- * into ranks ({@code TimelineReader.build}: that needs every flow and every communication stream,
+ * into ranks ({@code TimelineCollector.build}: that needs every flow and every communication stream,
  * known only at the end). Columns of primitives, not an object per event: a multi-gigabyte
  * capture holds millions of device tasks, and as objects (80 bytes each, all alive to the end),
  * or even as columns of references, they cost the collector more than the reading did (a full

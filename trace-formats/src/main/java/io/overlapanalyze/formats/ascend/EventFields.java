@@ -36,7 +36,7 @@ final class EventFields {
     String argStreamId;
     String argCount;
     String argDataType;
-    /** {@code process_sort_index} metadata's {@code sort_index}: it checks a pid's encoding (TimelineReader). */
+    /** {@code process_sort_index} metadata's {@code sort_index}: it checks a pid's encoding (TimelineCollector). */
     String argSortIndex;
     private final TextCache cache = new TextCache();
 
