@@ -2,13 +2,10 @@ package io.overlapanalyze.synth;
 
 import io.overlapanalyze.synth.TraceEventBuilder.TraceEvent;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,26 +27,7 @@ final class EventsNsysWriter {
 
     static void write(List<TraceEvent> events, String scenarioName, int rank, int worldSize, long baseTimeNs, Path file)
             throws IOException {
-        Path abs = file.toAbsolutePath();
-        if (abs.getParent() != null) {
-            Files.createDirectories(abs.getParent());
-        }
-        Files.deleteIfExists(abs);
-        io.overlapanalyze.formats.sqlite.NativeLibraryHome.ensure();
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + abs)) {
-            try (Statement st = c.createStatement()) {
-                st.execute("PRAGMA journal_mode=OFF");
-                st.execute("PRAGMA synchronous=OFF");
-                for (String ddl : NsysScenarioWriter.DDL) {
-                    st.execute(ddl);
-                }
-            }
-            c.setAutoCommit(false);
-            new Rows(c, events, scenarioName, rank, worldSize, baseTimeNs).write();
-            c.commit();
-        } catch (SQLException e) {
-            throw new IOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
+        NsysScenarioWriter.writeExport(file, c -> new Rows(c, events, scenarioName, rank, worldSize, baseTimeNs).write());
     }
 
     private static final class Rows {

@@ -97,6 +97,20 @@ public final class NsysScenarioWriter {
         for (Scenario s : ranks) {
             plans.add(KinetoScenarioWriter.plan(s));
         }
+        writeExport(file, c -> new Export(c, ranks, plans).write());
+        return plans;
+    }
+
+    /** Fills a fresh export's tables. */
+    interface ExportFill {
+        void fill(Connection c) throws SQLException;
+    }
+
+    /**
+     * Writes an export to {@code file} (replaced, parent directories made): a new database with
+     * nsys's tables ({@link #DDL}), filled by {@code fill} in one transaction.
+     */
+    static void writeExport(Path file, ExportFill fill) throws IOException {
         Path abs = file.toAbsolutePath();
         if (abs.getParent() != null) {
             Files.createDirectories(abs.getParent());
@@ -107,14 +121,16 @@ public final class NsysScenarioWriter {
             try (Statement st = c.createStatement()) {
                 st.execute("PRAGMA journal_mode=OFF");
                 st.execute("PRAGMA synchronous=OFF");
+                for (String ddl : DDL) {
+                    st.execute(ddl);
+                }
             }
             c.setAutoCommit(false);
-            new Export(c, ranks, plans).write();
+            fill.fill(c);
             c.commit();
         } catch (SQLException e) {
             throw new IOException("cannot write " + file + ": " + e.getMessage(), e);
         }
-        return plans;
     }
 
     /** The short name nsys stores for a kernel: no return type, namespace, template or parameters. */
@@ -162,11 +178,6 @@ public final class NsysScenarioWriter {
             this.c = c;
             this.ranks = ranks;
             this.plans = plans;
-            try (Statement st = c.createStatement()) {
-                for (String ddl : DDL) {
-                    st.execute(ddl);
-                }
-            }
             strings = c.prepareStatement("INSERT INTO StringIds (id, value) VALUES (?, ?)");
             kernel = c.prepareStatement("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL (start, end, deviceId, contextId,"
                     + " greenContextId, streamId, correlationId, globalPid, demangledName, shortName, mangledName, launchType,"
