@@ -7,7 +7,6 @@ import io.overlapanalyze.model.RankTrace;
 
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -31,18 +30,6 @@ public final class TraceLoader {
         } catch (TraceFormatException e) {
             throw mapped(e);
         }
-    }
-
-    /**
-     * Everything the paths make a command read, for {@link SafeOutput}: the paths as typed (a
-     * directory counts whole, with every file below it) and the files they expand to.
-     */
-    public static List<Path> inputsOf(List<Path> paths) {
-        List<Path> all = new ArrayList<>(paths);
-        for (Path p : paths) {
-            all.addAll(expand(p));
-        }
-        return all;
     }
 
     /** Reads one input into its rank traces. */
