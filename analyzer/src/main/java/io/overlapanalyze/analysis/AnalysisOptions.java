@@ -7,7 +7,8 @@ package io.overlapanalyze.analysis;
  * @param epsilonFloorNs     lower bound of the attribution tolerance ε (metrics.md §6: 2 µs)
  * @param epsilonFraction    ε as a fraction of the collective's duration (metrics.md §6: 0.5 %)
  */
-public record AnalysisOptions(boolean includePartial, long epsilonFloorNs, double epsilonFraction) {
+public record AnalysisOptions(boolean includePartial, long epsilonFloorNs, double epsilonFraction)
+        implements java.io.Serializable {
     public static AnalysisOptions defaults() {
         return new AnalysisOptions(false, 2_000L, 0.005);
     }

@@ -9,6 +9,7 @@ import io.overlapanalyze.formats.RankNaming;
 import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.formats.input.ReadOptions;
 import io.overlapanalyze.formats.input.TraceFormatException;
+import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.CrossRankReport;
 import io.overlapanalyze.report.InputProblem;
@@ -18,6 +19,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Queue;
@@ -87,14 +89,7 @@ public final class AnalysisPipeline {
         JobReader.Read<RankInput> loaded;
         try {
             loaded = in.formats().readInParallel(files, new ReadOptions(in.stepPattern(), null), naming,
-                    t -> {
-                        RankReport r = RankAnalyzer.analyze(t, options);
-                        if (selection != null) {
-                            r.steps().forEach(s -> stepNames.add(s.name()));
-                            r = RankAnalyzer.selectSteps(r, selection, options);
-                        }
-                        return new RankInput(t, r);
-                    }, progress);
+                    t -> analyseRank(t, selection, options, stepNames), progress);
         } catch (TraceFormatException e) {
             throw new PipelineInputException(e.getMessage(), e);
         }
@@ -103,16 +98,49 @@ public final class AnalysisPipeline {
         }
         List<InputProblem> unreadable = new ArrayList<>();
         for (JobReader.Unreadable u : loaded.unreadable()) {
-            unreadable.add(new InputProblem(u.file().toString(), null, InputProblem.UNREADABLE, u.message()));
+            unreadable.add(unreadable(u.file().toString(), u.message()));
         }
+        return assemble(loaded.results(), unreadable, files.size(), in.crossRank(), expanded.skipped());
+    }
+
+    /** An input that could not be read, as the report lists it. */
+    public static InputProblem unreadable(String file, String message) {
+        return new InputProblem(file, null, InputProblem.UNREADABLE, message);
+    }
+
+    /**
+     * The job's report from its ranks, each read and analysed alone: the ranks sorted by id, then
+     * source, and, when {@code crossRank} is asked for and there are several inputs, the cross-rank
+     * analysis over them (which reads only what a digest keeps, so {@code ranks} may hold digests).
+     *
+     * @param files how many inputs were read (a file may hold several ranks, an input none)
+     */
+    public static PipelineResult assemble(List<RankInput> ranksRead, List<InputProblem> unreadable, int files,
+                                          boolean crossRank, List<String> skipped) {
         List<RankReport> ranks = new ArrayList<>();
-        for (RankInput input : loaded.results()) {
+        for (RankInput input : ranksRead) {
             ranks.add(input.report());
         }
         ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(r -> String.valueOf(r.source())));
-        CrossRankReport crossRank = in.crossRank() && (files.size() > 1 || loaded.results().size() > 1)
-                ? CrossRankAnalyzer.analyze(loaded.results(), unreadable) : null;
-        AnalysisReport report = new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks, crossRank);
-        return new PipelineResult(report, loaded.results(), unreadable, expanded.skipped());
+        CrossRankReport crossReport = crossRank && (files > 1 || ranksRead.size() > 1)
+                ? CrossRankAnalyzer.analyze(ranksRead, unreadable) : null;
+        AnalysisReport report = new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks, crossReport);
+        return new PipelineResult(report, ranksRead, unreadable, skipped);
+    }
+
+    /**
+     * One rank read, analysed alone: its report, narrowed to {@code selection} when there is one
+     * (then every step name seen goes to {@code stepNames}, so that a selection matching no rank's
+     * steps can be refused). The whole per-rank part of the pipeline, also for a caller that reads
+     * its ranks elsewhere (a Spark task).
+     */
+    public static RankInput analyseRank(RankTrace trace, StepSelection selection, AnalysisOptions options,
+                                        Collection<String> stepNames) {
+        RankReport r = RankAnalyzer.analyze(trace, options);
+        if (selection != null) {
+            r.steps().forEach(s -> stepNames.add(s.name()));
+            r = RankAnalyzer.selectSteps(r, selection, options);
+        }
+        return new RankInput(trace, r);
     }
 }

@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  * e.g. {@code 4,5}, {@code 4-6}, {@code ProfilerStep#5}, {@code all}. A number matches the
  * number at the end of a step name ({@code ProfilerStep#5} is step 5).
  */
-public final class StepSelection implements Predicate<String> {
+public final class StepSelection implements Predicate<String>, java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     private static final Pattern RANGE = Pattern.compile("(\\d+)\\s*-\\s*(\\d+)");
     private static final Pattern NUMBER = Pattern.compile("\\d+");
     private static final Pattern TRAILING_NUMBER = Pattern.compile("(\\d+)\\s*$");

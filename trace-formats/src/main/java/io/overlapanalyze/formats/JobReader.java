@@ -60,6 +60,21 @@ public final class JobReader {
         }
     }
 
+    /**
+     * One input of a job: its rank traces, each handed to {@code then}; the rank is named from
+     * {@code namedAs} when the file holds one rank. {@code namedAs} is the path the user knows the
+     * file by: {@code file} itself, or the remote location a local copy was made from.
+     */
+    public static <T> List<T> readOne(TraceFormats formats, Path file, Path namedAs, ReadOptions options,
+                                      RankNaming naming, Function<RankTrace, T> then) throws TraceFormatException {
+        List<T> out = new ArrayList<>();
+        List<RankTrace> traces = formats.read(file, options);
+        for (RankTrace t : traces) {
+            out.add(then.apply(traces.size() == 1 ? naming.apply(t, namedAs) : t));
+        }
+        return out;
+    }
+
     static <T> Read<T> read(TraceFormats formats, List<Path> files, ReadOptions options, RankNaming naming,
                             Function<RankTrace, T> then, PrintWriter progressOut) throws TraceFormatException {
         int threads = workers(files);
@@ -74,11 +89,7 @@ public final class JobReader {
             List<Future<List<T>>> futures = new ArrayList<>();
             for (Path f : files) {
                 futures.add(pool.submit(() -> {
-                    List<T> out = new ArrayList<>();
-                    List<RankTrace> traces = formats.read(f, options);
-                    for (RankTrace t : traces) {
-                        out.add(then.apply(traces.size() == 1 ? naming.apply(t, f) : t));
-                    }
+                    List<T> out = readOne(formats, f, f, options, naming, then);
                     if (progress) {
                         synchronized (progressOut) {
                             progressOut.print("\roverlap-analyze: read " + done.incrementAndGet() + " of "

@@ -169,6 +169,15 @@ public final class TraceFormats {
         return new Expanded(new ArrayList<>(files), skipped);
     }
 
+    /**
+     * Why a file found by walking a directory is no trace by content (a job's {@code config.json}, a
+     * saved result), or {@code null} when it may be one: the check {@link #expand(List, PathMatcher,
+     * Predicate)} applies to what it walks, for a caller that walks elsewhere (a remote file system).
+     */
+    public String notATrace(Path walkedFile) {
+        return TraceContent.notATrace(walkedFile);
+    }
+
     /** Whether a directory walk reads a file of this name: some reader accepts it. */
     public boolean isTraceFileName(String name) {
         for (FormatReader r : readers) {

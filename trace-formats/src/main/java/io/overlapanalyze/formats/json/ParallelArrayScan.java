@@ -1,6 +1,7 @@
 package io.overlapanalyze.formats.json;
 
 import io.overlapanalyze.formats.input.InputStreams;
+import io.overlapanalyze.formats.input.ThreadBudget;
 import io.overlapanalyze.formats.json.Utf8JsonScanner.Unsupported;
 
 import java.io.Closeable;
@@ -96,9 +97,12 @@ public final class ParallelArrayScan<E> implements Closeable {
         return parallel ? CHUNK_BYTES : 0;
     }
 
-    /** Scan threads: the system property {@code property} if set, else the cores (at most 4). */
+    /**
+     * Scan threads: the system property {@code property} if set, else the cores (at most 4); never
+     * more than the caller's {@link ThreadBudget}.
+     */
     public static int threads(String property) {
-        return Integer.getInteger(property, Math.min(4, Runtime.getRuntime().availableProcessors()));
+        return ThreadBudget.cap(Integer.getInteger(property, Math.min(4, Runtime.getRuntime().availableProcessors())));
     }
 
     /** How far past a nominal cut to look for an element start. */

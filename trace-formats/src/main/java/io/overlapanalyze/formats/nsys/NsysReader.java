@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.nsys;
 
+import io.overlapanalyze.formats.input.ThreadBudget;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.input.TraceReader;
 import io.overlapanalyze.formats.input.Warnings;
@@ -212,7 +213,9 @@ public final class NsysReader implements TraceReader {
             FutureTask<Void> launchRead = null;
             if (launchSql == null) {
                 launches.build();
-            } else if (kernelTable) {
+            } else if (kernelTable && ThreadBudget.limit() >= 2) {
+                // Launches on a thread of their own while the kernels are read; within a budget of
+                // one thread (a Spark task of one core), before them, as for an export without kernels.
                 launchRead = new FutureTask<>(() -> {
                     try (ExportDatabase db2 = db.another(); StringTable strings2 = new StringTable(db2)) {
                         readLaunches(db2, strings2, launchSql);

@@ -1,0 +1,171 @@
+package io.overlapanalyze.spark;
+
+import io.overlapanalyze.options.OutputFormat;
+import io.overlapanalyze.options.SafeOutput;
+import io.overlapanalyze.options.UserInputException;
+import io.overlapanalyze.render.MarkdownRenderer;
+import io.overlapanalyze.render.ReportRenderer;
+import io.overlapanalyze.render.TextRenderer;
+import io.overlapanalyze.report.AnalysisReport;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.spark.SparkConf;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where the job's outputs go: the report ({@code -o}, else standard output) and the summary
+ * baseline ({@code --summary}), each a local path (written as the CLI writes files: never onto
+ * an input, through a temporary file) or a Hadoop FileSystem URI; and the directory for the
+ * report parts tasks write.
+ */
+final class JobOutputs {
+    /** The most a task sends back of one rank's report: the rest is written to a part file. */
+    static final long MAX_INLINE_BYTES = 1L << 20;
+
+    private final String report;
+    private final String summary;
+    private final Configuration conf;
+    private final OutputStream stdoutBytes;
+    private final List<Path> localInputs = new ArrayList<>();
+
+    /**
+     * @param stdoutBytes standard output as bytes (the process's), or {@code null} to write the
+     *                    report through the command's text writer (tests)
+     */
+    JobOutputs(String report, String summary, Configuration conf, OutputStream stdoutBytes) {
+        this.stdoutBytes = stdoutBytes;
+        this.report = report == null || SafeOutput.isStandardOutput(Path.of(report)) ? null : report;
+        this.summary = summary;
+        this.conf = conf;
+        Map<String, Path> named = new LinkedHashMap<>();
+        if (summary != null && !InputLocations.isUri(summary)) {
+            named.put("--summary", Path.of(summary));
+        }
+        named.put(this.report != null ? "-o" : "the report (standard output)",
+                this.report != null && !InputLocations.isUri(this.report) ? Path.of(this.report) : Path.of("-"));
+        SafeOutput.requireDistinct(named);
+        if (report != null && report.equals(summary)) {
+            throw new UserInputException("-o and --summary name the same file: " + report);
+        }
+    }
+
+    /** Refuses an output that is one of the inputs, or inside an input directory. */
+    void refuseInputs(List<RankFile> inputs) {
+        for (RankFile f : inputs) {
+            if (f.local()) {
+                localInputs.add(Path.of(f.location()));
+            }
+        }
+        for (String out : new String[] {report, summary}) {
+            if (out == null) {
+                continue;
+            }
+            if (InputLocations.isUri(out)) {
+                String target = new org.apache.hadoop.fs.Path(out).toString();
+                for (RankFile f : inputs) {
+                    if (!f.local() && (target.equals(f.location()) || target.startsWith(f.location() + "/"))) {
+                        throw new UserInputException(out + ": is an input; refusing to overwrite it");
+                    }
+                }
+            } else {
+                SafeOutput.check(Path.of(out), localInputs);
+            }
+        }
+    }
+
+    /**
+     * Where tasks write big ranks' reports: {@code explicit} if given, else a directory next to
+     * {@code -o}; {@code null} without either (every report then comes back to the driver).
+     */
+    String partsLocation(String explicit) {
+        if (explicit != null) {
+            return explicit;
+        }
+        if (report == null) {
+            return null;
+        }
+        if (InputLocations.isUri(report)) {
+            return report + ".ranks";
+        }
+        Path abs = Path.of(report).toAbsolutePath();
+        return abs.resolveSibling("." + abs.getFileName() + ".ranks").toUri().toString();
+    }
+
+    /**
+     * The largest report a task sends back: small enough that every rank's together stay well
+     * under {@code spark.driver.maxResultSize} (1 GB by default), and at most {@link #MAX_INLINE_BYTES}.
+     */
+    static long inlineBytes(SparkConf conf, int ranks) {
+        long max = conf.getSizeAsBytes("spark.driver.maxResultSize", "1g");
+        long share = max <= 0 ? MAX_INLINE_BYTES : max / (4L * Math.max(1, ranks));
+        return Math.min(MAX_INLINE_BYTES, share);
+    }
+
+    void write(SparkJob.Result result, OutputFormat format, boolean crossCheck, PrintWriter stdout) throws IOException {
+        AnalysisReport r = result.pipeline().report();
+        if (summary != null) {
+            writeTo(summary, null, o -> ReportJson.write(o, r, result.parts(), true, conf));
+        }
+        switch (format) {
+            case JSON -> writeTo(report, stdout, o -> ReportJson.write(o, r, result.parts(), false, conf));
+            case MARKDOWN -> writeTo(report, stdout, o -> new MarkdownRenderer(crossCheck).render(r, o));
+            case TEXT -> writeTo(report, stdout, o -> renderText(new TextRenderer(crossCheck, null), r, o));
+        }
+    }
+
+    private static void renderText(ReportRenderer renderer, AnalysisReport r, OutputStream o) throws IOException {
+        renderer.render(r, o);
+    }
+
+    private interface Content {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    private void writeTo(String location, PrintWriter stdout, Content content) throws IOException {
+        if (location == null) {
+            // Standard output as the command was given it: the process's own stream, or a test's writer.
+            stdout.flush();
+            if (stdoutBytes != null) {
+                content.writeTo(stdoutBytes);
+                stdoutBytes.flush();
+            } else {
+                java.io.ByteArrayOutputStream buffer = new java.io.ByteArrayOutputStream();
+                content.writeTo(buffer);
+                stdout.write(buffer.toString(java.nio.charset.StandardCharsets.UTF_8));
+                stdout.flush();
+            }
+            return;
+        }
+        if (!InputLocations.isUri(location)) {
+            SafeOutput.writeBytes(Path.of(location), localInputs, content::writeTo);
+            return;
+        }
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(location);
+        FileSystem fs = p.getFileSystem(conf);
+        try (FSDataOutputStream out = fs.create(p, true)) {
+            content.writeTo(out);
+        }
+    }
+
+    /** Removes the report parts once the report holds them (or the job failed). */
+    void removeParts(String parts) {
+        if (parts == null) {
+            return;
+        }
+        try {
+            org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(parts);
+            p.getFileSystem(conf).delete(p, true);
+        } catch (IOException e) {
+            // left behind: a directory of JSON files next to the report, harmless
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.overlapanalyze.spark;
+
+import io.overlapanalyze.analysis.AnalysisOptions;
+import io.overlapanalyze.formats.RankNaming;
+import io.overlapanalyze.formats.input.InputLimits;
+import io.overlapanalyze.formats.input.ReadOptions;
+import io.overlapanalyze.formats.kernels.KernelRules;
+import io.overlapanalyze.pipeline.PipelineInput;
+import io.overlapanalyze.pipeline.StepSelection;
+
+import java.io.Serializable;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * How every task reads and analyses its rank: the analyze options the user gave, checked on the
+ * driver (a bad value is exit 2 before any task starts) and sent to the executors, where no
+ * command line was parsed. Executors share nothing with the driver but this.
+ *
+ * @param rankRegex     rank from the file path when the trace does not say; {@code null}: the usual names
+ * @param stepPattern   NVTX ranges that are steps (Nsight); {@code null}: the default patterns
+ * @param steps         only these steps; {@code null}: all
+ * @param options       analysis options (partial steps)
+ * @param limits        input size limits
+ * @param kernelRules   the user's kernel patterns, in the order they are tried (empty: built-in rules only)
+ * @param reportParts   where a task writes a rank's full report when it is too big to send back
+ *                      (a directory URI next to the output), or {@code null}: always send it back
+ * @param inlineBytes   the largest report (as JSON) a task sends back when {@code reportParts} is set
+ */
+record JobSettings(String rankRegex, Pattern stepPattern, StepSelection steps, AnalysisOptions options,
+                   InputLimits limits, List<KernelRules.UserPattern> kernelRules, String reportParts,
+                   long inlineBytes) implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    JobSettings {
+        kernelRules = List.copyOf(kernelRules);
+    }
+
+    /** The settings of a run: what {@code in} says, the kernel rules in force, the limits in force. */
+    static JobSettings of(PipelineInput in, KernelRules rules) {
+        return new JobSettings(in.rankRegex(), in.stepPattern(), in.steps(), in.options(), InputLimits.current(),
+                rules.userPatterns(), null, Long.MAX_VALUE);
+    }
+
+    JobSettings withReportParts(String directory, long maxInlineBytes) {
+        return new JobSettings(rankRegex, stepPattern, steps, options, limits, kernelRules, directory, maxInlineBytes);
+    }
+
+    ReadOptions readOptions() {
+        return new ReadOptions(stepPattern, KernelRules.withUserPatterns(kernelRules));
+    }
+
+    RankNaming naming() {
+        return new RankNaming(rankRegex);
+    }
+}

@@ -1,0 +1,44 @@
+package io.overlapanalyze.spark;
+
+import io.overlapanalyze.crossrank.digest.RankDigest;
+import io.overlapanalyze.report.RankReport;
+
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * What a task sends back for one input: each rank it held, or why it could not be read, or that
+ * it is no trace (a walked file: left out with a line, as the CLI does).
+ *
+ * @param file      the input, as the user knows it
+ * @param ranks     its ranks (a file may hold several, or none)
+ * @param unreadable why it could not be read (one line naming it), or {@code null}
+ * @param skipped   why it was left out as no trace (one line naming it), or {@code null}
+ * @param stepNames every step name seen, when steps were selected (to refuse a selection no rank has)
+ */
+record RankOutcome(RankFile file, List<Rank> ranks, String unreadable, String skipped, List<String> stepNames)
+        implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    RankOutcome {
+        ranks = List.copyOf(ranks);
+        stepNames = List.copyOf(stepNames);
+    }
+
+    static RankOutcome unreadable(RankFile file, String message) {
+        return new RankOutcome(file, List.of(), message, null, List.of());
+    }
+
+    static RankOutcome skipped(RankFile file, String why) {
+        return new RankOutcome(file, List.of(), null, why, List.of());
+    }
+
+    /**
+     * One rank: its digest for the cross-rank analysis, and its full report either here or written
+     * by the task to {@code reportPart} (a big job: the driver never holds every full report),
+     * and its warnings, each naming the input (they go to standard error on the driver).
+     */
+    record Rank(RankDigest digest, RankReport report, String reportPart, List<String> warnings) implements Serializable {
+        private static final long serialVersionUID = 1L;
+    }
+}

@@ -1,0 +1,113 @@
+package io.overlapanalyze.spark;
+
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.overlapanalyze.crossrank.RankInput;
+import io.overlapanalyze.crossrank.digest.RankDigest;
+import io.overlapanalyze.formats.JobReader;
+import io.overlapanalyze.formats.TraceFormats;
+import io.overlapanalyze.formats.input.InputLimits;
+import io.overlapanalyze.formats.input.Messages;
+import io.overlapanalyze.formats.input.ThreadBudget;
+import io.overlapanalyze.formats.input.TraceFormatException;
+import io.overlapanalyze.pipeline.AnalysisPipeline;
+import io.overlapanalyze.render.JsonRenderer;
+import io.overlapanalyze.report.RankReport;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.function.Function;
+import org.apache.spark.util.SerializableConfiguration;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
+
+/**
+ * One task: one input read and each of its ranks analysed alone, with the single-machine code
+ * ({@link JobReader#readOne}, {@link AnalysisPipeline#analyseRank}); what goes back to the driver
+ * is the rank's report and its cross-rank digest. The task uses {@code spark.task.cpus} threads:
+ * the readers' scan pools ({@link ThreadBudget}) and the analysis' parallel steps (a pool of that
+ * size) never take more of an executor than the task was given.
+ */
+final class RankTask implements Function<RankFile, RankOutcome> {
+    private static final long serialVersionUID = 1L;
+    private static final ObjectWriter COMPACT = JsonRenderer.mapper().writer().without(SerializationFeature.INDENT_OUTPUT);
+
+    private final JobSettings settings;
+    private final SerializableConfiguration hadoop;
+
+    RankTask(JobSettings settings, SerializableConfiguration hadoop) {
+        this.settings = settings;
+        this.hadoop = hadoop;
+    }
+
+    @Override
+    public RankOutcome call(RankFile file) throws Exception {
+        TaskContext task = TaskContext.get();
+        int cpus = task == null ? 1 : Math.max(1, task.cpus());
+        int partition = task == null ? 0 : task.partitionId();
+        InputLimits.setCurrent(settings.limits());
+        ForkJoinPool pool = new ForkJoinPool(cpus);
+        try {
+            return pool.submit(() -> ThreadBudget.within(cpus, () -> analyse(file, partition))).get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Exception cause) {
+                throw cause;
+            }
+            throw e;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    RankOutcome analyse(RankFile file, int partition) throws IOException {
+        Configuration conf = hadoop.value();
+        TraceFormats formats = TraceFormats.standard();
+        List<String> stepNames = Collections.synchronizedList(new ArrayList<>());
+        try (LocalCopy copy = LocalCopy.of(file, conf)) {
+            if (file.walked()) {
+                String why = formats.notATrace(copy.path());
+                if (why != null) {
+                    return RankOutcome.skipped(file, Messages.quote(file.shownAs()) + ": " + copy.relabel(why) + ", skipped");
+                }
+            }
+            List<RankInput> inputs;
+            try {
+                inputs = JobReader.readOne(formats, copy.path(), copy.namedAs(), settings.readOptions(),
+                        settings.naming(), t -> AnalysisPipeline.analyseRank(copy.relabel(t), settings.steps(),
+                                settings.options(), stepNames));
+            } catch (TraceFormatException e) {
+                return RankOutcome.unreadable(file, copy.relabel(e.getMessage()));
+            }
+            List<RankOutcome.Rank> ranks = new ArrayList<>();
+            for (int k = 0; k < inputs.size(); k++) {
+                RankInput in = inputs.get(k);
+                RankReport report = in.report();
+                String part = null;
+                if (settings.reportParts() != null) {
+                    byte[] json = COMPACT.writeValueAsBytes(report);
+                    if (json.length > settings.inlineBytes()) {
+                        part = writePart(conf, settings.reportParts() + "/rank-input-" + partition + "-" + k + ".json", json);
+                        report = null;
+                    }
+                }
+                ranks.add(new RankOutcome.Rank(RankDigest.of(in), report, part, in.report().namedWarnings()));
+            }
+            return new RankOutcome(file, ranks, null, null, settings.steps() == null ? List.of() : stepNames);
+        }
+    }
+
+    private static String writePart(Configuration conf, String location, byte[] json) throws IOException {
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(location);
+        FileSystem fs = p.getFileSystem(conf);
+        try (FSDataOutputStream out = fs.create(p, true)) {
+            out.write(json);
+        }
+        return location;
+    }
+}

@@ -1,0 +1,95 @@
+package io.overlapanalyze.spark;
+
+import io.overlapanalyze.crossrank.RankInput;
+import io.overlapanalyze.pipeline.AnalysisPipeline;
+import io.overlapanalyze.pipeline.PipelineInputException;
+import io.overlapanalyze.pipeline.PipelineResult;
+import io.overlapanalyze.report.InputProblem;
+import io.overlapanalyze.report.RankReport;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.util.SerializableConfiguration;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The job on the cluster: one task per input ({@link RankTask}), then, on the driver, the report
+ * assembled by the pipeline's own code ({@link AnalysisPipeline#assemble}) over what came back:
+ * the cross-rank analysis runs on the digests, which is all it reads.
+ */
+final class SparkJob {
+    private SparkJob() {
+    }
+
+    /**
+     * What the job found.
+     *
+     * @param pipeline the report and the inputs, as the CLI's pipeline gives them
+     * @param parts    ranks whose full report is in a part file (by identity; JSON output copies them in)
+     * @param warnings each rank's warnings, naming its input, in report order
+     */
+    record Result(PipelineResult pipeline, Map<RankReport, String> parts, List<String> warnings) {
+    }
+
+    static Result run(JavaSparkContext sc, InputLocations.Expanded inputs, JobSettings settings) {
+        List<RankFile> files = inputs.files();
+        SerializableConfiguration hadoop = new SerializableConfiguration(sc.hadoopConfiguration());
+        List<RankOutcome> outcomes = sc.parallelize(files, Math.max(1, files.size()))
+                .map(new RankTask(settings, hadoop))
+                .collect();
+
+        List<RankInput> ranks = new ArrayList<>();
+        Map<RankReport, String> parts = new IdentityHashMap<>();
+        Map<RankReport, List<String>> warnings = new IdentityHashMap<>();
+        List<InputProblem> unreadable = new ArrayList<>();
+        List<String> skipped = new ArrayList<>(inputs.skipped());
+        List<String> stepNames = new ArrayList<>();
+        for (RankOutcome o : outcomes) {
+            if (o.unreadable() != null) {
+                unreadable.add(AnalysisPipeline.unreadable(o.file().shownAs(), o.unreadable()));
+            }
+            if (o.skipped() != null) {
+                skipped.add(o.skipped());
+            }
+            stepNames.addAll(o.stepNames());
+            for (RankOutcome.Rank r : o.ranks()) {
+                RankInput digest = r.digest().toInput();
+                RankReport shown = r.report() != null ? r.report() : digest.report();
+                ranks.add(new RankInput(digest.trace(), shown));
+                if (r.reportPart() != null) {
+                    parts.put(shown, r.reportPart());
+                }
+                warnings.put(shown, r.warnings());
+            }
+        }
+        if (ranks.isEmpty()) {
+            refuseEmpty(unreadable, skipped);
+        }
+        if (settings.steps() != null) {
+            settings.steps().requireAnyMatch(stepNames);
+        }
+        PipelineResult result = AnalysisPipeline.assemble(ranks, unreadable, files.size(), true, skipped);
+        List<String> ordered = new ArrayList<>();
+        for (RankReport r : result.report().ranks()) {
+            ordered.addAll(warnings.getOrDefault(r, List.of()));
+        }
+        return new Result(result, parts, ordered);
+    }
+
+    /** Nothing readable: as in the CLI, the first problem is the error, with how many more there were. */
+    private static void refuseEmpty(List<InputProblem> unreadable, List<String> skipped) {
+        if (!unreadable.isEmpty()) {
+            String first = unreadable.get(0).message();
+            int more = unreadable.size() - 1;
+            throw new PipelineInputException(more == 0 ? first
+                    : first + " (and " + more + " more unreadable input" + (more == 1 ? "" : "s") + ")");
+        }
+        if (!skipped.isEmpty()) {
+            throw new PipelineInputException(skipped.get(0).replaceFirst(", skipped$", "")
+                    + (skipped.size() > 1 ? " (and " + (skipped.size() - 1) + " more)" : "") + ": no trace to read");
+        }
+        throw new PipelineInputException("no trace to read");
+    }
+}
