@@ -14,11 +14,15 @@ COPY pom.xml ./
 COPY trace-formats/pom.xml trace-formats/
 COPY synth/pom.xml synth/
 COPY analyzer/pom.xml analyzer/
+COPY render/pom.xml render/
+COPY options/pom.xml options/
 COPY cli/pom.xml cli/
-RUN mvn -B -q -ntp -Dmaven.test.skip=true package && rm -rf trace-formats/target synth/target analyzer/target cli/target
+RUN mvn -B -q -ntp -Dmaven.test.skip=true package && rm -rf trace-formats/target synth/target analyzer/target render/target options/target cli/target
 COPY trace-formats/src/main trace-formats/src/main
 COPY synth/src/main synth/src/main
 COPY analyzer/src/main analyzer/src/main
+COPY render/src/main render/src/main
+COPY options/src/main options/src/main
 COPY cli/src/main cli/src/main
 RUN mvn -B -q -ntp -Dmaven.test.skip=true package
 

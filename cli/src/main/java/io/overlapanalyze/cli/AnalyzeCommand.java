@@ -1,13 +1,19 @@
 package io.overlapanalyze.cli;
 
-import io.overlapanalyze.cli.render.ReportRenderer;
-import io.overlapanalyze.cli.render.TextRenderer;
-import io.overlapanalyze.cli.render.html.HtmlRenderer;
-import io.overlapanalyze.cli.render.timeline.TerminalTimeline;
-import io.overlapanalyze.cli.render.timeline.TimelineIndex;
+import io.overlapanalyze.options.DebugOption;
+import io.overlapanalyze.options.FormatOption;
+import io.overlapanalyze.options.InputOptions;
+import io.overlapanalyze.options.KernelPatternOptions;
+import io.overlapanalyze.options.OutputFormat;
+import io.overlapanalyze.options.UserInputException;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.PipelineResult;
+import io.overlapanalyze.render.ReportRenderer;
+import io.overlapanalyze.render.TextRenderer;
+import io.overlapanalyze.render.html.HtmlRenderer;
+import io.overlapanalyze.render.timeline.TerminalTimeline;
+import io.overlapanalyze.render.timeline.TimelineIndex;
 import io.overlapanalyze.report.AnalysisReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -131,7 +137,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
         var renderer = switch (format.format()) {
             case TEXT -> textRenderer(analysed);
-            case MARKDOWN -> new io.overlapanalyze.cli.render.MarkdownRenderer(crossCheck);
+            case MARKDOWN -> new io.overlapanalyze.render.MarkdownRenderer(crossCheck);
             case JSON -> OutputFormat.JSON.renderer(); // JSON always carries crossCheck
         };
         if (output != null) {

@@ -1,11 +1,14 @@
 package io.overlapanalyze.cli;
 
 import io.overlapanalyze.cli.annotate.AnnotatedTrace;
-import io.overlapanalyze.cli.render.timeline.TimelineIndex;
 import io.overlapanalyze.formats.input.Messages;
+import io.overlapanalyze.options.DebugOption;
+import io.overlapanalyze.options.InputOptions;
+import io.overlapanalyze.options.KernelPatternOptions;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.PipelineResult;
+import io.overlapanalyze.render.timeline.TimelineIndex;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

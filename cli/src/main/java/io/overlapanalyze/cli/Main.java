@@ -2,6 +2,7 @@ package io.overlapanalyze.cli;
 
 import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.input.TraceFormatException;
+import io.overlapanalyze.options.UserInputException;
 import io.overlapanalyze.pipeline.PipelineInputException;
 import picocli.CommandLine;
 

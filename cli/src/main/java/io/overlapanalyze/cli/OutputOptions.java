@@ -1,5 +1,8 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.options.FormatOption;
+import io.overlapanalyze.options.UserInputException;
+
 import picocli.CommandLine.Option;
 
 import java.io.IOException;

@@ -1,6 +1,7 @@
 package io.overlapanalyze.cli;
 
 import io.overlapanalyze.formats.input.Messages;
+import io.overlapanalyze.options.UserInputException;
 import java.io.BufferedWriter;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;

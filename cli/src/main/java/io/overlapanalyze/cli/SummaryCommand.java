@@ -1,9 +1,12 @@
 package io.overlapanalyze.cli;
 
-import io.overlapanalyze.cli.compare.SummaryFile;
+import io.overlapanalyze.options.DebugOption;
+import io.overlapanalyze.options.InputOptions;
+import io.overlapanalyze.options.KernelPatternOptions;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.PipelineResult;
+import io.overlapanalyze.render.summary.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

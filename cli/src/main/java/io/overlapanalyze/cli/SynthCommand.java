@@ -1,6 +1,8 @@
 package io.overlapanalyze.cli;
 
 import io.overlapanalyze.formats.input.Messages;
+import io.overlapanalyze.options.DebugOption;
+import io.overlapanalyze.options.UserInputException;
 import io.overlapanalyze.synth.AscendMc2Writer;
 import io.overlapanalyze.synth.AscendScenarioWriter;
 import io.overlapanalyze.synth.BuiltinScenarios;

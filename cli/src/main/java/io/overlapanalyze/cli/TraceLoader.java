@@ -4,6 +4,7 @@ import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.formats.input.ReadOptions;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.options.UserInputException;
 
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;

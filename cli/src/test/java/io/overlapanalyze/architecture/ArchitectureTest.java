@@ -33,6 +33,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  *   <li><b>Generator</b>: the scenario generator ({@code synth}) sits above the readers and the
  *       analyses, so neither may use it; and it is a module of its own ({@code synth/}), not part of
  *       the readers' module.</li>
+ *   <li><b>Shared by launchers</b>: the renderers ({@code render}, module {@code render/}) name no
+ *       picocli ({@link #NO_LIBRARY}); neither {@code render/} nor {@code options/} holds a
+ *       {@code cli} package, so a second launcher can depend on them without the CLI.</li>
  *   <li><b>Benchmarks</b>: no main source is in a {@code bench} package (they live in
  *       {@code bench/}, outside the product modules).</li>
  * </ul>
@@ -66,15 +69,30 @@ class ArchitectureTest {
             List.of("pipeline"),
             // Above every reader and analysis: they must not depend on the generator.
             List.of("synth"),
+            // The renderers (module render/): every launcher's output, so below every launcher.
             // Human formatting of nanoseconds, bytes and rates, for every renderer and picture.
-            List.of("cli.render.units"),
-            List.of("cli.render.timeline"),
-            List.of("cli.render"),
-            List.of("cli.render.html", "cli.annotate", "cli.compare", "cli.whatif"),
+            List.of("render.units"),
+            List.of("render.timeline"),
+            List.of("render"),
+            // The HTML report and the summary file (written with the JSON renderer's mapper).
+            List.of("render.html", "render.summary"),
+            // The option mixins every launcher that reads traces shares (module options/): they
+            // name the pipeline, the readers and the renderers, never a launcher.
+            List.of("options"),
+            List.of("cli.annotate", "cli.compare", "cli.whatif"),
             List.of("cli"));
 
     /** Modules and the packages they must not hold. */
-    static final Map<String, List<String>> NOT_IN_MODULE = Map.of("trace-formats", List.of("synth"));
+    static final Map<String, List<String>> NOT_IN_MODULE = Map.of(
+            "trace-formats", List.of("synth"),
+            "render", List.of("cli", "options"),
+            "options", List.of("cli"));
+
+    /**
+     * Packages (and their subpackages) that must not name a library: the renderers are shared by
+     * launchers that parse their command lines differently (or not at all), so picocli stays out.
+     */
+    static final Map<String, List<String>> NO_LIBRARY = Map.of("render", List.of("picocli"));
 
     /** The violations of today, exactly; remove a line when it is fixed. */
     static final Set<String> KNOWN = Set.of();
@@ -133,6 +151,16 @@ class ArchitectureTest {
                     out.add(s.module() + " holds a benchmark: " + s.name());
                 }
             }
+            for (Map.Entry<String, List<String>> e : NO_LIBRARY.entrySet()) {
+                if (s.pkg().equals(e.getKey()) || s.pkg().startsWith(e.getKey() + ".")) {
+                    for (String library : e.getValue()) {
+                        Pattern named = Pattern.compile("(?<![\\w$.])" + Pattern.quote(library) + "\\s*\\.");
+                        if (named.matcher(s.code()).find()) {
+                            out.add(s.name() + " -> " + library);
+                        }
+                    }
+                }
+            }
             for (String banned : NOT_IN_MODULE.getOrDefault(s.module(), List.of())) {
                 if (s.pkg().equals(banned) || s.pkg().startsWith(banned + ".")) {
                     out.add(s.module() + " holds package " + banned);
@@ -141,6 +169,23 @@ class ArchitectureTest {
         }
         out.addAll(commandReferences(sources));
         return out;
+    }
+
+    @Test
+    void aRendererThatNamesPicocliIsAViolation() {
+        Source bad = SourceScan.parse("render", "Bad.java",
+                "package io.overlapanalyze.render.html;\nimport picocli.CommandLine;\nclass Bad {}\n");
+        Source fine = SourceScan.parse("options", "Fine.java",
+                "package io.overlapanalyze.options;\nimport picocli.CommandLine.Option;\nclass Fine {}\n");
+        assertEquals(Set.of("render.html.Bad -> picocli"), violations(List.of(bad, fine)));
+    }
+
+    @Test
+    void aCliPackageInTheSharedModulesIsAViolation() {
+        Source inRender = SourceScan.parse("render", "A.java", "package io.overlapanalyze.cli.render;\nclass A {}\n");
+        Source inOptions = SourceScan.parse("options", "B.java", "package io.overlapanalyze.cli;\nclass B {}\n");
+        assertEquals(Set.of("render holds package cli", "options holds package cli"),
+                violations(List.of(inRender, inOptions)));
     }
 
     private static final Pattern COMMAND_ANNOTATION = Pattern.compile("@\\s*(?:CommandLine\\s*\\.\\s*)?Command\\b(?!\\w)");

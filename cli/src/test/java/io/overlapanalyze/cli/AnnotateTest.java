@@ -69,7 +69,7 @@ class AnnotateTest {
         checkNoCrossing(root);
         // The markers are exactly the report's (JSON output of the same analysis).
         CliRun json = CliRun.of("-f", "json", trace.toString());
-        JsonNode steps = io.overlapanalyze.cli.render.JsonRenderer.mapper().readTree(json.out())
+        JsonNode steps = io.overlapanalyze.render.JsonRenderer.mapper().readTree(json.out())
                 .get("ranks").get(0).get("steps");
         Map<String, Long> expected = new HashMap<>();
         for (JsonNode s : steps) {

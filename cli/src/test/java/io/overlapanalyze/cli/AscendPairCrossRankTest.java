@@ -1,7 +1,7 @@
 package io.overlapanalyze.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.overlapanalyze.cli.render.JsonRenderer;
+import io.overlapanalyze.render.JsonRenderer;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

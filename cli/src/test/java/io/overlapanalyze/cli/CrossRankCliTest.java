@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.overlapanalyze.cli.render.JsonRenderer;
+import io.overlapanalyze.render.JsonRenderer;
 import io.overlapanalyze.synth.BuiltinScenarios;
 import io.overlapanalyze.synth.Durations;
 import io.overlapanalyze.synth.Scenario;

@@ -1,7 +1,7 @@
 package io.overlapanalyze.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.overlapanalyze.cli.render.JsonRenderer;
+import io.overlapanalyze.render.JsonRenderer;
 import io.overlapanalyze.synth.BuiltinScenarios;
 import io.overlapanalyze.synth.KinetoScenarioWriter;
 import io.overlapanalyze.synth.Scenario;

@@ -1,7 +1,7 @@
 package io.overlapanalyze.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.overlapanalyze.cli.render.JsonRenderer;
+import io.overlapanalyze.render.JsonRenderer;
 import io.overlapanalyze.report.ChainLink;
 import io.overlapanalyze.report.StepReport;
 import io.overlapanalyze.synth.BuiltinScenarios;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.overlapanalyze.cli.render.JsonRenderer;
+import io.overlapanalyze.render.JsonRenderer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -74,7 +74,7 @@ class MicroBatchOverlapTest {
         Path t = AnnotationTraces.write(dir, "plain.pt.trace.json", AnnotationTraces.Kind.NONE, 2);
         CliRun text = CliRun.of(t.toString());
         assertEquals(0, text.exitCode(), text.err());
-        assertFalse(text.out().contains(io.overlapanalyze.cli.render.BeyondView.ANNOTATIONS_TITLE), text.out());
+        assertFalse(text.out().contains(io.overlapanalyze.render.BeyondView.ANNOTATIONS_TITLE), text.out());
     }
 
     @Test
@@ -83,7 +83,7 @@ class MicroBatchOverlapTest {
         CliRun run = CliRun.of(t.toString());
         assertEquals(0, run.exitCode(), run.err());
         String out = run.out();
-        int table = out.indexOf(io.overlapanalyze.cli.render.BeyondView.ANNOTATIONS_TITLE);
+        int table = out.indexOf(io.overlapanalyze.render.BeyondView.ANNOTATIONS_TITLE);
         assertTrue(table >= 0, out);
         String rest = out.substring(table);
         int combine = rest.indexOf("combine(F)");
@@ -139,7 +139,7 @@ class MicroBatchOverlapTest {
         java.nio.file.Files.writeString(t, "{\"traceEvents\": [\n" + String.join(",\n", events) + "\n]}");
         CliRun run = CliRun.of(t.toString());
         assertEquals(0, run.exitCode(), run.err());
-        String rest = run.out().substring(run.out().indexOf(io.overlapanalyze.cli.render.BeyondView.ANNOTATIONS_TITLE));
+        String rest = run.out().substring(run.out().indexOf(io.overlapanalyze.render.BeyondView.ANNOTATIONS_TITLE));
         assertTrue(rest.contains("a09") && !rest.contains("a10") && !rest.contains("a11"), rest);
         assertTrue(rest.contains("(2 more, less exposed; -f json lists all)"), rest);
         CliRun json = CliRun.of("-f", "json", t.toString());
@@ -165,7 +165,7 @@ class MicroBatchOverlapTest {
         java.nio.file.Files.writeString(t, "{\"traceEvents\": [\n" + String.join(",\n", events) + "\n]}");
         CliRun run = CliRun.of(t.toString());
         assertEquals(0, run.exitCode(), run.err());
-        String rest = run.out().substring(run.out().indexOf(io.overlapanalyze.cli.render.BeyondView.ANNOTATIONS_TITLE));
+        String rest = run.out().substring(run.out().indexOf(io.overlapanalyze.render.BeyondView.ANNOTATIONS_TITLE));
         assertTrue(rest.lines().anyMatch(l -> l.matches("\\s*step\\s+annotation\\s+device ms.*")), rest);
         // mlp(B) is the gemm of each step: 3 µs in step 1, 6 µs in step 2.
         assertTrue(rest.lines().anyMatch(l -> l.matches("\\s*ProfilerStep#1\\s+mlp\\(B\\)\\s+0\\.003.*")), rest);

@@ -1,10 +1,10 @@
 package io.overlapanalyze.cli;
 
 import io.overlapanalyze.analysis.IntervalSet;
-import io.overlapanalyze.cli.render.timeline.PixelRuns;
-import io.overlapanalyze.cli.render.timeline.StepTimeline;
-import io.overlapanalyze.cli.render.timeline.TerminalTimeline;
-import io.overlapanalyze.cli.render.timeline.TimelineIndex;
+import io.overlapanalyze.render.timeline.PixelRuns;
+import io.overlapanalyze.render.timeline.StepTimeline;
+import io.overlapanalyze.render.timeline.TerminalTimeline;
+import io.overlapanalyze.render.timeline.TimelineIndex;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,9 @@
 package io.overlapanalyze.cli.annotate;
 
-import io.overlapanalyze.cli.render.timeline.MarkerPoints;
-import io.overlapanalyze.cli.render.timeline.StepTimeline;
-import io.overlapanalyze.cli.render.timeline.TimelineIndex;
-import io.overlapanalyze.cli.render.units.Units;
+import io.overlapanalyze.render.timeline.MarkerPoints;
+import io.overlapanalyze.render.timeline.StepTimeline;
+import io.overlapanalyze.render.timeline.TimelineIndex;
+import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.Lane;
 import io.overlapanalyze.model.RankTrace;

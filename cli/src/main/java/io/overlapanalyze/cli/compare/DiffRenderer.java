@@ -1,10 +1,10 @@
 package io.overlapanalyze.cli.compare;
 
-import io.overlapanalyze.cli.render.TextTable;
+import io.overlapanalyze.render.TextTable;
 
-import io.overlapanalyze.cli.render.Explanations;
-import io.overlapanalyze.cli.render.JsonRenderer;
-import io.overlapanalyze.cli.render.units.Units;
+import io.overlapanalyze.render.Explanations;
+import io.overlapanalyze.render.JsonRenderer;
+import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.compare.BucketLayout;
 import io.overlapanalyze.compare.DiffReport;
 import io.overlapanalyze.compare.Metric;

@@ -1,6 +1,6 @@
 package io.overlapanalyze.cli.compare;
 
-import io.overlapanalyze.cli.render.units.Units;
+import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.compare.StepMetric;
 import io.overlapanalyze.compare.MetricUnit;
 import io.overlapanalyze.compare.Verdict;

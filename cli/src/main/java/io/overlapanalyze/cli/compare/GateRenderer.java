@@ -1,8 +1,8 @@
 package io.overlapanalyze.cli.compare;
 
-import io.overlapanalyze.cli.render.TextTable;
+import io.overlapanalyze.render.TextTable;
 
-import io.overlapanalyze.cli.render.JsonRenderer;
+import io.overlapanalyze.render.JsonRenderer;
 import io.overlapanalyze.compare.GateCheck;
 import io.overlapanalyze.compare.GateReport;
 import io.overlapanalyze.compare.GateStatus;

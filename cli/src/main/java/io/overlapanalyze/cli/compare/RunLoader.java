@@ -9,6 +9,7 @@ import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.PipelineInputException;
 import io.overlapanalyze.pipeline.PipelineResult;
 import io.overlapanalyze.pipeline.StepSelection;
+import io.overlapanalyze.render.summary.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.RankReport;
 

@@ -1,6 +1,6 @@
 package io.overlapanalyze.cli.whatif;
 
-import io.overlapanalyze.cli.render.JsonRenderer;
+import io.overlapanalyze.render.JsonRenderer;
 import io.overlapanalyze.whatif.WhatIfReport;
 
 import java.io.IOException;

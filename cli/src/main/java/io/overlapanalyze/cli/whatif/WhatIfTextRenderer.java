@@ -1,8 +1,8 @@
 package io.overlapanalyze.cli.whatif;
 
-import io.overlapanalyze.cli.render.TextTable;
+import io.overlapanalyze.render.TextTable;
 
-import io.overlapanalyze.cli.render.units.Units;
+import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.whatif.CostModel;
 import io.overlapanalyze.whatif.Span;
 import io.overlapanalyze.whatif.TwoEngineReplay;

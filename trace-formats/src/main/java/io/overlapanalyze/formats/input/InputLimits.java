@@ -10,6 +10,7 @@ package io.overlapanalyze.formats.input;
  *                             file has produced {@link #RATIO_GRACE_BYTES}, so small, highly
  *                             repetitive files are never refused. Real profiler JSON compresses
  *                             10–60:1; gzip's own limit is about 1032:1.
+ *                             Serialisable, so that another JVM can read under the same limits.
  */
 public record InputLimits(long maxDecompressedBytes, int maxRatio) implements java.io.Serializable {
     /** Decompressed bytes before the ratio is enforced. */

@@ -48,8 +48,12 @@ public final class KernelRules {
         }
     }
 
-    /** One user rule: kernels whose name matches {@code regex} are {@code target}. */
-    public record UserPattern(Target target, Pattern regex) {
+    /**
+     * One user rule: kernels whose name matches {@code regex} are {@code target}. Serialisable
+     * (an enum and a {@link Pattern} with its flags), so that the rules can be rebuilt in another
+     * JVM with {@link #withUserPatterns}.
+     */
+    public record UserPattern(Target target, Pattern regex) implements java.io.Serializable {
         public UserPattern {
             Objects.requireNonNull(target, "target");
             Objects.requireNonNull(regex, "regex");

@@ -1,0 +1,63 @@
+package io.overlapanalyze.render;
+
+import io.overlapanalyze.render.units.Units;
+import io.overlapanalyze.report.PeerBoundTail;
+import io.overlapanalyze.report.TailKind;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/** One-sentence meanings shared by the human renderers (metrics.md §6). */
+public final class Explanations {
+    private Explanations() {
+    }
+
+    public static String tail(TailKind kind) {
+        return switch (kind) {
+            case COMM_BOUND -> "communication issued after the first bucket was ready exceeds the compute left to "
+                    + "hide it; overlap cannot remove this tail, only fewer bytes or more bandwidth";
+            case LAST_BUCKET -> "the tail is the last bucket's own transfer; a smaller last bucket (or overlapping "
+                    + "it with the optimizer) shortens it";
+            case LAUNCH_BOUND -> "the host issued a collective after its data was ready (late launch)";
+            case UNEXPLAINED -> "a collective started later than anything traced explains (waiting for peers, "
+                    + "or an untraced dependency)";
+            case NONE -> "no tail: the last reduction ended before the last backward compute";
+        };
+    }
+
+    /**
+     * Whether the late-peer advice replaces the tail kind's own: when at least half of the steps
+     * with a tail end on a collective that mostly waited for a peer (metrics.md §8).
+     */
+    public static boolean peerBoundDominates(List<PeerBoundTail> peerBound, int stepsWithTail) {
+        return !peerBound.isEmpty() && 2 * peerBound.size() >= stepsWithTail;
+    }
+
+    /**
+     * "the last reduction spent most of its time waiting for rank 5 in 3 of 5 steps (median 2.100 ms
+     * of 3.000 ms): ...": which rank was late and by how much, and why a bucket size cannot help.
+     */
+    public static String peerBound(List<PeerBoundTail> peerBound, int stepsWithTail) {
+        Map<Integer, Long> late = peerBound.stream().map(PeerBoundTail::lateRank).filter(Objects::nonNull)
+                .collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+        String who = late.entrySet().stream().max(Map.Entry.<Integer, Long>comparingByValue()
+                        .thenComparing(Map.Entry.comparingByKey(Comparator.reverseOrder())))
+                .map(e -> "rank " + e.getKey()).orElse("a late peer");
+        long wait = median(peerBound.stream().map(PeerBoundTail::waitNs).toList());
+        long duration = median(peerBound.stream().map(PeerBoundTail::durationNs).toList());
+        return "the last reduction spent most of its time waiting for " + who + " in " + peerBound.size() + " of "
+                + stepsWithTail + (stepsWithTail == 1 ? " step" : " steps") + " (median "
+                + Units.msUnit(wait) + " of " + Units.msUnit(duration) + "): " + who
+                + " arrived late; a smaller bucket cannot fix a straggler, find what delays " + who;
+    }
+
+    private static long median(List<Long> values) {
+        List<Long> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+}

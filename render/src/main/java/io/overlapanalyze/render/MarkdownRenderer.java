@@ -1,0 +1,124 @@
+package io.overlapanalyze.render;
+
+import io.overlapanalyze.render.units.Units;
+import io.overlapanalyze.report.AnalysisReport;
+import io.overlapanalyze.report.RankReport;
+import io.overlapanalyze.report.StepReport;
+import io.overlapanalyze.report.Totals;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.util.Locale;
+
+/** The report as GitHub-flavoured markdown, for CI job summaries and pull-request comments. */
+public final class MarkdownRenderer implements ReportRenderer {
+    private final boolean crossCheck;
+
+    /** The default report, without the cross-check section. */
+    public MarkdownRenderer() {
+        this(false);
+    }
+
+    /** @param crossCheck also show, per rank, our overlap numbers next to the profiler's own */
+    public MarkdownRenderer(boolean crossCheck) {
+        this.crossCheck = crossCheck;
+    }
+
+    @Override
+    public void render(AnalysisReport report, Writer out) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        sb.append("# overlap-analyze report\n\n").append("_").append(report.tool()).append("_\n");
+        for (RankReport rank : report.ranks()) {
+            sb.append("\n## ").append(escape(TextRenderer.rankHeading(rank)))
+                    .append("\n\nSource: `").append(rank.source()).append("` (")
+                    .append(rank.format().toLowerCase(Locale.ROOT)).append(")\n\n");
+            if (!rank.steps().isEmpty()) {
+                sb.append("Markers in ms after the step's first device activity.\n\n");
+                sb.append("| step | partial | time ms | first ready | reduce start | last compute end | last reduce end "
+                        + "| tail ms | cause | exposed comm ms | overlap |\n");
+                sb.append("|---|---|--:|--:|--:|--:|--:|--:|---|--:|--:|\n");
+                for (StepReport s : rank.steps()) {
+                    var m = s.markers();
+                    sb.append("| ").append(escape(s.name())).append(" | ").append(s.partial() ? "yes" : "")
+                            .append(" | ").append(Units.ms(s.stepTimeNs()))
+                            .append(" | ").append(Units.rel(m.firstBucketReadyNs(), s.deviceStartNs()))
+                            .append(" | ").append(Units.rel(m.reduceStartNs(), s.deviceStartNs()))
+                            .append(" | ").append(Units.rel(m.lastComputeEndNs(), s.deviceStartNs()))
+                            .append(" | ").append(Units.rel(m.lastReduceEndNs(), s.deviceStartNs()))
+                            .append(" | ").append(Units.ms(s.tailNs()))
+                            .append(" | ").append(s.tailNs() == null ? "" : s.attribution().kind().name())
+                            .append(" | ").append(TextRenderer.commKnown(rank) ? Units.ms(s.exposedCommNs()) : "n/a")
+                            .append(" | ").append(Units.pct(s.overlapRatio())).append(" |\n");
+                }
+                for (StepReport s : rank.steps()) {
+                    if (s.tailNs() != null && s.tailNs() > 0 && !s.attribution().chain().isEmpty()) {
+                        sb.append("\n- **").append(escape(s.name())).append("** tail chain: ")
+                                .append(escape(TextRenderer.chain(s)));
+                    }
+                }
+                sb.append('\n');
+            }
+            Totals t = rank.totals();
+            if (t != null && t.steps() > 0) {
+                Totals.Medians md = t.medians();
+                sb.append("\n**Summary** over ").append(t.steps()).append(" steps (medians): step ")
+                        .append(Units.msUnit(md.stepTimeNs())).append(", tail ").append(Units.msUnit(md.tailNs()))
+                        .append(", exposed comm ").append(Units.msUnit(TextRenderer.commKnown(rank)
+                                ? md.exposedCommNs() : null)).append(", overlap ")
+                        .append(Units.pct(md.overlapRatio())).append(".\n");
+            }
+            if (!rank.steps().isEmpty()) {
+                for (BeyondView.Section section : BeyondView.sections(rank)) {
+                    sb.append("\n**").append(escape(section.title())).append("**\n");
+                    if (!section.lines().isEmpty()) {
+                        sb.append('\n');
+                    }
+                    for (String line : section.lines()) {
+                        sb.append(line.startsWith("  ") ? "  - " : "- ").append(escape(line.strip())).append('\n');
+                    }
+                    if (section.table() != null && section.table().size() > 1) {
+                        sb.append('\n');
+                        String[] header = section.table().get(0);
+                        sb.append("| ").append(String.join(" | ", header)).append(" |\n|");
+                        sb.append("---|".repeat(header.length)).append('\n');
+                        for (String[] row : section.table().subList(1, section.table().size())) {
+                            sb.append("| ");
+                            for (String cell : row) {
+                                sb.append(escape(cell)).append(" | ");
+                            }
+                            sb.setLength(sb.length() - 1);
+                            sb.append('\n');
+                        }
+                    }
+                }
+            }
+            if (crossCheck && !rank.crossCheck().isEmpty()) {
+                sb.append("\n**Cross-check** against ").append(escape(rank.crossCheck().get(0).origin())).append("\n\n");
+                sb.append("| step | quantity | ours ms | theirs ms | diff ns |\n|---|---|--:|--:|--:|\n");
+                for (String[] r : CrossCheckView.rows(rank.crossCheck())) {
+                    sb.append("| ").append(escape(r[0])).append(" | ").append(escape(r[1])).append(" | ").append(r[2])
+                            .append(" | ").append(r[3]).append(" | ").append(r[4]).append(" |\n");
+                }
+            }
+            if (!TextRenderer.commKnown(rank)) {
+                sb.append("\n> communication: not available: ").append(escape(rank.notAvailable().communication()))
+                        .append('\n');
+            }
+            for (String note : rank.notes()) {
+                sb.append("\n> note: ").append(escape(note)).append('\n');
+            }
+            for (String w : rank.warnings()) {
+                sb.append("\n> warning: ").append(escape(w)).append('\n');
+            }
+        }
+        if (report.crossRank() != null) {
+            CrossRankSection.markdown(report.crossRank(), sb);
+        }
+        out.write(sb.toString());
+        out.flush();
+    }
+
+    private static String escape(String s) {
+        return s.replace("|", "\\|").replace("*", "\\*").replace("_", "\\_");
+    }
+}

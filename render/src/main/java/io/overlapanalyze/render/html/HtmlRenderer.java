@@ -1,0 +1,356 @@
+package io.overlapanalyze.render.html;
+
+import io.overlapanalyze.render.Explanations;
+import io.overlapanalyze.render.ReportRenderer;
+import io.overlapanalyze.render.TextRenderer;
+import io.overlapanalyze.render.timeline.TimelineIndex;
+import io.overlapanalyze.render.units.Units;
+import io.overlapanalyze.report.AnalysisReport;
+import io.overlapanalyze.report.PeerBoundTail;
+import io.overlapanalyze.report.RankReport;
+import io.overlapanalyze.report.StepReport;
+import io.overlapanalyze.report.TailKind;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code --html FILE}: one self-contained page (inline CSS and SVG, no script, no network
+ * address) with a summary, tail and exposed communication per step, the across-ranks section, a
+ * two-lane timeline per rank and step with the markers, the tail, exposed communication and the
+ * attribution chain, per rank the "Beyond DDP" block ({@link BeyondSection}), and the glossary.
+ *
+ * <p>Big jobs stay small: ranks and steps are collapsible ({@code <details>}), charts and
+ * heatmaps are binned, and {@link TimelinePlan} bounds how many timelines are drawn.
+ */
+public final class HtmlRenderer implements ReportRenderer {
+    /** Above this many steps in all, rank tables list only the drawn and featured steps. */
+    static final int MAX_TABLE_ROWS = 5000;
+    /** Up to this many drawn timelines are all opened; above, only the first. */
+    private static final int OPEN_ALL_UP_TO = 6;
+    /** Up to this many ranks, every rank's "Beyond DDP" block is opened; above, all are collapsed. */
+    private static final int OPEN_BEYOND_UP_TO = 4;
+
+    private final TimelineIndex index;
+    private final CrossRankSection crossRank;
+    private final int maxTimelines;
+    private final long maxTimelineBytes;
+
+    /** The page with the built-in across-ranks section ({@link CrossRankReportSection}). */
+    public HtmlRenderer(TimelineIndex index) {
+        this(index, new CrossRankReportSection());
+    }
+
+    /** The page with another across-ranks section (the cross-rank analysis plugs in here). */
+    public HtmlRenderer(TimelineIndex index, CrossRankSection crossRank) {
+        this(index, crossRank, TimelinePlan.MAX_TIMELINES, TimelinePlan.MAX_BYTES);
+    }
+
+    HtmlRenderer(TimelineIndex index, CrossRankSection crossRank, int maxTimelines, long maxTimelineBytes) {
+        this.index = index;
+        this.crossRank = crossRank;
+        this.maxTimelines = maxTimelines;
+        this.maxTimelineBytes = maxTimelineBytes;
+    }
+
+    @Override
+    public void render(AnalysisReport report, Writer out) throws IOException {
+        TimelinePlan plan = TimelinePlan.of(report, index, maxTimelines, maxTimelineBytes);
+        StringBuilder sb = new StringBuilder(64 * 1024);
+        int steps = report.ranks().stream().mapToInt(r -> r.steps().size()).sum();
+        sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
+                .append("<title>overlap-analyze: ").append(Html.esc(title(report))).append("</title><style>")
+                .append(Styles.CSS).append("</style></head><body>\n").append(TimelineSvg.ARROW_DEFS);
+        sb.append("<header><h1>overlap-analyze report</h1><p class=\"muted\">").append(Html.esc(report.tool()))
+                .append(" · ").append(report.ranks().size()).append(report.ranks().size() == 1 ? " rank" : " ranks")
+                .append(" · ").append(steps).append(steps == 1 ? " step" : " steps").append(" · ")
+                .append(Html.esc(title(report))).append("</p><p>")
+                .append("<a href=\"#summary\">summary</a> · <a href=\"#steps\">per step</a> · ")
+                .append("<a href=\"#cross-rank\">across ranks</a> · <a href=\"#ranks\">timelines</a> · ")
+                .append("<a href=\"#glossary\">glossary</a></p></header>\n");
+        summary(report, sb);
+        stepChart(report, sb);
+        sb.append("<section id=\"cross-rank\"><h2>Across ranks</h2>");
+        if (report.ranks().size() > 1) {
+            crossRank.write(report, sb);
+        } else {
+            sb.append("<p class=\"single-rank\">single rank: nothing to compare across ranks.</p>");
+        }
+        sb.append("</section>\n");
+        ranks(report, plan, steps, sb);
+        sb.append("<section id=\"glossary\"><h2>What the numbers mean</h2>");
+        Glossary.write(sb);
+        sb.append("</section>\n</body></html>\n");
+        out.write(sb.toString());
+        out.flush();
+    }
+
+    private static String title(AnalysisReport report) {
+        if (report.ranks().isEmpty()) {
+            return "no rank traces";
+        }
+        String first = report.ranks().get(0).source();
+        return report.ranks().size() == 1 ? first : first + " and " + (report.ranks().size() - 1) + " more";
+    }
+
+    private void summary(AnalysisReport report, StringBuilder sb) {
+        sb.append("<section id=\"summary\"><h2>Summary</h2>");
+        List<RankReport> ranks = report.ranks();
+        if (ranks.isEmpty()) {
+            sb.append("<p>No rank traces found.</p></section>\n");
+            return;
+        }
+        verdict(ranks, report.crossRank() == null ? List.of() : report.crossRank().peerBoundTails(), sb);
+        boolean many = ranks.size() > 16;
+        if (many) {
+            sb.append("<details><summary>per-rank numbers (").append(ranks.size()).append(" ranks)</summary>");
+        }
+        sb.append("<div class=\"tw\"><table class=\"ranks\"><tr><th class=\"l\">rank</th><th class=\"l\">source</th><th>steps</th>"
+                + "<th>median step ms</th><th>median tail ms</th><th class=\"l\">cause</th>"
+                + "<th>median exposed comm ms</th><th>overlap</th></tr>");
+        Map<RankReport, String> ids = rankIds(ranks);
+        for (RankReport r : ranks) {
+            var t = r.totals();
+            var md = t == null ? null : t.medians();
+            TailKind cause = RankStats.dominantCause(r);
+            sb.append("<tr><td class=\"l\"><a href=\"#").append(ids.get(r)).append("\">")
+                    .append(Html.esc(TextRenderer.rankHeading(r))).append("</a></td><td class=\"l src\">")
+                    .append(Html.esc(r.source())).append("</td><td>").append(t == null ? 0 : t.steps())
+                    .append("</td><td>").append(md == null ? "-" : Units.ms(md.stepTimeNs())).append("</td><td>")
+                    .append(md == null ? "-" : Units.ms(md.tailNs())).append("</td><td class=\"l\">")
+                    .append(cause == null ? "-" : cause.name()).append("</td><td>")
+                    .append(md == null ? "-" : Units.ms(md.exposedCommNs())).append("</td><td>")
+                    .append(md == null ? "-" : Units.pct(md.overlapRatio())).append("</td></tr>");
+        }
+        sb.append("</table></div>");
+        if (many) {
+            sb.append("</details>");
+        }
+        sb.append("</section>\n");
+    }
+
+    /** One paragraph: the median tail over ranks, its most common cause and what that means. */
+    private static void verdict(List<RankReport> ranks, List<PeerBoundTail> peerBound, StringBuilder sb) {
+        List<Long> tails = new ArrayList<>();
+        List<Long> exposed = new ArrayList<>();
+        Map<TailKind, Integer> causes = new LinkedHashMap<>();
+        int stepsWithTail = 0;
+        for (RankReport r : ranks) {
+            if (r.totals() != null && r.totals().medians() != null) {
+                if (r.totals().medians().tailNs() != null) {
+                    tails.add(r.totals().medians().tailNs());
+                }
+                if (r.totals().medians().exposedCommNs() != null) {
+                    exposed.add(r.totals().medians().exposedCommNs());
+                }
+            }
+            for (StepReport s : r.steps()) {
+                if (s.tailNs() != null && s.tailNs() > 0) {
+                    causes.merge(s.attribution().kind(), 1, Integer::sum);
+                    stepsWithTail++;
+                }
+            }
+        }
+        sb.append("<div class=\"verdict\">");
+        if (tails.isEmpty()) {
+            sb.append("<p>No tail is defined: no step has gradient reductions on the device.");
+        } else {
+            String over = ranks.size() == 1 ? "" : " (median over " + ranks.size() + " ranks)";
+            sb.append("<p><b>Median tail ").append(Units.ms(median(tails))).append(" ms</b>").append(over);
+            var top = causes.entrySet().stream().max(Map.Entry.comparingByValue());
+            if (top.isPresent()) {
+                sb.append(", mostly <b>").append(top.get().getKey()).append("</b> (").append(top.get().getValue())
+                        .append(" of ").append(stepsWithTail).append(" steps with a tail)")
+                        .append(Html.esc(Explanations.peerBoundDominates(peerBound, stepsWithTail)
+                                ? ", but " + Explanations.peerBound(peerBound, stepsWithTail)
+                                : ": " + Explanations.tail(top.get().getKey()))).append('.');
+            } else {
+                sb.append(": no step has a tail.");
+            }
+        }
+        if (!exposed.isEmpty()) {
+            sb.append(" Median exposed communication ").append(Units.ms(median(exposed))).append(" ms per step.");
+        }
+        sb.append("</p></div>");
+    }
+
+    private static long median(List<Long> values) {
+        List<Long> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    /** Tail and exposed communication per step: the rank's own, or the median over ranks per step name. */
+    private static void stepChart(AnalysisReport report, StringBuilder sb) {
+        sb.append("<section id=\"steps\"><h2>Tail and exposed communication per step</h2>");
+        StepChartSvg.Series series = jobSeries(report.ranks());
+        if (series.labels().isEmpty()) {
+            sb.append("<p>No steps.</p></section>\n");
+            return;
+        }
+        sb.append("<p class=\"legend\"><span><i class=\"sw\" style=\"background:var(--t)\"></i>tail</span>")
+                .append("<span><i class=\"sw\" style=\"background:var(--x)\"></i>exposed comm</span>")
+                .append(report.ranks().size() > 1 ? "<span class=\"muted\">median over ranks per step</span>" : "")
+                .append("</p>");
+        sb.append(StepChartSvg.render(series, "tail and exposed communication per step")).append("</section>\n");
+    }
+
+    static StepChartSvg.Series jobSeries(List<RankReport> ranks) {
+        Map<String, List<long[]>> byName = new LinkedHashMap<>();
+        for (RankReport r : ranks) {
+            for (StepReport s : r.steps()) {
+                if (s.deviceStartNs() != null) {
+                    byName.computeIfAbsent(s.name(), k -> new ArrayList<>())
+                            .add(new long[] {RankStats.tail(s), s.exposedCommNs()});
+                }
+            }
+        }
+        List<String> labels = new ArrayList<>(byName.keySet());
+        long[] tail = new long[labels.size()];
+        long[] exposed = new long[labels.size()];
+        for (int i = 0; i < labels.size(); i++) {
+            List<long[]> v = byName.get(labels.get(i));
+            tail[i] = median(v.stream().map(a -> a[0]).toList());
+            exposed[i] = median(v.stream().map(a -> a[1]).toList());
+        }
+        return new StepChartSvg.Series(labels, tail, exposed);
+    }
+
+    private static Map<RankReport, String> rankIds(List<RankReport> ranks) {
+        Map<RankReport, String> ids = new java.util.IdentityHashMap<>();
+        Map<String, Integer> used = new HashMap<>();
+        for (RankReport r : ranks) {
+            String base = "rank-" + r.rank();
+            int n = used.merge(base, 1, Integer::sum);
+            ids.put(r, n == 1 ? base : base + "-" + n);
+        }
+        return ids;
+    }
+
+    private void ranks(AnalysisReport report, TimelinePlan plan, int allSteps, StringBuilder sb) {
+        sb.append("<section id=\"ranks\"><h2>Timelines per rank and step</h2>");
+        sb.append("<p class=\"legend\"><span><i class=\"sw\" style=\"background:var(--k)\"></i>compute</span>")
+                .append("<span><i class=\"sw\" style=\"background:var(--c)\"></i>comm under compute</span>")
+                .append("<span><i class=\"sw\" style=\"background:var(--x)\"></i>exposed comm</span>")
+                .append("<span><i class=\"sw\" style=\"background:var(--m)\"></i>memcpy/memset</span>")
+                .append(report.ranks().stream().flatMap(r -> r.steps().stream()).anyMatch(StepReport::hasFused)
+                        ? "<span><i class=\"sw\" style=\"background:var(--f)\"></i>fused kernels (compute and "
+                                + "communication inside one kernel; their inner overlap is not in the trace)</span>"
+                        : "")
+                .append("<span><i class=\"sw\" style=\"background:var(--t)\"></i>tail</span>")
+                .append("<span>dashed: the four markers; boxes below: the tail's chain, last collective first</span></p>");
+        if (plan.drawn() < plan.candidates()) {
+            sb.append("<p class=\"muted omitted\">").append(plan.drawn()).append(" of ").append(plan.candidates())
+                    .append(" step timelines drawn (the longest-tail and the median step of each rank first) to keep "
+                            + "this file small; select steps with <code>--steps</code> to draw others.</p>");
+        }
+        boolean allRows = allSteps <= MAX_TABLE_ROWS;
+        Map<RankReport, String> ids = rankIds(report.ranks());
+        boolean firstOpened = false;
+        for (int i = 0; i < report.ranks().size(); i++) {
+            RankReport r = report.ranks().get(i);
+            boolean openRank = i == 0 || report.ranks().size() <= 4;
+            sb.append("<details class=\"rank\" id=\"").append(ids.get(r)).append('"').append(openRank ? " open" : "")
+                    .append("><summary>").append(Html.esc(TextRenderer.rankHeading(r))).append(" · ")
+                    .append(Html.esc(r.source())).append(" · ").append(r.format().toLowerCase(Locale.ROOT))
+                    .append("</summary>");
+            for (String note : r.notes()) {
+                sb.append("<p class=\"muted\">note: ").append(Html.esc(note)).append("</p>");
+            }
+            for (String w : r.warnings()) {
+                sb.append("<p class=\"muted\">warning: ").append(Html.esc(w)).append("</p>");
+            }
+            stepTable(r, plan, allRows, ids.get(r), sb);
+            BeyondSection.write(r, report.ranks().size() <= OPEN_BEYOND_UP_TO,
+                    BeyondSection.rowsPerTable(report.ranks().size()), sb);
+            if (report.ranks().size() > 1 && r.steps().size() > 1) {
+                sb.append(StepChartSvg.render(jobSeries(List.of(r)), "tail and exposed communication per step, rank "
+                        + r.rank()));
+            }
+            for (StepReport s : plan.drawnOf(r)) {
+                boolean open = plan.drawn() <= OPEN_ALL_UP_TO || !firstOpened;
+                firstOpened = true;
+                String id = stepId(ids.get(r), r, s);
+                sb.append("<a class=\"focus\" id=\"only-").append(id).append("\"></a>");
+                sb.append("<details class=\"step\" id=\"").append(id).append('"')
+                        .append(open ? " open" : "").append("><summary>").append(Html.esc(stepLine(s)))
+                        .append("</summary>").append(plan.svgOf(s));
+                if (s.tailNs() != null && s.tailNs() > 0 && !s.attribution().chain().isEmpty()) {
+                    sb.append("<p class=\"muted\">tail chain: ").append(Html.esc(TextRenderer.chain(s)))
+                            .append("</p>");
+                }
+                sb.append("</details>");
+            }
+            sb.append("</details>\n");
+        }
+        sb.append("</section>\n");
+    }
+
+    private static String stepId(String rankId, RankReport r, StepReport s) {
+        return rankId + "-step-" + r.steps().indexOf(s);
+    }
+
+    private static String stepLine(StepReport s) {
+        StringBuilder b = new StringBuilder(s.name());
+        if (s.partial()) {
+            b.append(" (partial)");
+        }
+        b.append(": step ").append(Units.ms(s.stepTimeNs())).append(" ms");
+        if (s.tailNs() != null) {
+            b.append(", tail ").append(Units.ms(s.tailNs())).append(" ms");
+            if (s.tailNs() > 0) {
+                b.append(" (").append(s.attribution().kind()).append(')');
+            }
+        }
+        b.append(", exposed comm ").append(Units.ms(s.exposedCommNs())).append(" ms, overlap ")
+                .append(Units.pct(s.overlapRatio()));
+        return b.toString();
+    }
+
+    private static void stepTable(RankReport r, TimelinePlan plan, boolean allRows, String rankId, StringBuilder sb) {
+        if (r.steps().isEmpty()) {
+            return;
+        }
+        sb.append("<p class=\"muted\">markers in ms after the step's first device activity</p>")
+                .append("<div class=\"tw\"><table class=\"steps\"><tr><th class=\"l\">step</th><th>time ms</th><th>first ready</th>"
+                        + "<th>reduce start</th><th>last compute end</th><th>last reduce end</th><th>tail ms</th>"
+                        + "<th class=\"l\">cause</th><th>exposed comm ms</th><th>overlap</th></tr>");
+        int left = 0;
+        for (StepReport s : r.steps()) {
+            boolean drawn = plan.svgOf(s) != null;
+            if (!allRows && !drawn && !plan.isFeatured(s)) {
+                left++;
+                continue;
+            }
+            var m = s.markers();
+            sb.append("<tr").append(s.partial() ? " class=\"partial\"" : "").append("><td class=\"l\">");
+            if (drawn) {
+                sb.append("<a href=\"#").append(stepId(rankId, r, s)).append("\">").append(Html.esc(s.name()))
+                        .append("</a>");
+            } else {
+                sb.append(Html.esc(s.name()));
+            }
+            sb.append(s.partial() ? "*" : "").append("</td><td>").append(Units.ms(s.stepTimeNs())).append("</td><td>")
+                    .append(Units.rel(m.firstBucketReadyNs(), s.deviceStartNs())).append("</td><td>")
+                    .append(Units.rel(m.reduceStartNs(), s.deviceStartNs())).append("</td><td>")
+                    .append(Units.rel(m.lastComputeEndNs(), s.deviceStartNs())).append("</td><td>")
+                    .append(Units.rel(m.lastReduceEndNs(), s.deviceStartNs())).append("</td><td>")
+                    .append(Units.ms(s.tailNs())).append("</td><td class=\"l\">")
+                    .append(s.tailNs() == null ? "-" : s.attribution().kind().name()).append("</td><td>")
+                    .append(Units.ms(s.exposedCommNs())).append("</td><td>").append(Units.pct(s.overlapRatio()))
+                    .append("</td></tr>");
+        }
+        sb.append("</table></div>");
+        if (left > 0) {
+            sb.append("<p class=\"muted\">").append(left).append(" more steps not listed to keep this file small; "
+                    + "<code>-f json</code> has every step.</p>");
+        }
+    }
+}

@@ -1,0 +1,212 @@
+package io.overlapanalyze.render.summary;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.overlapanalyze.render.JsonRenderer;
+import io.overlapanalyze.formats.input.InputStreams;
+import io.overlapanalyze.formats.input.Messages;
+import io.overlapanalyze.pipeline.PipelineInputException;
+import io.overlapanalyze.report.AnalysisReport;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Writer;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * A saved summary: the analysis report JSON ({@code --format json}) with {@code "kind":
+ * "overlap-analyze summary"} first. It stands in for traces on either side of diff and gate, so
+ * a baseline can live in a repository where traces (megabytes to gigabytes) cannot.
+ *
+ * <p>Recognised by content: a JSON object with {@code schemaVersion} and {@code ranks} at the top
+ * and no {@code traceEvents}. So the plain {@code --format json} output, without {@code kind}, is a
+ * summary too. Compatibility: fields are only ever added within a {@code schemaVersion}; unknown
+ * fields (from a newer tool of the same version) are ignored and missing optional ones (from an
+ * older tool) read as empty, while a higher {@code schemaVersion} is refused with one line. A
+ * missing required number or a value of the wrong type is a damaged summary ({@link SummaryShape}),
+ * refused with one line naming the field: never read as 0.
+ */
+public final class SummaryFile {
+    /** The {@code kind} a summary carries. */
+    public static final String KIND = "overlap-analyze summary";
+    private static final String KIND_PREFIX = "overlap-analyze ";
+
+    private static final ObjectMapper READER = JsonRenderer.mapper().copy()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private static final JsonFactory JSON = new JsonFactory();
+
+    private SummaryFile() {
+    }
+
+    /** What a file is, for diff and gate. */
+    public enum Content {
+        SUMMARY,
+        /** A JSON document of this tool that is not a summary (a diff or gate result). */
+        OTHER_RESULT,
+        /** Anything else: left to the trace readers, which name the problem. */
+        NOT_SUMMARY
+    }
+
+    /** Writes {@code report} as a summary. */
+    public static void write(AnalysisReport report, Writer out) throws IOException {
+        ObjectNode node = READER.createObjectNode();
+        node.put("kind", KIND);
+        node.setAll((ObjectNode) READER.valueToTree(report));
+        READER.writerWithDefaultPrettyPrinter().writeValue(new NonClosing(out), node);
+        out.write(System.lineSeparator());
+        out.flush();
+    }
+
+    /**
+     * Classifies a file by its top-level keys, streaming: stops at {@code traceEvents}, so a trace
+     * costs a few bytes of reading. Unreadable or malformed content is {@code NOT_SUMMARY} unless
+     * the keys seen before the damage already said summary (then reading it reports the damage).
+     */
+    public static Content classify(Path file) {
+        boolean schema = false;
+        boolean ranks = false;
+        String kind = null;
+        try (InputStream in = InputStreams.open(file); JsonParser p = JSON.createParser(in)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return Content.NOT_SUMMARY;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken value = p.nextToken();
+                switch (name) {
+                    case "traceEvents" -> {
+                        return Content.NOT_SUMMARY;
+                    }
+                    case "schemaVersion" -> schema = true;
+                    case "ranks" -> ranks = true;
+                    case "kind" -> kind = value == JsonToken.VALUE_STRING ? p.getText() : null;
+                    default -> {
+                    }
+                }
+                p.skipChildren();
+            }
+        } catch (IOException | RuntimeException e) {
+            // Fall through: decide on what was seen.
+        }
+        if (kind != null && kind.startsWith(KIND_PREFIX) && !kind.equals(KIND)) {
+            return Content.OTHER_RESULT;
+        }
+        return (schema && ranks) || KIND.equals(kind) ? Content.SUMMARY : Content.NOT_SUMMARY;
+    }
+
+    /** Reads a summary; every problem is one {@link PipelineInputException} line naming the file. */
+    public static AnalysisReport read(Path file) {
+        JsonNode root;
+        try (InputStream in = InputStreams.open(file)) {
+            root = READER.readTree(in);
+        } catch (IOException e) {
+            throw new PipelineInputException(Messages.quote(file) + ": not a readable overlap-analyze summary: "
+                    + parseProblem(e), e);
+        }
+        if (root == null || !root.isObject()) {
+            throw new PipelineInputException(file + ": not a readable overlap-analyze summary: not a JSON object");
+        }
+        JsonNode version = root.get("schemaVersion");
+        if (version == null || !version.canConvertToInt() || !version.isIntegralNumber()) {
+            throw new PipelineInputException(file + ": summary has no integer schemaVersion");
+        }
+        int v = version.intValue();
+        if (v > AnalysisReport.SCHEMA_VERSION) {
+            throw new PipelineInputException(file + ": summary schemaVersion " + v + " is newer than this "
+                    + "overlap-analyze reads (" + AnalysisReport.SCHEMA_VERSION + "); use a newer overlap-analyze "
+                    + "or write the summary again with this one");
+        }
+        if (v < 1) {
+            throw new PipelineInputException(file + ": summary schemaVersion " + v + " is not valid (versions start at 1)");
+        }
+        if (root.get("ranks") == null || !root.get("ranks").isArray()) {
+            throw new PipelineInputException(file + ": summary has no \"ranks\" array");
+        }
+        ObjectNode tree = withoutKind(root);
+        try {
+            SummaryShape.check(tree);
+        } catch (SummaryShape.Problem e) {
+            throw new PipelineInputException(Messages.quote(file) + ": damaged summary: " + e.getMessage(), e);
+        }
+        try {
+            return READER.treeToValue(tree, AnalysisReport.class);
+        } catch (JsonMappingException e) {
+            throw new PipelineInputException(Messages.quote(file) + ": damaged summary: " + jsonPath(e)
+                    + ": missing or inconsistent values", e);
+        } catch (IOException | RuntimeException e) {
+            throw new PipelineInputException(Messages.quote(file) + ": damaged summary: a value this version cannot read",
+                    e);
+        }
+    }
+
+    /** Where a binding problem is, as a JSON path ({@code ranks[0].steps}), never as Java types. */
+    private static String jsonPath(JsonMappingException e) {
+        StringBuilder b = new StringBuilder();
+        for (JsonMappingException.Reference r : e.getPath()) {
+            if (r.getFieldName() != null) {
+                b.append(b.length() == 0 ? "" : ".").append(r.getFieldName());
+            } else if (r.getIndex() >= 0) {
+                b.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return b.length() == 0 ? "the top level" : b.toString();
+    }
+
+    private static ObjectNode withoutKind(JsonNode root) {
+        ObjectNode copy = READER.createObjectNode();
+        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!e.getKey().equals("kind")) {
+                copy.set(e.getKey(), e.getValue());
+            }
+        }
+        return copy;
+    }
+
+    /**
+     * A parse error without Jackson's source description (which names Java stream classes): what
+     * is wrong, and the line and column.
+     */
+    private static String parseProblem(IOException e) {
+        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j) {
+            String what = j.getOriginalMessage() == null ? "malformed JSON" : j.getOriginalMessage();
+            what = what.replaceAll("\\s*\\(start marker at \\[Source:[^]]*]\\)", "");
+            String first = what.lines().findFirst().orElse(what).replaceAll("\\s+", " ").trim();
+            var loc = j.getLocation();
+            return first + (loc != null && loc.getLineNr() > 0 ? " (line " + loc.getLineNr() + ", column "
+                    + loc.getColumnNr() + ")" : "");
+        }
+        return oneLine(e);
+    }
+
+    /** Jackson's messages span lines and quote the source; the first line says what is wrong. */
+    static String oneLine(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getMessage() == null) {
+            t = t.getCause();
+        }
+        String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+        String first = m.lines().findFirst().orElse(m);
+        return first.replaceAll("\\s+", " ").trim();
+    }
+
+    private static final class NonClosing extends java.io.FilterWriter {
+        NonClosing(Writer w) {
+            super(w);
+        }
+
+        @Override
+        public void close() throws IOException {
+            flush();
+        }
+    }
+}
