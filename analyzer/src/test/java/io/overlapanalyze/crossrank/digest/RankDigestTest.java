@@ -95,6 +95,7 @@ class RankDigestTest {
         System.out.printf("digest of a 64-rank 60-step job: %d of %d intervals kept, %d bytes per rank serialised%n",
                 o.keptIntervals(), o.fullIntervals(), o.bytesPerRank());
         assertTrue(o.keptIntervals() * 2 < o.fullIntervals(), o.keptIntervals() + " of " + o.fullIntervals());
+        assertTrue(o.bytesPerRank() < 64 * 1024, o.bytesPerRank() + " bytes per rank");
     }
 
     /**
