@@ -10,7 +10,8 @@ import java.util.List;
  * @param ranks         per-rank results, by rank
  * @param crossRank     the cross-rank section (metrics.md §8) when several ranks were given, else {@code null}
  */
-public record AnalysisReport(int schemaVersion, String tool, List<RankReport> ranks, CrossRankReport crossRank) {
+public record AnalysisReport(int schemaVersion, String tool, List<RankReport> ranks, CrossRankReport crossRank)
+        implements java.io.Serializable {
     /** Current layout version. */
     public static final int SCHEMA_VERSION = 1;
 

@@ -15,5 +15,6 @@ package io.overlapanalyze.report;
  *                      annotations (work that belongs to a range of another name and to no range
  *                      of this one)
  */
-public record AnnotationReport(String name, long deviceNs, long commNs, long exposedCommNs, long hiddenUnderNs) {
+public record AnnotationReport(String name, long deviceNs, long commNs, long exposedCommNs, long hiddenUnderNs)
+        implements java.io.Serializable {
 }

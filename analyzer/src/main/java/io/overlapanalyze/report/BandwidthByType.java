@@ -14,5 +14,5 @@ package io.overlapanalyze.report;
  * @param medianBusBwGBps   median of per-collective bus bandwidth
  */
 public record BandwidthByType(String type, int count, int withSize, long bytes, long transferNs, Double algBwGBps,
-                              Double busBwGBps, Double medianBusBwGBps) {
+                              Double busBwGBps, Double medianBusBwGBps) implements java.io.Serializable {
 }

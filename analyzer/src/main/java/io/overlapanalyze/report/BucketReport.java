@@ -14,5 +14,5 @@ package io.overlapanalyze.report;
  * @param last       true for gL, the member that ends last (its end is {@code lastReduceEnd})
  */
 public record BucketReport(int collective, String type, Long bytes, long startNs, long endNs, long durationNs,
-                           boolean last) {
+                           boolean last) implements java.io.Serializable {
 }

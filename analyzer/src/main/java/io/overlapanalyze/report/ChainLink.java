@@ -14,5 +14,5 @@ package io.overlapanalyze.report;
  * @param boundBy     the reason it started when it did
  */
 public record ChainLink(int collective, String type, Long bytes, long startNs, long endNs, Long dataReadyNs,
-                        Long enqueueNs, Long queueFreeNs, BoundBy boundBy) {
+                        Long enqueueNs, Long queueFreeNs, BoundBy boundBy) implements java.io.Serializable {
 }

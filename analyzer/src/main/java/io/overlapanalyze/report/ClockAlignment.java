@@ -9,5 +9,6 @@ package io.overlapanalyze.report;
  *                          (how well "they end together" held); {@code null} when not aligned
  * @param note              why not aligned, or what was used
  */
-public record ClockAlignment(boolean aligned, int collectivesUsed, Long maxResidualNs, String note) {
+public record ClockAlignment(boolean aligned, int collectivesUsed, Long maxResidualNs, String note)
+        implements java.io.Serializable {
 }

@@ -13,5 +13,6 @@ package io.overlapanalyze.report;
  *                           (floor): what the slowdown costs a step
  */
 public record ContentionReport(String kernel, int overlappedCount, int isolatedCount, long overlappedMedianNs,
-                               long isolatedMedianNs, double slowdownPct, long extraPerStepNs) {
+                               long isolatedMedianNs, double slowdownPct, long extraPerStepNs)
+                                       implements java.io.Serializable {
 }

@@ -18,5 +18,6 @@ package io.overlapanalyze.report;
  *                              communication op as Communication)
  */
 public record CrossCheckStep(String step, String origin, CrossCheckValue computing, CrossCheckValue communication,
-                             CrossCheckValue exposedCommunication, CrossCheckValue free, String oursCounted) {
+                             CrossCheckValue exposedCommunication, CrossCheckValue free, String oursCounted)
+                                     implements java.io.Serializable {
 }

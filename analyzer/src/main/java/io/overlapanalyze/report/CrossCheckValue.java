@@ -7,7 +7,7 @@ package io.overlapanalyze.report;
  * @param theirsNs the profiler's value
  * @param diffNs   {@code ours − theirs}, or {@code null} when ours is absent
  */
-public record CrossCheckValue(Long oursNs, long theirsNs, Long diffNs) {
+public record CrossCheckValue(Long oursNs, long theirsNs, Long diffNs) implements java.io.Serializable {
     public static CrossCheckValue of(Long ours, long theirs) {
         return new CrossCheckValue(ours, theirs, ours == null ? null : ours - theirs);
     }

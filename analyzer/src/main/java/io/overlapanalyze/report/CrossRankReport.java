@@ -29,7 +29,7 @@ public record CrossRankReport(List<Integer> ranks, Integer worldSize, List<Integ
                               List<GroupSummary> groups, List<Mismatch> mismatches, SkewSummary skew,
                               List<Straggler> stragglers, List<BandwidthByType> bandwidth,
                               List<MatchedCollective> collectives, List<StepTail> worstTails, List<String> notes,
-                              List<PeerBoundTail> peerBoundTails) {
+                              List<PeerBoundTail> peerBoundTails) implements java.io.Serializable {
     public CrossRankReport {
         ranks = List.copyOf(ranks);
         missingRanks = List.copyOf(missingRanks);

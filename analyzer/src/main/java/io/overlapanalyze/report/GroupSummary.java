@@ -15,7 +15,7 @@ import java.util.Map;
  * @param matched     positions every member issued (and used for timing)
  */
 public record GroupSummary(String group, boolean inferred, List<Integer> members, String matchedBy,
-                           Map<Integer, Integer> counts, int matched) {
+                           Map<Integer, Integer> counts, int matched) implements java.io.Serializable {
     public GroupSummary {
         members = List.copyOf(members);
         counts = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(counts));

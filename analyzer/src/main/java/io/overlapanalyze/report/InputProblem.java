@@ -8,7 +8,7 @@ package io.overlapanalyze.report;
  * @param kind    UNREADABLE, DUPLICATE_RANK, OTHER_JOB (world size differs), RANK_OUT_OF_RANGE
  * @param message one line for people
  */
-public record InputProblem(String file, Integer rank, String kind, String message) {
+public record InputProblem(String file, Integer rank, String kind, String message) implements java.io.Serializable {
     public static final String UNREADABLE = "UNREADABLE";
     public static final String DUPLICATE_RANK = "DUPLICATE_RANK";
     public static final String OTHER_JOB = "OTHER_JOB";

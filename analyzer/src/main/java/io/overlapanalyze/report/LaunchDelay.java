@@ -19,5 +19,5 @@ package io.overlapanalyze.report;
  * @param otherNs      the remainder
  */
 public record LaunchDelay(int collective, long readyNs, Long enqueueNs, long startNs, long startDelayNs,
-                          Long launchLateNs, long commBusyNs, long otherNs) {
+                          Long launchLateNs, long commBusyNs, long otherNs) implements java.io.Serializable {
 }

@@ -15,7 +15,8 @@ import java.util.List;
  * @param unknownReady    members of G left out because no data-ready time could be found
  */
 public record LaunchReport(List<LaunchDelay> collectives, long startDelayNs, long launchLateNs, long commBusyNs,
-                           long otherNs, Double launchLateShare, Double commBusyShare, int unknownReady) {
+                           long otherNs, Double launchLateShare, Double commBusyShare, int unknownReady)
+                                   implements java.io.Serializable {
     public LaunchReport {
         collectives = collectives == null ? List.of() : List.copyOf(collectives);
     }

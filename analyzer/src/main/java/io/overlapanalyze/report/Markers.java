@@ -5,7 +5,7 @@ package io.overlapanalyze.report;
  * {@code deviceStartNs}); {@code null} when not defined (no gradient collectives in the step).
  */
 public record Markers(Long firstBucketReadyNs, Long reduceStartNs, Long lastComputeEndNs, Long lastReduceEndNs,
-                      Long lastBucketReadyNs) {
+                      Long lastBucketReadyNs) implements java.io.Serializable {
     public static Markers undefined() {
         return new Markers(null, null, null, null, null);
     }

@@ -22,7 +22,8 @@ import java.util.Map;
  */
 public record MatchedCollective(String group, long index, String type, String step, Long bytes, int groupSize,
                                 Long arrivalSkewNs, Long endSkewNs, Long transferNs, Integer lastRank,
-                                Double algBwGBps, Double busBwGBps, Map<Integer, Long> waitsNs) {
+                                Double algBwGBps, Double busBwGBps, Map<Integer, Long> waitsNs)
+                                        implements java.io.Serializable {
     public MatchedCollective {
         waitsNs = waitsNs == null ? null : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(waitsNs));
     }

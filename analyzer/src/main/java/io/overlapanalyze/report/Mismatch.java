@@ -16,7 +16,8 @@ import java.util.List;
  * @param message   one line for people
  */
 public record Mismatch(String group, long index, MismatchKind kind, Severity severity, String step,
-                       List<RankValues> ranks, List<Integer> culprits, int following, String message) {
+                       List<RankValues> ranks, List<Integer> culprits, int following, String message)
+                               implements java.io.Serializable {
     public Mismatch {
         ranks = List.copyOf(ranks);
         culprits = List.copyOf(culprits);
@@ -40,6 +41,6 @@ public record Mismatch(String group, long index, MismatchKind kind, Severity sev
      * @param issued      how many collectives the rank issued in the group
      */
     public record RankValues(int rank, boolean present, String type, Long inElements, Long outElements, String dtype,
-                             Long threadId, String thread, int issued) {
+                             Long threadId, String thread, int issued) implements java.io.Serializable {
     }
 }

@@ -15,7 +15,7 @@ package io.overlapanalyze.report;
  *                   table), so its communication numbers are unknown, not zero
  */
 public record NotAvailable(String prefetch, String pipeline, String contention, String memory, String launch,
-                           String communication) {
+                           String communication) implements java.io.Serializable {
     public static NotAvailable none() {
         return new NotAvailable(null, null, null, null, null, null);
     }

@@ -13,7 +13,7 @@ import java.util.List;
  * @param kinds    recognised kinds, in the order above; empty when none was recognised
  * @param evidence one line per kind (and per doubt) saying which collectives showed it
  */
-public record Parallelism(List<String> kinds, List<String> evidence) {
+public record Parallelism(List<String> kinds, List<String> evidence) implements java.io.Serializable {
     public Parallelism {
         kinds = kinds == null ? List.of() : List.copyOf(kinds);
         evidence = evidence == null ? List.of() : List.copyOf(evidence);

@@ -12,5 +12,6 @@ package io.overlapanalyze.report;
  * @param waitNs      {@code wait_r}: the part of it spent waiting for the last peer to arrive (aligned clocks)
  * @param lateRank    the rank that arrived last, or {@code null} when several arrived last together
  */
-public record PeerBoundTail(int rank, String step, String type, long durationNs, long waitNs, Integer lateRank) {
+public record PeerBoundTail(int rank, String step, String type, long durationNs, long waitNs, Integer lateRank)
+        implements java.io.Serializable {
 }

@@ -15,5 +15,5 @@ package io.overlapanalyze.report;
  * @param largestBubbleNs the longest run, or 0 when none
  */
 public record PipelineReport(int p2pCollectives, long p2pBusyNs, long p2pOverlappedNs, long p2pExposedNs,
-                             long bubbleNs, int bubbles, long largestBubbleNs) {
+                             long bubbleNs, int bubbles, long largestBubbleNs) implements java.io.Serializable {
 }

@@ -8,7 +8,7 @@ package io.overlapanalyze.report;
  * @param busyNs     length of the union of their work (compute, communication, copies, sets) over all lanes
  * @param commBusyNs length of the union of their COMM intervals
  */
-public record PreCapture(int intervals, long busyNs, long commBusyNs) {
+public record PreCapture(int intervals, long busyNs, long commBusyNs) implements java.io.Serializable {
     public static PreCapture none() {
         return new PreCapture(0, 0, 0);
     }

@@ -26,5 +26,5 @@ package io.overlapanalyze.report;
  */
 public record PrefetchReport(int collective, String phase, Long bytes, long startNs, long endNs,
                              String consumerKernel, Long consumerStartNs, Long computeFreeNs, Long lateNs,
-                             Long waitNs, String rule) {
+                             Long waitNs, String rule) implements java.io.Serializable {
 }

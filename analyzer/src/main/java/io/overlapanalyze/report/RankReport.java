@@ -27,7 +27,8 @@ import java.util.List;
 public record RankReport(int rank, String rankSource, String source, String format, Integer worldSize,
                          List<StepReport> steps, Totals totals, List<String> notes, List<String> warnings,
                          List<CrossCheckStep> crossCheck, Parallelism parallelism,
-                         List<ContentionReport> contention, NotAvailable notAvailable, PreCapture preCapture) {
+                         List<ContentionReport> contention, NotAvailable notAvailable, PreCapture preCapture)
+                                 implements java.io.Serializable {
     public RankReport {
         steps = List.copyOf(steps);
         notes = List.copyOf(notes);

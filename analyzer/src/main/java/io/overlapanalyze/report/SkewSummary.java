@@ -16,5 +16,5 @@ package io.overlapanalyze.report;
  */
 public record SkewSummary(int timed, Long medianSkewNs, Long maxSkewNs, String worstGroup, Long worstIndex,
                           String worstType, String worstStep, Integer worstLastRank, Long medianEndSkewNs,
-                          long totalWaitNs) {
+                          long totalWaitNs) implements java.io.Serializable {
 }

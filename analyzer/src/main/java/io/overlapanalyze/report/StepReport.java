@@ -69,7 +69,7 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
                          List<BucketReport> gradBuckets, Long exposedPrefetchNs, List<PrefetchReport> prefetches,
                          PipelineReport pipeline, LaunchReport launch, Long peakAllocatedBytes,
                          Long stepPeriodNs, Long windowOverlapNs, Long fusedBusyNs, Long fusedCommNs,
-                         Long fusedComputeNs, List<AnnotationReport> annotations) {
+                         Long fusedComputeNs, List<AnnotationReport> annotations) implements java.io.Serializable {
     public StepReport {
         annotations = annotations == null ? List.of() : List.copyOf(annotations);
         notes = List.copyOf(notes);
@@ -120,5 +120,25 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
                 attribution, deviceIntervals, commKernels, approximate, notes, gradBuckets, exposedPrefetchNs,
                 prefetches, pipeline, launch, bytes, stepPeriodNs, windowOverlapNs, fusedBusyNs, fusedCommNs,
                 fusedComputeNs, annotations);
+    }
+
+    /** This step with {@code ns} as its tail ({@code null}: undefined); every other component is this step's. */
+    public StepReport withTailNs(Long ns) {
+        return new StepReport(name, partial, deviceStartNs, deviceEndNs, stepTimeNs, commBusyNs, computeBusyNs,
+                overlappedNs, exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs,
+                overlapRatio, gradCollectives, markers, ns, lastBucketTailNs, startDelayNs, launchLateNs,
+                attribution, deviceIntervals, commKernels, approximate, notes, gradBuckets, exposedPrefetchNs,
+                prefetches, pipeline, launch, peakAllocatedBytes, stepPeriodNs, windowOverlapNs, fusedBusyNs,
+                fusedCommNs, fusedComputeNs, annotations);
+    }
+
+    /** This step with {@code a} as its tail attribution; every other component is this step's. */
+    public StepReport withAttribution(Attribution a) {
+        return new StepReport(name, partial, deviceStartNs, deviceEndNs, stepTimeNs, commBusyNs, computeBusyNs,
+                overlappedNs, exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs,
+                overlapRatio, gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs,
+                a, deviceIntervals, commKernels, approximate, notes, gradBuckets, exposedPrefetchNs,
+                prefetches, pipeline, launch, peakAllocatedBytes, stepPeriodNs, windowOverlapNs, fusedBusyNs,
+                fusedCommNs, fusedComputeNs, annotations);
     }
 }

@@ -10,5 +10,6 @@ package io.overlapanalyze.report;
  * @param minTailNs    shortest tail of the step over ranks
  * @param ranks        ranks with the step and a defined tail
  */
-public record StepTail(String step, int worstRank, long tailNs, String kind, long minTailNs, int ranks) {
+public record StepTail(String step, int worstRank, long tailNs, String kind, long minTailNs, int ranks)
+        implements java.io.Serializable {
 }

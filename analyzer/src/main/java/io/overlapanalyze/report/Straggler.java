@@ -14,5 +14,6 @@ package io.overlapanalyze.report;
  * @param exposedWaitShare     exposedWait / exposedComm, {@code null} when no exposed comm
  */
 public record Straggler(int rank, long totalWaitNs, int timesArrivedLast, long waitedForNs, long exposedCommNs,
-                        long exposedWaitNs, long exposedTransferNs, Double exposedWaitShare) {
+                        long exposedWaitNs, long exposedTransferNs, Double exposedWaitShare)
+                                implements java.io.Serializable {
 }

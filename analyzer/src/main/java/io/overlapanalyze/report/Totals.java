@@ -9,10 +9,11 @@ package io.overlapanalyze.report;
  */
 public record Totals(int steps, long stepTimeNs, long commBusyNs, long computeBusyNs, long overlappedNs,
                      long exposedCommNs, long exposedGradCommNs, long idleNs, long serialEstimateNs,
-                     long tailNs, Double overlapRatio, Medians medians, Long stepPeriodNs) {
+                     long tailNs, Double overlapRatio, Medians medians, Long stepPeriodNs)
+                             implements java.io.Serializable {
 
     /** Medians over the same steps; {@code null} members when no step defines the value. */
     public record Medians(Long stepTimeNs, Long tailNs, Long exposedCommNs, Long exposedGradCommNs,
-                          Double overlapRatio, Long startDelayNs) {
+                          Double overlapRatio, Long startDelayNs) implements java.io.Serializable {
     }
 }

@@ -65,6 +65,8 @@ class ArchitectureTest {
             // The single-rank orchestrator: runs the building blocks and the beyond-DDP analyses.
             List.of("analysis.rank"),
             List.of("crossrank", "compare", "whatif"),
+            // One rank's input pruned to what the cross-rank analysis reads, and its wire form.
+            List.of("crossrank.digest"),
             // Load, analyse, cross-rank: what every command runs, and no command; a library call.
             List.of("pipeline"),
             // Above every reader and analysis: they must not depend on the generator.

@@ -1,0 +1,139 @@
+package io.overlapanalyze.crossrank.digest;
+
+import io.overlapanalyze.analysis.IntervalSet;
+import io.overlapanalyze.crossrank.RankInput;
+import io.overlapanalyze.model.Collective;
+import io.overlapanalyze.model.DeviceIntervals;
+import io.overlapanalyze.model.DeviceKind;
+import io.overlapanalyze.model.HostSpan;
+import io.overlapanalyze.model.HostSpanKind;
+import io.overlapanalyze.model.HostThread;
+import io.overlapanalyze.model.MemorySamples;
+import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.model.StringPool;
+import io.overlapanalyze.model.Time;
+import io.overlapanalyze.report.Attribution;
+import io.overlapanalyze.report.RankReport;
+import io.overlapanalyze.report.StepReport;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One rank's input pruned to what {@code CrossRankAnalyzer} reads, so that the cross-rank analysis
+ * of a large job holds a digest per rank instead of every model. Its answers are the full input's:
+ *
+ * <ul>
+ *   <li>Trace header (source, format, rank and its source, world size, truncated), lanes, every
+ *       collective with its own device intervals (start, end, lane, kind, launch time and thread,
+ *       pre-capture flag; re-indexed), the STEP host spans (step lookup, the main thread), and the
+ *       host threads that issued a collective (thread labels). Matching, clocks, skew, bandwidth
+ *       and mismatches read nothing else.</li>
+ *   <li>The straggler table's exposed communication |C − K| over every interval not launched
+ *       before the capture: the digest adds E = C − K as extra COMM intervals and the compute
+ *       under the kept collectives, K ∩ C', as extra COMPUTE intervals (C' = the kept collectives'
+ *       COMM intervals). Then its C'' − K'' is exactly E: E is disjoint from K ⊇ K'', and
+ *       C' − K'' ⊆ C' − K ⊆ E. The waiting parts are built from the kept collectives, so the
+ *       exposed wait |(W ∩ C) − K| = |W ∩ E| is unchanged too.</li>
+ *   <li>The report keeps, per step with a defined tail, its name, tail and attribution kind with
+ *       the head of its chain (the worst tail per step and the peer-bound tails read those).</li>
+ * </ul>
+ * A digest is for the cross-rank analysis only: the single-rank figures of its trace are not the
+ * rank's, and its report has no buckets, totals, notes or warnings.
+ */
+public final class CrossRankDigest {
+    /** Interval names of the added intervals (never read; they tell a reader of a digest what they are). */
+    static final String EXPOSED_COMM = "(exposed communication)";
+    static final String COMPUTE_UNDER_COMM = "(compute under communication)";
+
+    private CrossRankDigest() {
+    }
+
+    /** The digest of one rank's input: same rank, a pruned trace and a reduced report. */
+    public static RankInput of(RankInput full) {
+        return new RankInput(trace(full.trace()), report(full.report()));
+    }
+
+    static RankTrace trace(RankTrace t) {
+        DeviceIntervals d = t.device();
+        StringPool pool = new StringPool();
+        int kept = 0;
+        for (Collective c : t.collectives()) {
+            kept += c.deviceIntervals().length;
+        }
+        DeviceIntervals out = new DeviceIntervals(pool, kept + 64);
+        int[] remap = new int[d.size()];
+        Arrays.fill(remap, -1);
+        List<Collective> collectives = new ArrayList<>(t.collectives().size());
+        IntervalSet.Builder keptComm = IntervalSet.builder();
+        Set<Long> issuers = new HashSet<>();
+        for (Collective c : t.collectives()) {
+            int[] iv = c.deviceIntervals();
+            int[] moved = new int[iv.length];
+            for (int j = 0; j < iv.length; j++) {
+                int i = iv[j];
+                if (remap[i] < 0) {
+                    int n = out.add(d.start(i), d.end(i), d.lane(i), d.kind(i), d.name(i), d.launchNs(i),
+                            d.launchThread(i));
+                    out.setCollective(n, d.collective(i));
+                    if (d.preCapture(i)) {
+                        out.markPreCapture(n);
+                    } else if (d.kind(i) == DeviceKind.COMM) {
+                        keptComm.add(d.start(i), d.end(i));
+                    }
+                    remap[i] = n;
+                }
+                moved[j] = remap[i];
+            }
+            collectives.add(new Collective(c.id(), c.type(), c.name(), c.group(), c.sequence(), c.inElements(),
+                    c.outElements(), c.dtype(), c.bytes(), c.enqueueNs(), c.threadId(), moved));
+            if (c.threadId() >= 0) {
+                issuers.add(c.threadId());
+            }
+        }
+        IntervalSet.Builder comm = IntervalSet.builder();
+        IntervalSet.Builder compute = IntervalSet.builder();
+        for (int i = 0; i < d.size(); i++) {
+            if (d.preCapture(i)) {
+                continue; // the straggler table leaves these out, so the digest does too
+            }
+            if (d.kind(i) == DeviceKind.COMM) {
+                comm.add(d.start(i), d.end(i));
+            } else if (d.kind(i) == DeviceKind.COMPUTE) {
+                compute.add(d.start(i), d.end(i));
+            }
+        }
+        IntervalSet k = compute.build();
+        IntervalSet exposed = comm.build().subtract(k);
+        IntervalSet under = k.intersect(keptComm.build());
+        for (int r = 0; r < exposed.size(); r++) {
+            out.add(exposed.start(r), exposed.end(r), -1, DeviceKind.COMM, EXPOSED_COMM, Time.UNKNOWN, -1);
+        }
+        for (int r = 0; r < under.size(); r++) {
+            out.add(under.start(r), under.end(r), -1, DeviceKind.COMPUTE, COMPUTE_UNDER_COMM, Time.UNKNOWN, -1);
+        }
+        out.trimToSize();
+        List<HostSpan> steps = t.hostSpans().stream().filter(s -> s.kind() == HostSpanKind.STEP).toList();
+        List<HostThread> threads = t.threads().stream().filter(h -> issuers.contains(h.threadId())).toList();
+        return new RankTrace(t.source(), t.format(), t.rank(), t.rankSource(), t.worldSize(), t.lanes(), out, steps,
+                threads, collectives, List.of(), new long[0], t.hostOpsPresent(), t.truncated(), List.of(),
+                List.of(), List.of(), MemorySamples.empty(), t.commUnclassified(), List.of());
+    }
+
+    static RankReport report(RankReport r) {
+        List<StepReport> steps = new ArrayList<>();
+        for (StepReport s : r.steps()) {
+            if (s.tailNs() == null) {
+                continue; // neither the worst tails nor the peer-bound tails look at a step without a tail
+            }
+            Attribution a = s.attribution();
+            Attribution head = new Attribution(a.kind(), a.chain().isEmpty() ? List.of() : List.of(a.chain().get(0)));
+            steps.add(StepReport.empty(s.name()).withTailNs(s.tailNs()).withAttribution(head));
+        }
+        return new RankReport(r.rank(), r.rankSource(), r.source(), r.format(), r.worldSize(), steps, null,
+                List.of(), List.of(), List.of(), null, List.of(), null, null);
+    }
+}

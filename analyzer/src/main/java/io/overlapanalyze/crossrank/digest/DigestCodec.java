@@ -1,0 +1,429 @@
+package io.overlapanalyze.crossrank.digest;
+
+import io.overlapanalyze.crossrank.RankInput;
+import io.overlapanalyze.model.Collective;
+import io.overlapanalyze.model.CollectiveType;
+import io.overlapanalyze.model.DeviceIntervals;
+import io.overlapanalyze.model.DeviceKind;
+import io.overlapanalyze.model.HostSpan;
+import io.overlapanalyze.model.HostSpanKind;
+import io.overlapanalyze.model.HostThread;
+import io.overlapanalyze.model.Lane;
+import io.overlapanalyze.model.MemorySamples;
+import io.overlapanalyze.model.ProcessGroup;
+import io.overlapanalyze.model.RankSource;
+import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.model.StringPool;
+import io.overlapanalyze.model.TraceFormat;
+import io.overlapanalyze.report.Attribution;
+import io.overlapanalyze.report.BoundBy;
+import io.overlapanalyze.report.ChainLink;
+import io.overlapanalyze.report.RankReport;
+import io.overlapanalyze.report.StepReport;
+import io.overlapanalyze.report.TailKind;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The binary form of a digest {@link RankInput}: a string table and a process-group table (every
+ * collective of a group names the same members; a 64-rank group written per collective would be
+ * most of the bytes), then the trace and the reduced report. Integers are zig-zag varints; times
+ * are deltas (start from the previous start, end and launch from the start), taken in wrapping
+ * long arithmetic so that {@code Time.UNKNOWN} and any other value come back exactly.
+ */
+final class DigestCodec {
+    private static final int FORMAT = 1;
+
+    private DigestCodec() {
+    }
+
+    static byte[] encode(RankInput digest) {
+        Writer w = new Writer();
+        try {
+            writeTrace(w, digest.trace());
+            writeReport(w, digest.report());
+            return w.finish();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a byte array does not fail
+        }
+    }
+
+    static RankInput decode(byte[] bytes) {
+        try {
+            Reader r = new Reader(bytes);
+            RankTrace trace = readTrace(r);
+            RankReport report = readReport(r);
+            return new RankInput(trace, report);
+        } catch (IOException e) {
+            throw new UncheckedIOException("corrupt rank digest", e);
+        }
+    }
+
+    private static void writeTrace(Writer w, RankTrace t) throws IOException {
+        w.str(t.source());
+        w.num(t.format().ordinal());
+        w.num(t.rank());
+        w.num(t.rankSource().ordinal());
+        w.num(t.worldSize());
+        w.num(t.hostOpsPresent() ? 1 : 0);
+        w.num(t.truncated() ? 1 : 0);
+        w.str(t.commUnclassified());
+        w.num(t.lanes().size());
+        for (Lane l : t.lanes()) {
+            w.num(l.index());
+            w.num(l.device());
+            w.num(l.stream());
+            w.str(l.label());
+        }
+        DeviceIntervals d = t.device();
+        w.num(d.size());
+        long prev = 0;
+        for (int i = 0; i < d.size(); i++) {
+            long s = d.start(i);
+            w.num(s - prev);
+            w.num(d.end(i) - s);
+            w.num(d.lane(i));
+            w.num(d.kind(i).ordinal());
+            w.str(d.name(i));
+            w.num(d.launchNs(i) - s);
+            w.num(d.launchThread(i));
+            w.num(d.collective(i));
+            w.num(d.preCapture(i) ? 1 : 0);
+            prev = s;
+        }
+        w.num(t.hostSpans().size());
+        prev = 0;
+        for (HostSpan s : t.hostSpans()) {
+            w.num(s.kind().ordinal());
+            w.str(s.name());
+            w.num(s.startNs() - prev);
+            w.num(s.endNs() - s.startNs());
+            w.num(s.threadId());
+            prev = s.startNs();
+        }
+        w.num(t.threads().size());
+        for (HostThread h : t.threads()) {
+            w.num(h.threadId());
+            w.num(h.names().size());
+            for (String n : h.names()) {
+                w.str(n);
+            }
+            w.num(h.autograd() ? 1 : 0);
+        }
+        w.num(t.collectives().size());
+        prev = 0;
+        for (Collective c : t.collectives()) {
+            w.num(c.id());
+            w.num(c.type().ordinal());
+            w.str(c.name());
+            w.group(c.group());
+            w.num(c.sequence());
+            w.num(c.inElements());
+            w.num(c.outElements());
+            w.str(c.dtype());
+            w.num(c.bytes());
+            w.num(c.enqueueNs() - prev);
+            prev = c.enqueueNs();
+            w.num(c.threadId());
+            w.num(c.deviceIntervals().length);
+            int last = 0;
+            for (int i : c.deviceIntervals()) {
+                w.num(i - last);
+                last = i;
+            }
+        }
+    }
+
+    private static RankTrace readTrace(Reader r) throws IOException {
+        String source = r.str();
+        TraceFormat format = TraceFormat.values()[r.integer()];
+        int rank = r.integer();
+        RankSource rankSource = RankSource.values()[r.integer()];
+        int worldSize = r.integer();
+        boolean hostOps = r.integer() == 1;
+        boolean truncated = r.integer() == 1;
+        String commUnclassified = r.str();
+        int n = r.integer();
+        List<Lane> lanes = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            lanes.add(new Lane(r.integer(), r.integer(), r.num(), r.str()));
+        }
+        n = r.integer();
+        DeviceIntervals d = new DeviceIntervals(new StringPool(), n);
+        long prev = 0;
+        for (int i = 0; i < n; i++) {
+            long s = prev + r.num();
+            long e = s + r.num();
+            int lane = r.integer();
+            DeviceKind kind = DeviceKind.ofOrdinal(r.integer());
+            String name = r.str();
+            long launchNs = s + r.num();
+            long launchThread = r.num();
+            int at = d.add(s, e, lane, kind, name, launchNs, launchThread);
+            d.setCollective(at, r.integer());
+            if (r.integer() == 1) {
+                d.markPreCapture(at);
+            }
+            prev = s;
+        }
+        d.trimToSize();
+        n = r.integer();
+        List<HostSpan> spans = new ArrayList<>(n);
+        prev = 0;
+        for (int i = 0; i < n; i++) {
+            HostSpanKind kind = HostSpanKind.values()[r.integer()];
+            String name = r.str();
+            long s = prev + r.num();
+            long e = s + r.num();
+            spans.add(new HostSpan(kind, name, s, e, r.num()));
+            prev = s;
+        }
+        n = r.integer();
+        List<HostThread> threads = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            long id = r.num();
+            int m = r.integer();
+            List<String> names = new ArrayList<>(m);
+            for (int j = 0; j < m; j++) {
+                names.add(r.str());
+            }
+            threads.add(new HostThread(id, names, r.integer() == 1));
+        }
+        n = r.integer();
+        List<Collective> collectives = new ArrayList<>(n);
+        prev = 0;
+        for (int i = 0; i < n; i++) {
+            int id = r.integer();
+            CollectiveType type = CollectiveType.values()[r.integer()];
+            String name = r.str();
+            ProcessGroup group = r.group();
+            long sequence = r.num();
+            long in = r.num();
+            long out = r.num();
+            String dtype = r.str();
+            long size = r.num();
+            long enqueueNs = prev + r.num();
+            prev = enqueueNs;
+            long threadId = r.num();
+            int[] iv = new int[r.integer()];
+            int last = 0;
+            for (int j = 0; j < iv.length; j++) {
+                last += r.integer();
+                iv[j] = last;
+            }
+            collectives.add(new Collective(id, type, name, group, sequence, in, out, dtype, size, enqueueNs,
+                    threadId, iv));
+        }
+        return new RankTrace(source, format, rank, rankSource, worldSize, lanes, d, spans, threads, collectives,
+                List.of(), new long[0], hostOps, truncated, List.of(), List.of(), List.of(), MemorySamples.empty(),
+                commUnclassified, List.of());
+    }
+
+    private static void writeReport(Writer w, RankReport r) throws IOException {
+        w.num(r.rank());
+        w.str(r.rankSource());
+        w.str(r.source());
+        w.str(r.format());
+        w.optional(r.worldSize() == null ? null : r.worldSize().longValue());
+        w.num(r.steps().size());
+        for (StepReport s : r.steps()) {
+            w.str(s.name());
+            w.optional(s.tailNs());
+            Attribution a = s.attribution();
+            w.num(a.kind().ordinal());
+            w.num(a.chain().size());
+            for (ChainLink c : a.chain()) {
+                w.num(c.collective());
+                w.str(c.type());
+                w.optional(c.bytes());
+                w.num(c.startNs());
+                w.num(c.endNs() - c.startNs());
+                w.optional(c.dataReadyNs());
+                w.optional(c.enqueueNs());
+                w.optional(c.queueFreeNs());
+                w.num(c.boundBy() == null ? -1 : c.boundBy().ordinal());
+            }
+        }
+    }
+
+    private static RankReport readReport(Reader r) throws IOException {
+        int rank = r.integer();
+        String rankSource = r.str();
+        String source = r.str();
+        String format = r.str();
+        Long world = r.optional();
+        int n = r.integer();
+        List<StepReport> steps = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            String name = r.str();
+            Long tail = r.optional();
+            TailKind kind = TailKind.values()[r.integer()];
+            int m = r.integer();
+            List<ChainLink> chain = new ArrayList<>(m);
+            for (int j = 0; j < m; j++) {
+                int collective = r.integer();
+                String type = r.str();
+                Long bytes = r.optional();
+                long start = r.num();
+                long end = start + r.num();
+                Long ready = r.optional();
+                Long enqueue = r.optional();
+                Long queueFree = r.optional();
+                int bound = r.integer();
+                chain.add(new ChainLink(collective, type, bytes, start, end, ready, enqueue, queueFree,
+                        bound < 0 ? null : BoundBy.values()[bound]));
+            }
+            steps.add(StepReport.empty(name).withTailNs(tail).withAttribution(new Attribution(kind, chain)));
+        }
+        return new RankReport(rank, rankSource, source, format, world == null ? null : world.intValue(), steps, null,
+                List.of(), List.of(), List.of(), null, List.of(), null, null);
+    }
+
+    /** Writes the body, then prefixes it with the format and the two tables. */
+    private static final class Writer {
+        private final ByteArrayOutputStream body = new ByteArrayOutputStream();
+        private final DataOutputStream out = new DataOutputStream(body);
+        private final Map<String, Integer> strings = new LinkedHashMap<>();
+        private final Map<ProcessGroup, Integer> groups = new LinkedHashMap<>();
+
+        void num(long v) throws IOException {
+            varint(out, (v << 1) ^ (v >> 63));
+        }
+
+        void optional(Long v) throws IOException {
+            out.writeBoolean(v != null);
+            if (v != null) {
+                num(v);
+            }
+        }
+
+        /** 0 for null, else 1 + the string's index in the table. */
+        void str(String s) throws IOException {
+            varint(out, s == null ? 0 : 1 + strings.computeIfAbsent(s, k -> strings.size()));
+        }
+
+        void group(ProcessGroup g) throws IOException {
+            varint(out, g == null ? 0 : 1 + groups.computeIfAbsent(g, k -> groups.size()));
+        }
+
+        byte[] finish() throws IOException {
+            out.flush();
+            ByteArrayOutputStream all = new ByteArrayOutputStream(body.size() + 1024);
+            DataOutputStream head = new DataOutputStream(all);
+            varint(head, FORMAT);
+            // Groups first: their strings join the table before it is written.
+            ByteArrayOutputStream groupBytes = new ByteArrayOutputStream();
+            DataOutputStream g = new DataOutputStream(groupBytes);
+            varint(g, groups.size());
+            for (ProcessGroup p : groups.keySet()) {
+                varint(g, p.name() == null ? 0 : 1 + strings.computeIfAbsent(p.name(), k -> strings.size()));
+                varint(g, p.description() == null ? 0
+                        : 1 + strings.computeIfAbsent(p.description(), k -> strings.size()));
+                varint(g, p.ranks().size());
+                int last = 0;
+                for (int rank : p.ranks()) {
+                    varint(g, ((long) (rank - last) << 1) ^ ((rank - last) >> 31));
+                    last = rank;
+                }
+            }
+            g.flush();
+            varint(head, strings.size());
+            for (String s : strings.keySet()) {
+                byte[] b = s.getBytes(StandardCharsets.UTF_8);
+                varint(head, b.length);
+                head.write(b);
+            }
+            head.write(groupBytes.toByteArray());
+            head.write(body.toByteArray());
+            head.flush();
+            return all.toByteArray();
+        }
+
+        private static void varint(DataOutputStream out, long v) throws IOException {
+            while ((v & ~0x7FL) != 0) {
+                out.writeByte((int) ((v & 0x7F) | 0x80));
+                v >>>= 7;
+            }
+            out.writeByte((int) v);
+        }
+    }
+
+    private static final class Reader {
+        private final DataInputStream in;
+        private final String[] strings;
+        private final ProcessGroup[] groups;
+
+        Reader(byte[] bytes) throws IOException {
+            in = new DataInputStream(new ByteArrayInputStream(bytes));
+            long format = varint();
+            if (format != FORMAT) {
+                throw new IOException("rank digest encoding " + format + "; this build reads " + FORMAT);
+            }
+            strings = new String[(int) varint()];
+            for (int i = 0; i < strings.length; i++) {
+                byte[] b = new byte[(int) varint()];
+                in.readFully(b);
+                strings[i] = new String(b, StandardCharsets.UTF_8);
+            }
+            groups = new ProcessGroup[(int) varint()];
+            for (int i = 0; i < groups.length; i++) {
+                String name = str();
+                String description = str();
+                int n = (int) varint();
+                List<Integer> ranks = new ArrayList<>(n);
+                int last = 0;
+                for (int j = 0; j < n; j++) {
+                    long z = varint();
+                    last += (int) ((z >>> 1) ^ -(z & 1));
+                    ranks.add(last);
+                }
+                groups[i] = new ProcessGroup(name, description, ranks);
+            }
+        }
+
+        long num() throws IOException {
+            long z = varint();
+            return (z >>> 1) ^ -(z & 1);
+        }
+
+        int integer() throws IOException {
+            return Math.toIntExact(num());
+        }
+
+        Long optional() throws IOException {
+            return in.readBoolean() ? num() : null;
+        }
+
+        String str() throws IOException {
+            int i = (int) varint();
+            return i == 0 ? null : strings[i - 1];
+        }
+
+        ProcessGroup group() throws IOException {
+            int i = (int) varint();
+            return i == 0 ? null : groups[i - 1];
+        }
+
+        private long varint() throws IOException {
+            long v = 0;
+            for (int shift = 0; shift < 64; shift += 7) {
+                int b = in.readUnsignedByte();
+                v |= (long) (b & 0x7F) << shift;
+                if ((b & 0x80) == 0) {
+                    return v;
+                }
+            }
+            throw new IOException("varint longer than 64 bits");
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package io.overlapanalyze.crossrank.digest;
+
+import io.overlapanalyze.crossrank.RankInput;
+import io.overlapanalyze.model.Collective;
+import io.overlapanalyze.model.CollectiveType;
+import io.overlapanalyze.model.DeviceIntervals;
+import io.overlapanalyze.model.DeviceKind;
+import io.overlapanalyze.model.HostSpan;
+import io.overlapanalyze.model.HostSpanKind;
+import io.overlapanalyze.model.HostThread;
+import io.overlapanalyze.model.Lane;
+import io.overlapanalyze.model.MemorySamples;
+import io.overlapanalyze.model.ProcessGroup;
+import io.overlapanalyze.model.RankSource;
+import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.model.StringPool;
+import io.overlapanalyze.model.Time;
+import io.overlapanalyze.model.TraceFormat;
+import io.overlapanalyze.report.Attribution;
+import io.overlapanalyze.report.BoundBy;
+import io.overlapanalyze.report.ChainLink;
+import io.overlapanalyze.report.RankReport;
+import io.overlapanalyze.report.StepReport;
+import io.overlapanalyze.report.TailKind;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What a digest keeps of one hand-built rank, interval by interval, and that its encoding gives it back. */
+class CrossRankDigestTest {
+    /**
+     * Lane 0 compute, lane 1 communication (ns): collective 0 = COMM [0, 10), a COMM kernel of no
+     * collective [30, 40), compute [5, 20) and [35, 50), a pre-capture collective COMM [-10, -5) and
+     * a pre-capture compute [-20, -2). Exposed communication C − K = [0, 5) ∪ [30, 35); the compute
+     * under the kept collective (pre-capture left out) is [5, 10).
+     */
+    private static RankInput rank() {
+        DeviceIntervals d = new DeviceIntervals(new StringPool());
+        int gemm1 = d.add(5, 20, 0, DeviceKind.COMPUTE, "gemm", 3, 11);
+        int coll = d.add(0, 10, 1, DeviceKind.COMM, "nccl AllReduce", 1, 11);
+        int loose = d.add(30, 40, 1, DeviceKind.COMM, "nccl SendRecv", 25, 11);
+        d.add(35, 50, 0, DeviceKind.COMPUTE, "gemm", 26, 11);
+        int pre = d.add(-10, -5, 1, DeviceKind.COMM, "nccl AllReduce", Time.UNKNOWN, -1);
+        int preCompute = d.add(-20, -2, 0, DeviceKind.COMPUTE, "gemm", Time.UNKNOWN, -1);
+        d.markPreCapture(pre);
+        d.markPreCapture(preCompute);
+        d.setCollective(coll, 1);
+        d.setCollective(pre, 0);
+        ProcessGroup g = new ProcessGroup("0", "default_pg", List.of(0, 1));
+        List<Collective> collectives = List.of(
+                new Collective(0, CollectiveType.ALL_REDUCE, "nccl:all_reduce", g, -1, 4, 4, "Float", 16,
+                        Time.UNKNOWN, -1, new int[] {pre}),
+                new Collective(1, CollectiveType.ALL_REDUCE, "nccl:all_reduce", g, 7, 4, 4, "Float", 16, 1, 11,
+                        new int[] {coll}));
+        List<HostSpan> spans = List.of(new HostSpan(HostSpanKind.STEP, "ProfilerStep#1", 0, 60, 11),
+                new HostSpan(HostSpanKind.BACKWARD, "MmBackward0", 2, 4, 12));
+        List<HostThread> threads = List.of(new HostThread(11, List.of("python"), false),
+                new HostThread(12, List.of("pt_autograd_0"), true));
+        RankTrace t = new RankTrace("r0.json", TraceFormat.KINETO, 0, RankSource.TRACE, 2,
+                List.of(new Lane(0, 0, 7, "stream 7"), new Lane(1, 0, 20, "stream 20")), d, spans, threads,
+                collectives, List.of(g), new long[] {44}, true, false, List.of("a warning"), List.of(), List.of(),
+                MemorySamples.empty(), null, List.of());
+        ChainLink head = new ChainLink(1, "ALL_REDUCE", 16L, 0, 10, 5L, 1L, null, BoundBy.DATA);
+        ChainLink before = new ChainLink(0, "ALL_REDUCE", 16L, -10, -5, null, null, null, BoundBy.UNEXPLAINED);
+        StepReport withTail = StepReport.empty("ProfilerStep#1").withTailNs(4L)
+                .withAttribution(new Attribution(TailKind.LAST_BUCKET, List.of(head, before)));
+        StepReport noTail = StepReport.empty("ProfilerStep#2");
+        RankReport r = new RankReport(0, "TRACE", "r0.json", "KINETO", 2, List.of(withTail, noTail), null,
+                List.of("a note"), List.of("a warning"), List.of(), null, List.of(), null, null);
+        return new RankInput(t, r);
+    }
+
+    private static List<String> intervals(DeviceIntervals d) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < d.size(); i++) {
+            out.add(d.kind(i) + " [" + d.start(i) + ", " + d.end(i) + ") lane " + d.lane(i) + " coll "
+                    + d.collective(i) + " launch " + d.launchNs(i) + "/" + d.launchThread(i)
+                    + (d.preCapture(i) ? " pre" : ""));
+        }
+        return out;
+    }
+
+    private static void assertDigest(RankInput x) {
+        RankTrace t = x.trace();
+        assertEquals(List.of(
+                "COMM [-10, -5) lane 1 coll 0 launch " + Time.UNKNOWN + "/-1 pre",
+                "COMM [0, 10) lane 1 coll 1 launch 1/11",
+                "COMM [0, 5) lane -1 coll -1 launch " + Time.UNKNOWN + "/-1",
+                "COMM [30, 35) lane -1 coll -1 launch " + Time.UNKNOWN + "/-1",
+                "COMPUTE [5, 10) lane -1 coll -1 launch " + Time.UNKNOWN + "/-1"), intervals(t.device()));
+        assertArrayEquals(new int[] {0}, t.collectives().get(0).deviceIntervals());
+        assertArrayEquals(new int[] {1}, t.collectives().get(1).deviceIntervals());
+        assertEquals(new ProcessGroup("0", "default_pg", List.of(0, 1)), t.collectives().get(1).group());
+        assertEquals(7, t.collectives().get(1).sequence());
+        assertEquals(List.of(new HostSpan(HostSpanKind.STEP, "ProfilerStep#1", 0, 60, 11)), t.hostSpans());
+        assertEquals(List.of(new HostThread(11, List.of("python"), false)), t.threads(), "the issuing thread only");
+        assertEquals(List.of(new Lane(0, 0, 7, "stream 7"), new Lane(1, 0, 20, "stream 20")), t.lanes());
+        assertEquals("r0.json", t.source());
+        assertEquals(2, t.worldSize());
+        assertTrue(t.warnings().isEmpty());
+        assertEquals(0, t.unmatchedLaunchNs().length);
+
+        RankReport r = x.report();
+        assertEquals(1, r.steps().size(), "the step without a tail is read by no cross-rank analysis");
+        StepReport s = r.steps().get(0);
+        assertEquals("ProfilerStep#1", s.name());
+        assertEquals(4L, s.tailNs());
+        assertEquals(new Attribution(TailKind.LAST_BUCKET,
+                List.of(new ChainLink(1, "ALL_REDUCE", 16L, 0, 10, 5L, 1L, null, BoundBy.DATA))), s.attribution());
+        assertTrue(s.gradBuckets().isEmpty());
+        assertTrue(r.notes().isEmpty());
+        assertNull(r.totals());
+        assertEquals(2, r.worldSize());
+    }
+
+    @Test
+    void keepsTheCollectivesTheExposedCommunicationAndTheComputeUnderTheCollectives() {
+        assertDigest(CrossRankDigest.of(rank()));
+    }
+
+    @Test
+    void theEncodingGivesTheDigestBack() {
+        RankDigest d = DigestCheck.roundTrip(RankDigest.of(rank()));
+        assertEquals(0, d.rank());
+        assertDigest(d.toInput());
+    }
+}
