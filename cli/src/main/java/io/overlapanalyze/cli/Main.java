@@ -1,5 +1,7 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.options.StandardOutput;
+import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.options.UserInputException;

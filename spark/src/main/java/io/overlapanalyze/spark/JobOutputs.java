@@ -83,21 +83,24 @@ final class JobOutputs {
     }
 
     /**
-     * Where tasks write big ranks' reports: {@code explicit} if given, else a directory next to
-     * {@code -o}; {@code null} without either (every report then comes back to the driver).
+     * Where tasks write big ranks' reports: a new directory of this run's own, in {@code explicit}
+     * if given, else next to {@code -o}; {@code null} without either (every report then comes
+     * back to the driver). Only that directory is removed afterwards, never the user's.
      */
     String partsLocation(String explicit) {
+        String run = java.util.UUID.randomUUID().toString();
         if (explicit != null) {
-            return explicit;
+            String base = InputLocations.isUri(explicit) ? explicit : Path.of(explicit).toAbsolutePath().toUri().toString();
+            return base.replaceAll("/+$", "") + "/overlap-analyze-parts-" + run;
         }
         if (report == null) {
             return null;
         }
         if (InputLocations.isUri(report)) {
-            return report + ".ranks";
+            return report + ".parts-" + run;
         }
         Path abs = Path.of(report).toAbsolutePath();
-        return abs.resolveSibling("." + abs.getFileName() + ".ranks").toUri().toString();
+        return abs.resolveSibling("." + abs.getFileName() + ".parts-" + run).toUri().toString();
     }
 
     /**

@@ -73,6 +73,10 @@ public final class SparkAnalyze implements Callable<Integer> {
                     + "else local[*]: every core of this machine).")
     String master;
 
+    @Option(names = "--conf", paramLabel = "KEY=VALUE",
+            description = "A Spark setting, as for spark-submit (repeatable), e.g. spark.executor.memory=4g.")
+    List<String> sparkSettings = new ArrayList<>();
+
     @Mixin
     KernelPatternOptions kernelPatterns = new KernelPatternOptions();
 
@@ -146,6 +150,13 @@ public final class SparkAnalyze implements Callable<Integer> {
         PipelineInput pipeline = in.pipeline(List.of());
         OutputFormat fmt = format.format();
         SparkConf conf = new SparkConf().setAppName("overlap-analyze");
+        for (String setting : sparkSettings) {
+            int eq = setting.indexOf('=');
+            if (eq <= 0) {
+                throw new UserInputException("--conf: expected KEY=VALUE, got '" + setting + "'");
+            }
+            conf.set(setting.substring(0, eq), setting.substring(eq + 1));
+        }
         if (master != null) {
             conf.setMaster(master);
         } else if (!conf.contains("spark.master")) {

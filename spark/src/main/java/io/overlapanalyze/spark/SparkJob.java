@@ -6,6 +6,8 @@ import io.overlapanalyze.pipeline.PipelineInputException;
 import io.overlapanalyze.pipeline.PipelineResult;
 import io.overlapanalyze.report.InputProblem;
 import io.overlapanalyze.report.RankReport;
+import io.overlapanalyze.options.UserInputException;
+import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.util.SerializableConfiguration;
 
@@ -36,9 +38,20 @@ final class SparkJob {
     static Result run(JavaSparkContext sc, InputLocations.Expanded inputs, JobSettings settings) {
         List<RankFile> files = inputs.files();
         SerializableConfiguration hadoop = new SerializableConfiguration(sc.hadoopConfiguration());
-        List<RankOutcome> outcomes = sc.parallelize(files, Math.max(1, files.size()))
-                .map(new RankTask(settings, hadoop))
-                .collect();
+        List<RankOutcome> outcomes;
+        try {
+            outcomes = sc.parallelize(files, Math.max(1, files.size()))
+                    .map(new RankTask(settings, hadoop))
+                    .collect();
+        } catch (Exception e) { // a SparkException, which Scala throws unchecked
+            if (e instanceof SparkException && String.valueOf(e.getMessage()).contains("spark.driver.maxResultSize")) {
+                // The digests alone outgrow the driver's limit: a setting to raise, not a fault.
+                throw new UserInputException("the ranks' results are bigger than spark.driver.maxResultSize ("
+                        + sc.getConf().get("spark.driver.maxResultSize", "1g") + "); raise it, e.g. "
+                        + "--conf spark.driver.maxResultSize=4g", e);
+            }
+            throw e;
+        }
 
         List<RankInput> ranks = new ArrayList<>();
         Map<RankReport, String> parts = new IdentityHashMap<>();

@@ -1,4 +1,4 @@
-package io.overlapanalyze.cli;
+package io.overlapanalyze.options;
 
 import io.overlapanalyze.formats.input.Messages;
 import java.io.IOException;

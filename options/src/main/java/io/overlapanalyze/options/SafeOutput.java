@@ -1,7 +1,6 @@
-package io.overlapanalyze.cli;
+package io.overlapanalyze.options;
 
 import io.overlapanalyze.formats.input.Messages;
-import io.overlapanalyze.options.UserInputException;
 import java.io.BufferedWriter;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -65,7 +64,7 @@ public final class SafeOutput {
         void writeTo(OutputStream out) throws IOException;
     }
 
-    static void useStandardOutput(OutputStream out) {
+    public static void useStandardOutput(OutputStream out) {
         standardOutput = out;
     }
 

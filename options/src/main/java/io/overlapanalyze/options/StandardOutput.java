@@ -1,4 +1,4 @@
-package io.overlapanalyze.cli;
+package io.overlapanalyze.options;
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -13,10 +13,10 @@ import java.io.OutputStream;
  * A reader that went away ({@code | head}: a broken pipe) is not a failure: the user stopped
  * reading on purpose.
  */
-final class StandardOutput extends FilterOutputStream {
+public final class StandardOutput extends FilterOutputStream {
     private volatile IOException failure;
 
-    StandardOutput() {
+    public StandardOutput() {
         super(new FileOutputStream(FileDescriptor.out));
     }
 
@@ -61,13 +61,13 @@ final class StandardOutput extends FilterOutputStream {
     }
 
     /** The first write error that was not a broken pipe, or {@code null}. */
-    IOException failure() {
+    public IOException failure() {
         IOException e = failure;
         return e == null || isBrokenPipe(e) ? null : e;
     }
 
     /** EPIPE: the reading end was closed ({@code | head}). */
-    static boolean isBrokenPipe(IOException e) {
+    public static boolean isBrokenPipe(IOException e) {
         String m = e.getMessage();
         return m != null && (m.contains("Broken pipe") || m.contains("EPIPE"));
     }
