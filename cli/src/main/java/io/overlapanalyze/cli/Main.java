@@ -2,6 +2,7 @@ package io.overlapanalyze.cli;
 
 import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.input.TraceFormatException;
+import io.overlapanalyze.options.OptionParsing;
 import io.overlapanalyze.options.UserInputException;
 import io.overlapanalyze.pipeline.PipelineInputException;
 import picocli.CommandLine;
@@ -79,7 +80,7 @@ public final class Main {
                 .addSubcommand(new CommandLine.HelpCommand());
         cl.setOut(out);
         cl.setErr(err);
-        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        OptionParsing.configure(cl);
         cl.setExecutionExceptionHandler(new ErrorHandler());
         cl.setParameterExceptionHandler((ex, a) -> {
             CommandLine c = ex.getCommandLine();
