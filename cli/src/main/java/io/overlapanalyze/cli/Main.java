@@ -4,6 +4,7 @@ import io.overlapanalyze.options.StandardOutput;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.input.TraceFormatException;
+import io.overlapanalyze.options.OptionParsing;
 import io.overlapanalyze.options.UserInputException;
 import io.overlapanalyze.pipeline.PipelineInputException;
 import picocli.CommandLine;
@@ -81,7 +82,7 @@ public final class Main {
                 .addSubcommand(new CommandLine.HelpCommand());
         cl.setOut(out);
         cl.setErr(err);
-        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        OptionParsing.configure(cl);
         cl.setExecutionExceptionHandler(new ErrorHandler());
         cl.setParameterExceptionHandler((ex, a) -> {
             CommandLine c = ex.getCommandLine();

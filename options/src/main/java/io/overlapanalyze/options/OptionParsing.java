@@ -1,0 +1,18 @@
+package io.overlapanalyze.options;
+
+import picocli.CommandLine;
+
+/**
+ * How a launcher's command line reads these options, so that a value means the same to every
+ * launcher: {@code -f JSON} and {@code -f json} are one format.
+ */
+public final class OptionParsing {
+    private OptionParsing() {
+    }
+
+    /** Sets on {@code cl} (and the subcommands it holds now) what the options rely on; returns it. */
+    public static CommandLine configure(CommandLine cl) {
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        return cl;
+    }
+}
