@@ -17,14 +17,17 @@ COPY analyzer/pom.xml analyzer/
 COPY render/pom.xml render/
 COPY options/pom.xml options/
 COPY cli/pom.xml cli/
-RUN mvn -B -q -ntp -Dmaven.test.skip=true package && rm -rf trace-formats/target synth/target analyzer/target render/target options/target cli/target
+# The Spark module is listed in the root pom, so its pom comes along; the image is the CLI alone
+# (-pl cli -am), so Spark is never downloaded here.
+COPY spark/pom.xml spark/
+RUN mvn -B -q -ntp -Dmaven.test.skip=true -pl cli -am package && rm -rf trace-formats/target synth/target analyzer/target render/target options/target cli/target
 COPY trace-formats/src/main trace-formats/src/main
 COPY synth/src/main synth/src/main
 COPY analyzer/src/main analyzer/src/main
 COPY render/src/main render/src/main
 COPY options/src/main options/src/main
 COPY cli/src/main cli/src/main
-RUN mvn -B -q -ntp -Dmaven.test.skip=true package
+RUN mvn -B -q -ntp -Dmaven.test.skip=true -pl cli -am package
 
 FROM ${RUNTIME_IMAGE}
 LABEL org.opencontainers.image.title="overlap-analyze" \

@@ -6,6 +6,7 @@ import io.overlapanalyze.formats.input.InputLimits;
 import io.overlapanalyze.formats.input.ReadOptions;
 import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.pipeline.PipelineInput;
+import io.overlapanalyze.pipeline.PipelineInputException;
 import io.overlapanalyze.pipeline.StepSelection;
 
 import java.io.Serializable;
@@ -38,6 +39,11 @@ record JobSettings(String rankRegex, Pattern stepPattern, StepSelection steps, A
 
     /** The settings of a run: what {@code in} says, the kernel rules in force, the limits in force. */
     static JobSettings of(PipelineInput in, KernelRules rules) {
+        try {
+            new RankNaming(in.rankRegex()); // checked here, as the pipeline checks it, before any task
+        } catch (IllegalArgumentException e) {
+            throw new PipelineInputException(e.getMessage(), e);
+        }
         return new JobSettings(in.rankRegex(), in.stepPattern(), in.steps(), in.options(), InputLimits.current(),
                 rules.userPatterns(), null, Long.MAX_VALUE);
     }

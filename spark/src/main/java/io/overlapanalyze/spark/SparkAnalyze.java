@@ -6,6 +6,7 @@ import io.overlapanalyze.options.DebugOption;
 import io.overlapanalyze.options.FormatOption;
 import io.overlapanalyze.options.InputOptions;
 import io.overlapanalyze.options.KernelPatternOptions;
+import io.overlapanalyze.options.OptionParsing;
 import io.overlapanalyze.options.OutputFormat;
 import io.overlapanalyze.options.UserInputException;
 import io.overlapanalyze.pipeline.PipelineInput;
@@ -128,7 +129,7 @@ public final class SparkAnalyze implements Callable<Integer> {
         CommandLine cl = new CommandLine(new SparkAnalyze(stdoutBytes));
         cl.setOut(out);
         cl.setErr(err);
-        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        OptionParsing.configure(cl);
         cl.setExecutionExceptionHandler(SparkAnalyze::handle);
         cl.setParameterExceptionHandler((ex, a) -> {
             CommandLine c = ex.getCommandLine();
@@ -167,9 +168,9 @@ public final class SparkAnalyze implements Callable<Integer> {
         JobOutputs outputs = new JobOutputs(output, summary, hadoop, stdoutBytes);
         InputLocations.Expanded inputs = InputLocations.expand(locations, pipeline, hadoop);
         outputs.refuseInputs(inputs.files());
+        JobSettings settings = JobSettings.of(pipeline, kernelPatterns.rules());
         try (JavaSparkContext sc = new JavaSparkContext(conf)) {
             sc.setLogLevel("WARN");
-            JobSettings settings = JobSettings.of(pipeline, kernelPatterns.rules());
             String parts = fmt == OutputFormat.JSON ? outputs.partsLocation(reportParts) : null;
             if (parts != null) {
                 settings = settings.withReportParts(parts, JobOutputs.inlineBytes(sc.getConf(), inputs.files().size()));

@@ -1,0 +1,77 @@
+package io.overlapanalyze.spark;
+
+import io.overlapanalyze.pipeline.AnalysisPipeline;
+import io.overlapanalyze.pipeline.PipelineInput;
+import io.overlapanalyze.render.MarkdownRenderer;
+import io.overlapanalyze.render.summary.SummaryFile;
+import io.overlapanalyze.report.AnalysisReport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Every output the job writes is the CLI's: markdown, the summary baseline for gate, JSON on standard output, URIs as inputs. */
+class SparkOutputsTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void markdownAndTheSummaryBaselineOfASixteenRankJob() throws IOException {
+        Path dir = SparkRuns.job(tmp.resolve("job16"), 16, 3, "\"slowRank\": 9, \"delayUs\": 400");
+        AnalysisReport cli = AnalysisPipeline.run(PipelineInput.of(List.of(dir))).report();
+        StringWriter markdown = new StringWriter();
+        new MarkdownRenderer(false).render(cli, markdown);
+        StringWriter summary = new StringWriter();
+        SummaryFile.write(cli, summary);
+
+        Path md = tmp.resolve("report.md");
+        Path baseline = tmp.resolve("baseline.json");
+        SparkRuns.Run run = SparkRuns.spark("-f", "markdown", "-o", md.toString(), "--summary", baseline.toString(),
+                dir.toString());
+        assertEquals(0, run.code(), run.err());
+        assertEquals(markdown.toString(), Files.readString(md, StandardCharsets.UTF_8));
+        assertEquals(summary.toString(), Files.readString(baseline, StandardCharsets.UTF_8));
+        assertTrue(markdown.toString().contains("9"), "the slow rank is in the report");
+    }
+
+    @Test
+    void jsonOnStandardOutput() throws IOException {
+        Path dir = SparkRuns.samples().resolve("job-healthy-4rank");
+        SparkRuns.Run run = SparkRuns.spark("-f", "json", dir.toString());
+        assertEquals(0, run.code(), run.err());
+        assertEquals(SparkRuns.cliJson(dir), run.out());
+    }
+
+    @Test
+    void fileUrisAreCopiedByTheTasksAndNamedAsGiven() throws IOException {
+        Path dir = SparkRuns.samples().resolve("job-order-mismatch").toAbsolutePath().normalize();
+        String uri = dir.toUri().toString().replaceAll("/$", "");
+        Path out = tmp.resolve("uri.json");
+        SparkRuns.Run run = SparkRuns.spark("-f", "json", "-o", out.toString(), uri);
+        assertEquals(0, run.code(), run.err());
+        String spark = Files.readString(out, StandardCharsets.UTF_8);
+        assertTrue(spark.contains("\"" + "file:" + dir + "/rank-0.pt.trace.json\""), "sources are the URIs: " + spark.substring(0, 400));
+        assertTrue(!spark.contains("overlap-analyze-task-"), "no task copy is named");
+        // Only the names differ from the CLI on the same files.
+        assertEquals(SparkRuns.cliJson(dir), spark.replace("file:" + dir, dir.toString()));
+    }
+
+    @Test
+    void theReportIsNeverWrittenOntoAnInput() throws IOException {
+        Path dir = SparkRuns.job(tmp.resolve("job"), 2, 2, "");
+        Path input = dir.resolve("rank-0.pt.trace.json");
+        byte[] before = Files.readAllBytes(input);
+        SparkRuns.Run run = SparkRuns.spark("-f", "json", "-o", input.toString(), dir.toString());
+        assertEquals(2, run.code(), run.err());
+        assertEquals(1, run.err().strip().lines().count(), run.err());
+        assertEquals(java.util.Arrays.toString(before), java.util.Arrays.toString(Files.readAllBytes(input)));
+    }
+}
