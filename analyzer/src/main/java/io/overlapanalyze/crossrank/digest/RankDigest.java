@@ -13,8 +13,9 @@ import java.io.UncheckedIOException;
  * A rank's {@link CrossRankDigest} in a form that travels by Java serialization (a Spark task's
  * result): the pruned trace and the reduced report in one compact binary encoding
  * ({@link DigestCodec}). The model's columnar stores are not serializable, and would carry their
- * doubling slack; the report's records are, but cost ten times the bytes. {@link #toInput()} gives
- * back a {@link RankInput} the cross-rank analysis reads exactly as it reads the digest itself.
+ * doubling slack; the report records are, but Java serialization of them costs several times the
+ * bytes. {@link #toInput()} gives back a {@link RankInput} the cross-rank analysis reads exactly as
+ * it reads the digest itself.
  */
 public final class RankDigest implements Serializable {
     @Serial

@@ -150,8 +150,9 @@ class RankDigestTest {
         for (int i = 0; i < kernels.size(); i++) {
             Kernel k = kernels.get(i);
             int corr = 100 + i;
-            events.add("{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1,"
-                    + " \"ts\": " + (2000 + i * 100) + ", \"dur\": 10, \"args\": {\"correlation\": " + corr + "}}");
+            events.add("{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1,"
+                    + " \"tid\": 1, \"ts\": " + (2000 + i * 100) + ", \"dur\": 10, \"args\": {\"correlation\": "
+                    + corr + "}}");
             events.add("{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"" + k.name() + "\", \"pid\": 0, \"tid\": "
                     + k.stream() + ", \"ts\": " + k.tsUs() + ", \"dur\": " + k.durUs() + ", \"args\": {\"device\": 0, "
                     + "\"stream\": " + k.stream() + ", \"correlation\": " + corr + "}}");
@@ -169,10 +170,12 @@ class RankDigestTest {
         Kernel gemm1 = new Kernel(GEMM, 7, 10_000, 1_500);
         Kernel gemm2 = new Kernel(GEMM, 7, 15_000, 3_000);
         Kernel gemm3 = new Kernel(GEMM, 7, 21_000, 2_000);
+        Kernel combine = new Kernel(COMBINE, 30, 17_000, 1_500);
+        Kernel allReduce2 = new Kernel(ALL_REDUCE, 20, 20_000, 2_500);
         Path r0 = rank(0, List.of(gemm1, new Kernel(DISPATCH, 30, 11_000, 1_500), new Kernel(ALL_REDUCE, 20, 14_000,
-                2_000), gemm2, new Kernel(COMBINE, 30, 17_000, 1_500), gemm3, new Kernel(ALL_REDUCE, 20, 20_000, 2_500)));
+                2_000), gemm2, combine, gemm3, allReduce2));
         Path r1 = rank(1, List.of(gemm1, new Kernel(ALL_REDUCE, 20, 14_000, 2_000), new Kernel(DISPATCH, 30, 11_800,
-                700), gemm2, new Kernel(COMBINE, 30, 17_000, 1_500), gemm3, new Kernel(ALL_REDUCE, 20, 20_000, 2_500)));
+                700), gemm2, combine, gemm3, allReduce2));
         List<RankInput> full = DigestCheck.readKineto(List.of(r0, r1));
         DeviceIntervals d0 = full.get(0).trace().device();
         assertEquals(2, d0.preCaptureCount(), "the all-reduce and the gemm before the capture");
@@ -221,7 +224,9 @@ class RankDigestTest {
             if (r.inputs().size() < 2) {
                 continue; // one rank: nothing across ranks
             }
-            DigestCheck.assertSameCrossRank(r.inputs(), r.unreadable());
+            DigestCheck.Outcome o = DigestCheck.assertSameCrossRank(r.inputs(), r.unreadable());
+            System.out.printf("same cross-rank answer from digests: %s (%d ranks, %d of %d intervals kept)%n", job,
+                    o.ranks(), o.keptIntervals(), o.fullIntervals());
             compared++;
         }
         assertTrue(compared >= 1, "the kineto pair at least is a two-rank job");
