@@ -35,7 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class RankDigestTest {
     private static final long US = 1000;
-    private static final Path SHARED = Path.of("/work/shared/traces");
+    /** The real traces, from the build (../shared/traces next to the project), as every such test finds them. */
+    private static final Path SHARED = Path.of(System.getProperty("overlap.sharedTraces", "../shared/traces"));
 
     @TempDir
     Path dir;
