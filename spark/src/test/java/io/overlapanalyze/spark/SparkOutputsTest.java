@@ -1,7 +1,10 @@
 package io.overlapanalyze.spark;
 
+import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.pipeline.PipelineInput;
+import io.overlapanalyze.pipeline.StepSelection;
+import io.overlapanalyze.render.JsonRenderer;
 import io.overlapanalyze.render.MarkdownRenderer;
 import io.overlapanalyze.render.summary.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
@@ -40,6 +43,28 @@ class SparkOutputsTest {
         assertEquals(markdown.toString(), Files.readString(md, StandardCharsets.UTF_8));
         assertEquals(summary.toString(), Files.readString(baseline, StandardCharsets.UTF_8));
         assertTrue(markdown.toString().contains("9"), "the slow rank is in the report");
+    }
+
+    @Test
+    void selectedStepsAndPartialStepsAsInTheCli() throws IOException {
+        Path dir = SparkRuns.job(tmp.resolve("steps"), 4, 4, "\"slowRank\": 1, \"delayUs\": 100");
+        PipelineInput in = PipelineInput.of(List.of(dir)).withSteps(StepSelection.parse("2-3"))
+                .withOptions(AnalysisOptions.defaults().withIncludePartial(true));
+        java.io.ByteArrayOutputStream cli = new java.io.ByteArrayOutputStream();
+        new JsonRenderer().render(AnalysisPipeline.run(in).report(), cli);
+        Path out = tmp.resolve("steps.json");
+        SparkRuns.Run run = SparkRuns.spark("-f", "json", "-o", out.toString(), "--steps", "2-3", "--include-partial",
+                dir.toString());
+        assertEquals(0, run.code(), run.err());
+        String spark = Files.readString(out, StandardCharsets.UTF_8);
+        assertEquals(cli.toString(StandardCharsets.UTF_8), spark);
+        List<String> steps = new java.util.ArrayList<>();
+        JsonRenderer.mapper().readTree(spark).get("ranks").forEach(r -> r.get("steps").forEach(st -> steps.add(st.get("name").asText())));
+        assertEquals(List.of("ProfilerStep#2", "ProfilerStep#3"), steps.stream().distinct().sorted().toList(), "only the selected steps");
+
+        SparkRuns.Run none = SparkRuns.spark("-f", "json", "--steps", "99", dir.toString());
+        assertEquals(2, none.code(), none.err());
+        assertTrue(none.err().contains("99"), none.err());
     }
 
     @Test
