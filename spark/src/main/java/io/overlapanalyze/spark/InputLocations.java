@@ -95,7 +95,7 @@ final class InputLocations {
         try {
             FileSystem fs = path.getFileSystem(conf);
             List<RankFile> found = new ArrayList<>();
-            if (isGlob(argument)) {
+            if (TraceFormats.isGlob(argument)) {
                 FileStatus[] matches = fs.globStatus(path);
                 if (matches == null || matches.length == 0) {
                     throw new PipelineInputException(argument + ": no file matches");
@@ -168,17 +168,13 @@ final class InputLocations {
             }
             return formats.isInputDirectory(named);
         } finally {
-            deleteTree(replica);
+            LocalCopy.deleteTree(replica);
         }
     }
 
     private static RankFile remote(org.apache.hadoop.fs.Path p, boolean walked, long bytes) {
         String uri = p.toString();
         return new RankFile(uri, uri, false, walked, bytes);
-    }
-
-    private static boolean isGlob(String s) {
-        return s.indexOf('*') >= 0 || s.indexOf('?') >= 0 || s.indexOf('[') >= 0 || s.indexOf('{') >= 0;
     }
 
     private static long size(Path f) {
@@ -194,18 +190,7 @@ final class InputLocations {
         }
     }
 
-    private static void deleteTree(Path dir) {
-        try (var walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            // a few empty entries in the temporary directory
-        }
-    }
-
     private static String oneLine(Throwable e) {
         return io.overlapanalyze.formats.input.Messages.oneLine(e);
     }
-
 }

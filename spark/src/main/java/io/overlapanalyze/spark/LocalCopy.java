@@ -42,7 +42,7 @@ final class LocalCopy implements AutoCloseable {
             FileSystem fs = remote.getFileSystem(conf);
             FileUtil.copy(fs, remote, local.toFile(), false, conf);
         } catch (IOException | RuntimeException e) {
-            delete(dir);
+            deleteTree(dir);
             throw e;
         }
         return new LocalCopy(file, local, dir);
@@ -78,11 +78,12 @@ final class LocalCopy implements AutoCloseable {
     @Override
     public void close() {
         if (directory != null) {
-            delete(directory);
+            deleteTree(directory);
         }
     }
 
-    private static void delete(Path dir) {
+    /** Removes a temporary directory and what it holds, as far as it can. */
+    static void deleteTree(Path dir) {
         try (Stream<Path> walk = Files.walk(dir)) {
             for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
