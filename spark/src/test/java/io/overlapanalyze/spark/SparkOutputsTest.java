@@ -8,6 +8,7 @@ import io.overlapanalyze.render.JsonRenderer;
 import io.overlapanalyze.render.MarkdownRenderer;
 import io.overlapanalyze.render.summary.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -87,6 +88,21 @@ class SparkOutputsTest {
         assertTrue(!spark.contains("overlap-analyze-task-"), "no task copy is named");
         // Only the names differ from the CLI on the same files.
         assertEquals(SparkRuns.cliJson(dir), spark.replace("file:" + dir, dir.toString()));
+    }
+
+    @Test
+    void ascendCapturesUnderAUriAreOneInputEach() throws IOException {
+        String shared = System.getProperty("overlap.sharedTraces");
+        Path job = shared == null ? null : Path.of(shared, "ascend", "torch_npu_text_level1").toAbsolutePath().normalize();
+        Assumptions.assumeTrue(job != null && Files.isDirectory(job), "skipped: ../shared/traces (real traces) is not here");
+        String uri = job.toUri().toString().replaceAll("/$", "");
+        Path out = tmp.resolve("ascend.json");
+        SparkRuns.Run run = SparkRuns.spark("-f", "json", "-o", out.toString(), uri);
+        assertEquals(0, run.code(), run.err());
+        String spark = Files.readString(out, StandardCharsets.UTF_8);
+        // Two capture directories, each copied whole by its task and read as one rank, as the CLI reads them.
+        assertEquals(SparkRuns.cliJson(job), spark.replace("file:" + job, job.toString()));
+        assertEquals(2, io.overlapanalyze.render.JsonRenderer.mapper().readTree(spark).get("ranks").size());
     }
 
     @Test
