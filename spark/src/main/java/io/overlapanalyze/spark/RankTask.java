@@ -12,6 +12,8 @@ import io.overlapanalyze.formats.input.ThreadBudget;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.render.JsonRenderer;
+import io.overlapanalyze.render.html.RemoteTimelines;
+import io.overlapanalyze.render.timeline.PrecomputedTimelines;
 import io.overlapanalyze.report.RankReport;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -24,6 +26,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
 
@@ -96,10 +99,28 @@ final class RankTask implements Function<RankFile, RankOutcome> {
                         report = null;
                     }
                 }
-                ranks.add(new RankOutcome.Rank(RankDigest.of(in), report, part, in.report().namedWarnings()));
+                ranks.add(new RankOutcome.Rank(RankDigest.of(in), report, part, in.report().namedWarnings(),
+                        timelines(in, JobSettings.rankKey(file, k))));
             }
             return new RankOutcome(file, ranks, null, null, settings.steps() == null ? List.of() : stepNames);
         }
+    }
+
+    /**
+     * What the page needs of this rank's trace: on the first read the steps it is likely to draw,
+     * on a second read the steps the driver asked for; {@code null} without a page.
+     */
+    private PrecomputedTimelines timelines(RankInput in, String key) {
+        if (settings.htmlRanks() <= 0) {
+            return null;
+        }
+        Set<String> send;
+        if (settings.timelineSteps() != null) {
+            send = settings.timelineSteps().getOrDefault(key, Set.of());
+        } else {
+            send = RemoteTimelines.stepsThatMayBeDrawn(in.report(), settings.htmlRanks());
+        }
+        return RemoteTimelines.of(in.trace(), in.report(), send);
     }
 
     private static String writePart(Configuration conf, String location, byte[] json) throws IOException {

@@ -95,6 +95,11 @@ public final class SparkAnalyze implements Callable<Integer> {
             description = "Also write the summary baseline 'overlap-analyze summary' writes (for gate and diff).")
     String summary;
 
+    @Option(names = "--html", paramLabel = "PATH|URI",
+            description = "Also write the self-contained HTML report with timelines 'overlap-analyze --html' writes "
+                    + "(tasks then send back every rank's full report and the timelines the page draws).")
+    String html;
+
     @Option(names = "--report-parts", paramLabel = "URI",
             description = "Where tasks write the full reports of big ranks for the driver to copy into a JSON "
                     + "report (default: next to -o, removed afterwards; without -o every report comes back to the driver).")
@@ -165,13 +170,17 @@ public final class SparkAnalyze implements Callable<Integer> {
         }
         // Inputs and outputs are checked before Spark starts: a missing URI is one line, at once.
         Configuration hadoop = SparkHadoopUtil.get().newConfiguration(conf);
-        JobOutputs outputs = new JobOutputs(output, summary, hadoop, stdoutBytes);
+        JobOutputs outputs = new JobOutputs(output, summary, html, hadoop, stdoutBytes);
         InputLocations.Expanded inputs = InputLocations.expand(locations, pipeline, hadoop);
         outputs.refuseInputs(inputs.files());
         JobSettings settings = JobSettings.of(pipeline, kernelPatterns.rules());
+        if (outputs.html()) {
+            settings = settings.withHtml(inputs.files().size());
+        }
         try (JavaSparkContext sc = new JavaSparkContext(conf)) {
             sc.setLogLevel("WARN");
-            String parts = fmt == OutputFormat.JSON ? outputs.partsLocation(reportParts) : null;
+            // The page needs every rank's full report on the driver: with --html none goes to a part file.
+            String parts = fmt == OutputFormat.JSON && !outputs.html() ? outputs.partsLocation(reportParts) : null;
             if (parts != null) {
                 settings = settings.withReportParts(parts, JobOutputs.inlineBytes(sc.getConf(), inputs.files().size()));
             }
