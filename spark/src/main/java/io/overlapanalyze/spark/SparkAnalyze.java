@@ -97,7 +97,7 @@ public final class SparkAnalyze implements Callable<Integer> {
 
     @Option(names = "--html", paramLabel = "PATH|URI",
             description = "Also write the self-contained HTML report with timelines 'overlap-analyze --html' writes "
-                    + "(tasks then send back every rank's full report and the timelines the page draws).")
+                    + "(tasks also send back the timelines the page draws; the driver holds every full report while drawing it).")
     String html;
 
     @Option(names = "--report-parts", paramLabel = "URI",
@@ -179,8 +179,7 @@ public final class SparkAnalyze implements Callable<Integer> {
         }
         try (JavaSparkContext sc = new JavaSparkContext(conf)) {
             sc.setLogLevel("WARN");
-            // The page needs every rank's full report on the driver: with --html none goes to a part file.
-            String parts = fmt == OutputFormat.JSON && !outputs.html() ? outputs.partsLocation(reportParts) : null;
+            String parts = fmt == OutputFormat.JSON ? outputs.partsLocation(reportParts) : null;
             if (parts != null) {
                 settings = settings.withReportParts(parts, JobOutputs.inlineBytes(sc.getConf(), inputs.files().size()));
             }

@@ -4,6 +4,7 @@ import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.pipeline.PipelineInputException;
 import io.overlapanalyze.pipeline.PipelineResult;
+import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.InputProblem;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.options.UserInputException;
@@ -37,10 +38,13 @@ final class SparkJob {
      * @param pipeline the report and the inputs, as the CLI's pipeline gives them
      * @param parts    ranks whose full report is in a part file (by identity; JSON output copies them in)
      * @param warnings each rank's warnings, naming its input, in report order
-     * @param timelines what the HTML page draws, from the tasks; {@code null} without a page
+     * @param page      the report the HTML page draws: the pipeline's, with the full report of every
+     *                  rank whose report is in a part file read back; {@code null} without a page
+     * @param timelines what the page draws, from the tasks, for the ranks of {@code page}; {@code null}
+     *                  without a page
      */
     record Result(PipelineResult pipeline, Map<RankReport, String> parts, List<String> warnings,
-                  TimelineIndex timelines) {
+                  AnalysisReport page, TimelineIndex timelines) {
     }
 
     static Result run(JavaSparkContext sc, InputLocations.Expanded inputs, JobSettings settings) {
@@ -91,12 +95,27 @@ final class SparkJob {
             ordered.addAll(warnings.getOrDefault(r, List.of()));
         }
         TimelineIndex index = null;
+        AnalysisReport page = null;
         if (settings.htmlRanks() > 0) {
+            // The page shows every step of every rank: the reports in part files come back here.
+            AnalysisReport report = result.report();
+            List<RankReport> full = new ArrayList<>();
+            Map<RankReport, RankReport> fullOf = new IdentityHashMap<>();
+            for (RankReport r : report.ranks()) {
+                String part = parts.get(r);
+                RankReport f = part == null ? r : ReportJson.readRank(part, sc.hadoopConfiguration());
+                fullOf.put(r, f);
+                full.add(f);
+            }
+            page = new AnalysisReport(report.schemaVersion(), report.tool(), full, report.crossRank());
             index = new TimelineIndex();
-            timelines.forEach(index::add);
-            readMissingTimelines(sc, files, settings, hadoop, result, index, byKey, timelines);
+            Map<RankReport, PrecomputedTimelines> onPage = new IdentityHashMap<>();
+            timelines.forEach((r, t) -> onPage.put(fullOf.get(r), t));
+            onPage.forEach(index::add);
+            byKey.replaceAll((key, r) -> fullOf.get(r));
+            readMissingTimelines(sc, files, settings, hadoop, page, index, byKey, onPage);
         }
-        return new Result(result, parts, ordered, index);
+        return new Result(result, parts, ordered, page, index);
     }
 
     /**
@@ -104,10 +123,10 @@ final class SparkJob {
      * step): those ranks are read again, sending exactly the steps the page lacks.
      */
     private static void readMissingTimelines(JavaSparkContext sc, List<RankFile> files, JobSettings settings,
-                                             SerializableConfiguration hadoop, PipelineResult result,
+                                             SerializableConfiguration hadoop, AnalysisReport page,
                                              TimelineIndex index, Map<String, RankReport> byKey,
                                              Map<RankReport, PrecomputedTimelines> timelines) {
-        Map<RankReport, Set<String>> missing = RemoteTimelines.missing(result.report(), index);
+        Map<RankReport, Set<String>> missing = RemoteTimelines.missing(page, index);
         if (missing.isEmpty()) {
             return;
         }

@@ -23,6 +23,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -88,9 +89,33 @@ class SparkHtmlTest {
             InputLocations.Expanded inputs = InputLocations.expand(List.of(dir.toString()),
                     PipelineInput.of(List.of(dir)), sc.hadoopConfiguration());
             SparkJob.Result result = SparkJob.run(sc, inputs, settings);
-            assertTrue(RemoteTimelines.missing(result.pipeline().report(), result.timelines()).isEmpty());
+            assertTrue(RemoteTimelines.missing(result.page(), result.timelines()).isEmpty());
             StringWriter page = new StringWriter();
-            new HtmlRenderer(result.timelines()).render(result.pipeline().report(), page);
+            new HtmlRenderer(result.timelines()).render(result.page(), page);
+            assertArrayEquals(cliHtml(dir), page.toString().getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void reportsInPartFilesAreReadBackForThePage() throws IOException {
+        Path dir = SparkRuns.job(tmp.resolve("job16parts"), 16, 4, "\"slowRank\": 3, \"delayUs\": 250");
+        Path parts = tmp.resolve("parts");
+        PipelineInput in = PipelineInput.of(List.of(dir));
+        JobSettings settings = JobSettings.of(in, io.overlapanalyze.formats.kernels.KernelRules.builtIn())
+                .withReportParts(parts.toUri().toString(), 0).withHtml(16);
+        SparkConf conf = new SparkConf().setMaster("local[2]").setAppName("html-parts-test");
+        try (JavaSparkContext sc = new JavaSparkContext(conf)) {
+            sc.setLogLevel("WARN");
+            InputLocations.Expanded inputs = InputLocations.expand(List.of(dir.toString()), in, sc.hadoopConfiguration());
+            SparkJob.Result result = SparkJob.run(sc, inputs, settings);
+            assertEquals(16, result.parts().size(), "every report went to a part file");
+            for (RankReport r : result.pipeline().report().ranks()) {
+                assertTrue(result.parts().containsKey(r), "the pipeline's report holds the digests' stand-ins");
+            }
+            assertNotEquals(result.pipeline().report().ranks(), result.page().ranks(),
+                    "the stand-ins are not the full reports the page needs");
+            StringWriter page = new StringWriter();
+            new HtmlRenderer(result.timelines()).render(result.page(), page);
             assertArrayEquals(cliHtml(dir), page.toString().getBytes(StandardCharsets.UTF_8));
         }
     }
