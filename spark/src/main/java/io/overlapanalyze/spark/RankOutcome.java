@@ -38,7 +38,8 @@ record RankOutcome(RankFile file, List<Rank> ranks, String unreadable, String sk
      * One rank: its digest for the cross-rank analysis, and its full report either here or written
      * by the task to {@code reportPart} (a big job: the driver never holds every full report),
      * and its warnings, each naming the input (they go to standard error on the driver); for an
-     * HTML page, its timelines ({@code null} without one).
+     * HTML page, its timelines ({@code null} without one). A second read for the page sends its
+     * timelines alone.
      */
     record Rank(RankDigest digest, RankReport report, String reportPart, List<String> warnings,
                 PrecomputedTimelines timelines) implements Serializable {

@@ -90,6 +90,13 @@ final class RankTask implements Function<RankFile, RankOutcome> {
             List<RankOutcome.Rank> ranks = new ArrayList<>();
             for (int k = 0; k < inputs.size(); k++) {
                 RankInput in = inputs.get(k);
+                if (settings.timelineSteps() != null) {
+                    // A second read for the page: the driver has the rest already (and its part files
+                    // must not be written again).
+                    ranks.add(new RankOutcome.Rank(null, null, null, List.of(),
+                            timelines(in, JobSettings.rankKey(file, k))));
+                    continue;
+                }
                 RankReport report = in.report();
                 String part = null;
                 if (settings.reportParts() != null) {
