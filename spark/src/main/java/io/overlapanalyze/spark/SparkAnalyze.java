@@ -95,6 +95,11 @@ public final class SparkAnalyze implements Callable<Integer> {
             description = "Also write the summary baseline 'overlap-analyze summary' writes (for gate and diff).")
     String summary;
 
+    @Option(names = "--html", paramLabel = "PATH|URI",
+            description = "Also write the self-contained HTML report with timelines 'overlap-analyze --html' writes "
+                    + "(tasks also send back the timelines the page draws; the driver holds every full report while drawing it).")
+    String html;
+
     @Option(names = "--report-parts", paramLabel = "URI",
             description = "Where tasks write the full reports of big ranks for the driver to copy into a JSON "
                     + "report (default: next to -o, removed afterwards; without -o every report comes back to the driver).")
@@ -165,10 +170,13 @@ public final class SparkAnalyze implements Callable<Integer> {
         }
         // Inputs and outputs are checked before Spark starts: a missing URI is one line, at once.
         Configuration hadoop = SparkHadoopUtil.get().newConfiguration(conf);
-        JobOutputs outputs = new JobOutputs(output, summary, hadoop, stdoutBytes);
+        JobOutputs outputs = new JobOutputs(output, summary, html, hadoop, stdoutBytes);
         InputLocations.Expanded inputs = InputLocations.expand(locations, pipeline, hadoop);
         outputs.refuseInputs(inputs.files());
         JobSettings settings = JobSettings.of(pipeline, kernelPatterns.rules());
+        if (outputs.html()) {
+            settings = settings.withHtml(inputs.files().size());
+        }
         try (JavaSparkContext sc = new JavaSparkContext(conf)) {
             sc.setLogLevel("WARN");
             String parts = fmt == OutputFormat.JSON ? outputs.partsLocation(reportParts) : null;
