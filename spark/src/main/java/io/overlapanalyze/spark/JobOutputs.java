@@ -62,7 +62,7 @@ final class JobOutputs {
     void refuseInputs(List<RankFile> inputs) {
         for (RankFile f : inputs) {
             if (f.local()) {
-                localInputs.add(Path.of(f.location()));
+                localInputs.add(Path.of(f.shownAs()));
             }
         }
         for (String out : new String[] {report, summary}) {

@@ -162,6 +162,7 @@ public final class SparkAnalyze implements Callable<Integer> {
         } else if (!conf.contains("spark.master")) {
             conf.setMaster("local[*]");
         }
+        shipOwnJar(conf);
         // Inputs and outputs are checked before Spark starts: a missing URI is one line, at once.
         Configuration hadoop = SparkHadoopUtil.get().newConfiguration(conf);
         JobOutputs outputs = new JobOutputs(output, summary, hadoop, stdoutBytes);
@@ -185,6 +186,31 @@ public final class SparkAnalyze implements Callable<Integer> {
             }
         }
         return OK;
+    }
+
+    /**
+     * Outside local mode the executors need this program's classes. spark-submit ships the jar it
+     * is given; started directly (the launcher, with {@code --master}), the driver ships the jar
+     * it runs from, unless the user chose {@code spark.jars}. Not from a jar (classes in a
+     * directory, as in tests), there is nothing to ship: the executors' classpath must hold them.
+     */
+    static void shipOwnJar(SparkConf conf) {
+        if (conf.get("spark.master", "").startsWith("local") || conf.contains("spark.submit.deployMode")
+                || conf.contains("spark.jars")) {
+            return;
+        }
+        java.security.CodeSource source = SparkAnalyze.class.getProtectionDomain().getCodeSource();
+        if (source == null) {
+            return;
+        }
+        try {
+            java.nio.file.Path self = java.nio.file.Path.of(source.getLocation().toURI());
+            if (java.nio.file.Files.isRegularFile(self) && self.getFileName().toString().endsWith(".jar")) {
+                conf.set("spark.jars", self.toUri().toString());
+            }
+        } catch (java.net.URISyntaxException | IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+            // not a local file: nothing this driver can ship
+        }
     }
 
     /** As the CLI: files left out as no trace, unreadable inputs, then every rank's warnings. */

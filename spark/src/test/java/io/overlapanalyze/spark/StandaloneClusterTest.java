@@ -113,9 +113,18 @@ class StandaloneClusterTest {
         assertEquals(SparkRuns.cliJson(dir), submitToExecutors("job16", dir));
     }
 
+    /**
+     * A relative path, as a user types it: the executors run in directories of their own, yet read
+     * the files the driver's path names, and the report names them as typed (spark-submit runs in
+     * this JVM's working directory, so the CLI's report here is of the same files).
+     */
     @Test
-    void theHealthySampleSubmittedToTheClusterGivesTheCliReport() throws IOException, InterruptedException {
-        Path dir = SparkRuns.samples().resolve("job-healthy-4rank").toAbsolutePath().normalize();
-        assertEquals(SparkRuns.cliJson(dir), submitToExecutors("healthy", dir));
+    void theHealthySampleByARelativePathGivesTheCliReport() throws IOException, InterruptedException {
+        Path cwd = Path.of("").toAbsolutePath();
+        Path dir = cwd.relativize(SparkRuns.samples().resolve("job-healthy-4rank").toAbsolutePath().normalize());
+        assertTrue(!dir.isAbsolute(), dir::toString);
+        String json = submitToExecutors("healthy", dir);
+        assertTrue(json.contains("\"source\" : \"" + dir + "/rank-0.pt.trace.json\""), "named as typed");
+        assertEquals(SparkRuns.cliJson(dir), json);
     }
 }
