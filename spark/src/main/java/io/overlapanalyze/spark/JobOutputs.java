@@ -159,6 +159,25 @@ final class JobOutputs {
         }
     }
 
+    /**
+     * Creates the report parts' directory before the job starts, so that a location nobody can
+     * write is one line at once, not a failed task per rank.
+     */
+    void createParts(String parts) {
+        if (parts == null) {
+            return;
+        }
+        try {
+            org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(parts);
+            if (!p.getFileSystem(conf).mkdirs(p)) {
+                throw new IOException("mkdirs failed");
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            throw new UserInputException(parts + ": cannot create the directory for the ranks' reports: "
+                    + io.overlapanalyze.formats.input.Messages.oneLine(e), e);
+        }
+    }
+
     /** Removes the report parts once the report holds them (or the job failed). */
     void removeParts(String parts) {
         if (parts == null) {

@@ -177,6 +177,7 @@ public final class SparkAnalyze implements Callable<Integer> {
             }
             SparkJob.Result result;
             try {
+                outputs.createParts(parts);
                 result = SparkJob.run(sc, inputs, settings);
                 PrintWriter err = spec.commandLine().getErr();
                 warn(err, result);
@@ -237,7 +238,8 @@ public final class SparkAnalyze implements Callable<Integer> {
             err.println("overlap-analyze-spark: " + Messages.printable(cause.getMessage()));
             code = BAD_INPUT;
         } else {
-            err.println("overlap-analyze-spark: internal error: " + Messages.printable(String.valueOf(ex))
+            // A failed Spark job's message holds the task's stack trace after its first line.
+            err.println("overlap-analyze-spark: internal error: " + Messages.printable(firstLine(String.valueOf(ex)))
                     + (debug ? "" : " (run with --debug for the stack trace, and please report it)"));
             code = INTERNAL_ERROR;
         }
@@ -246,6 +248,11 @@ public final class SparkAnalyze implements Callable<Integer> {
         }
         err.flush();
         return code;
+    }
+
+    private static String firstLine(String message) {
+        int nl = message.indexOf('\n');
+        return (nl < 0 ? message : message.substring(0, nl)).stripTrailing();
     }
 
     /** The problem with the user's input behind {@code ex} (also when Spark wrapped it in a task failure), or {@code null}. */

@@ -156,6 +156,21 @@ class HdfsInputTest {
     }
 
     @Test
+    void reportPartsWhereNoDirectoryCanBeIsOneLineAndExitTwo() throws IOException {
+        String file = hdfs + "/job16/rank-0.pt.trace.json";
+        long size = fs.getFileStatus(new org.apache.hadoop.fs.Path(file)).getLen();
+        SparkRuns.Run run = SparkRuns.spark("-f", "json", "-o", tmp.resolve("never.json").toString(),
+                "--report-parts", file, hdfs + "/job16");
+        assertEquals(2, run.code(), run.err());
+        List<String> lines = run.err().lines().toList();
+        assertEquals(1, lines.size(), () -> "one line on stderr, got:\n" + run.err());
+        assertTrue(lines.get(0).startsWith("overlap-analyze-spark: " + file + "/overlap-analyze-parts-"), lines.get(0));
+        assertFalse(Files.exists(tmp.resolve("never.json")), "no report");
+        assertTrue(fs.getFileStatus(new org.apache.hadoop.fs.Path(file)).isFile(), "the input is untouched");
+        assertEquals(size, fs.getFileStatus(new org.apache.hadoop.fs.Path(file)).getLen(), "the input is untouched");
+    }
+
+    @Test
     void anUnreadableRankIsNamedAndTheOthersAreAnalysed() throws IOException {
         String bad = hdfs + "/one-unreadable/rank-2.pt.trace.json";
         Path out = tmp.resolve("unreadable.json");
