@@ -60,7 +60,8 @@ final class InputLocations {
             TraceFormats.Expanded local = AnalysisPipeline.expand(in.withPaths(localArgs), f -> false);
             Set<Path> named = Set.copyOf(localArgs);
             for (Path f : local.files()) {
-                files.add(new RankFile(f.toString(), f.toString(), true, !named.contains(f), size(f)));
+                // Read by its absolute path: an executor's working directory is not the driver's.
+                files.add(new RankFile(f.toAbsolutePath().toString(), f.toString(), true, !named.contains(f), size(f)));
             }
             skipped.addAll(local.skipped());
         }

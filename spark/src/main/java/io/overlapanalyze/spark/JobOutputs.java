@@ -82,7 +82,7 @@ final class JobOutputs {
     void refuseInputs(List<RankFile> inputs) {
         for (RankFile f : inputs) {
             if (f.local()) {
-                localInputs.add(Path.of(f.location()));
+                localInputs.add(Path.of(f.shownAs()));
             }
         }
         for (String out : new String[] {html, report, summary}) {
@@ -184,6 +184,25 @@ final class JobOutputs {
         FileSystem fs = p.getFileSystem(conf);
         try (FSDataOutputStream out = fs.create(p, true)) {
             content.writeTo(out);
+        }
+    }
+
+    /**
+     * Creates the report parts' directory before the job starts, so that a location nobody can
+     * write is one line at once, not a failed task per rank.
+     */
+    void createParts(String parts) {
+        if (parts == null) {
+            return;
+        }
+        try {
+            org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(parts);
+            if (!p.getFileSystem(conf).mkdirs(p)) {
+                throw new IOException("mkdirs failed");
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            throw new UserInputException(parts + ": cannot create the directory for the ranks' reports: "
+                    + io.overlapanalyze.formats.input.Messages.oneLine(e), e);
         }
     }
 

@@ -130,11 +130,17 @@ final class RankTask implements Function<RankFile, RankOutcome> {
         return RemoteTimelines.of(in.trace(), in.report(), send);
     }
 
-    private static String writePart(Configuration conf, String location, byte[] json) throws IOException {
+    private static String writePart(Configuration conf, String location, byte[] json) {
         org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(location);
-        FileSystem fs = p.getFileSystem(conf);
-        try (FSDataOutputStream out = fs.create(p, true)) {
-            out.write(json);
+        try {
+            FileSystem fs = p.getFileSystem(conf);
+            try (FSDataOutputStream out = fs.create(p, true)) {
+                out.write(json);
+            }
+        } catch (IOException e) {
+            // Where the executor cannot write (a driver-local path on a cluster): the user's setting, named.
+            throw new io.overlapanalyze.options.UserInputException(location + ": cannot write the rank's report: "
+                    + Messages.oneLine(e), e);
         }
         return location;
     }
