@@ -50,7 +50,9 @@ final class SparkJob {
     static Result run(JavaSparkContext sc, InputLocations.Expanded inputs, JobSettings settings) {
         List<RankFile> files = inputs.files();
         SerializableConfiguration hadoop = new SerializableConfiguration(sc.hadoopConfiguration());
-        List<RankOutcome> outcomes = collect(sc, files, settings, hadoop);
+        // A list of its own, whose entries are dropped as they are decoded: the encoded digests
+        // must not stay reachable next to the decoded ones (the driver's peak).
+        List<RankOutcome> outcomes = new ArrayList<>(collect(sc, files, settings, hadoop));
 
         List<RankInput> ranks = new ArrayList<>();
         Map<RankReport, String> parts = new IdentityHashMap<>();
@@ -60,7 +62,8 @@ final class SparkJob {
         List<InputProblem> unreadable = new ArrayList<>();
         List<String> skipped = new ArrayList<>(inputs.skipped());
         List<String> stepNames = new ArrayList<>();
-        for (RankOutcome o : outcomes) {
+        for (int i = 0; i < outcomes.size(); i++) {
+            RankOutcome o = outcomes.set(i, null);
             if (o.unreadable() != null) {
                 unreadable.add(AnalysisPipeline.unreadable(o.file().shownAs(), o.unreadable()));
             }
