@@ -199,7 +199,7 @@ standalone_run() { # standalone_run LABEL INPUT [memory]: the Spark launcher on 
   app="$(ls -td "$work/cluster/work"/app-* 2>/dev/null | head -1)"
   last="$(grep -h 'Finished task' "$app"/*/stderr 2>/dev/null | tail -1 | awk '{print $1, $2}')"
   local sent
-  sent="$(grep -ho '[0-9]* bytes result sent' "$app"/*/stderr 2>/dev/null | awk '{n++; t += $1; if ($1 > m) m = $1} END {if (n) printf "%d results, %.1f MB in all, largest %d bytes", n, t / 1e6, m}')"
+  sent="$(grep -ho '[0-9]\+ bytes result sent' "$app"/*/stderr 2>/dev/null | awk '{n++; t += $1; if ($1 + 0 > m) m = $1 + 0} END {if (n) printf "%d results, %.1f MB in all, largest %d bytes", n, t / 1e6, m}')"
   [[ -z "$sent" ]] || line="$line; task results to the driver: $sent"
   if [[ -n "$last" ]]; then
     line="$line; driver after the last task $((last_end - $(date -d "20${last%% *} ${last##* }" +%s))) s"
