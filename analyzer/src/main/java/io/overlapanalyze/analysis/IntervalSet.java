@@ -12,9 +12,11 @@ import java.util.Arrays;
  *
  * <p>Touching intervals ({@code [0,2)} and {@code [2,4)}) merge into one ({@code [0,4)}); empty or
  * inverted intervals are dropped. All operations are linear in the number of runs (after the
- * O(n log n) sort when building from raw intervals). Immutable.
+ * O(n log n) sort when building from raw intervals). Immutable, and serialisable so that a
+ * distributed run can send a step's unions from the machine that read the trace.
  */
-public final class IntervalSet {
+public final class IntervalSet implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
     private static final IntervalSet EMPTY = new IntervalSet(new long[0], new long[0], 0);
 
     private final long[] starts;

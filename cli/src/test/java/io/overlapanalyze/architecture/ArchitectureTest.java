@@ -82,13 +82,16 @@ class ArchitectureTest {
             // name the pipeline, the readers and the renderers, never a launcher.
             List.of("options"),
             List.of("cli.annotate", "cli.compare", "cli.whatif"),
-            List.of("cli"));
+            // The two launchers: the CLI, and the job on Spark (module spark/), which shares the
+            // options and renderers with it and never names it.
+            List.of("cli", "spark"));
 
     /** Modules and the packages they must not hold. */
     static final Map<String, List<String>> NOT_IN_MODULE = Map.of(
             "trace-formats", List.of("synth"),
             "render", List.of("cli", "options"),
-            "options", List.of("cli"));
+            "options", List.of("cli"),
+            "spark", List.of("cli"));
 
     /**
      * Packages (and their subpackages) that must not name a library: the renderers are shared by

@@ -60,7 +60,8 @@ final class InputLocations {
             TraceFormats.Expanded local = AnalysisPipeline.expand(in.withPaths(localArgs), f -> false);
             Set<Path> named = Set.copyOf(localArgs);
             for (Path f : local.files()) {
-                files.add(new RankFile(f.toString(), f.toString(), true, !named.contains(f), size(f)));
+                // Read by its absolute path: an executor's working directory is not the driver's.
+                files.add(new RankFile(f.toAbsolutePath().toString(), f.toString(), true, !named.contains(f), size(f)));
             }
             skipped.addAll(local.skipped());
         }
@@ -95,7 +96,7 @@ final class InputLocations {
         try {
             FileSystem fs = path.getFileSystem(conf);
             List<RankFile> found = new ArrayList<>();
-            if (isGlob(argument)) {
+            if (TraceFormats.isGlob(argument)) {
                 FileStatus[] matches = fs.globStatus(path);
                 if (matches == null || matches.length == 0) {
                     throw new PipelineInputException(argument + ": no file matches");
@@ -168,17 +169,13 @@ final class InputLocations {
             }
             return formats.isInputDirectory(named);
         } finally {
-            deleteTree(replica);
+            LocalCopy.deleteTree(replica);
         }
     }
 
     private static RankFile remote(org.apache.hadoop.fs.Path p, boolean walked, long bytes) {
         String uri = p.toString();
         return new RankFile(uri, uri, false, walked, bytes);
-    }
-
-    private static boolean isGlob(String s) {
-        return s.indexOf('*') >= 0 || s.indexOf('?') >= 0 || s.indexOf('[') >= 0 || s.indexOf('{') >= 0;
     }
 
     private static long size(Path f) {
@@ -194,18 +191,7 @@ final class InputLocations {
         }
     }
 
-    private static void deleteTree(Path dir) {
-        try (var walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            // a few empty entries in the temporary directory
-        }
-    }
-
     private static String oneLine(Throwable e) {
         return io.overlapanalyze.formats.input.Messages.oneLine(e);
     }
-
 }

@@ -6,6 +6,7 @@ import io.overlapanalyze.options.UserInputException;
 import io.overlapanalyze.render.MarkdownRenderer;
 import io.overlapanalyze.render.ReportRenderer;
 import io.overlapanalyze.render.TextRenderer;
+import io.overlapanalyze.render.html.HtmlRenderer;
 import io.overlapanalyze.report.AnalysisReport;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -15,6 +16,7 @@ import org.apache.spark.SparkConf;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,8 +24,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Where the job's outputs go: the report ({@code -o}, else standard output) and the summary
- * baseline ({@code --summary}), each a local path (written as the CLI writes files: never onto
+ * Where the job's outputs go: the report ({@code -o}, else standard output), the summary
+ * baseline ({@code --summary}) and the HTML page ({@code --html}), each a local path (written as the CLI writes files: never onto
  * an input, through a temporary file) or a Hadoop FileSystem URI; and the directory for the
  * report parts tasks write.
  */
@@ -33,6 +35,10 @@ final class JobOutputs {
 
     private final String report;
     private final String summary;
+    /** The HTML page's location; {@code null}: no page. */
+    private final String html;
+    /** True when the page goes to standard output ({@code --html -}). */
+    private final boolean htmlToStdout;
     private final Configuration conf;
     private final OutputStream stdoutBytes;
     private final List<Path> localInputs = new ArrayList<>();
@@ -41,12 +47,17 @@ final class JobOutputs {
      * @param stdoutBytes standard output as bytes (the process's), or {@code null} to write the
      *                    report through the command's text writer (tests)
      */
-    JobOutputs(String report, String summary, Configuration conf, OutputStream stdoutBytes) {
+    JobOutputs(String report, String summary, String html, Configuration conf, OutputStream stdoutBytes) {
         this.stdoutBytes = stdoutBytes;
         this.report = report == null || SafeOutput.isStandardOutput(Path.of(report)) ? null : report;
         this.summary = summary;
+        this.htmlToStdout = html != null && !InputLocations.isUri(html) && SafeOutput.isStandardOutput(Path.of(html));
+        this.html = htmlToStdout ? null : html;
         this.conf = conf;
         Map<String, Path> named = new LinkedHashMap<>();
+        if (html != null && !InputLocations.isUri(html)) {
+            named.put("--html", Path.of(html));
+        }
         if (summary != null && !InputLocations.isUri(summary)) {
             named.put("--summary", Path.of(summary));
         }
@@ -56,16 +67,25 @@ final class JobOutputs {
         if (report != null && report.equals(summary)) {
             throw new UserInputException("-o and --summary name the same file: " + report);
         }
+        if (html != null && (html.equals(report) || html.equals(summary))) {
+            throw new UserInputException("--html and " + (html.equals(report) ? "-o" : "--summary")
+                    + " name the same file: " + html);
+        }
+    }
+
+    /** Whether an HTML page was asked for. */
+    boolean html() {
+        return html != null || htmlToStdout;
     }
 
     /** Refuses an output that is one of the inputs, or inside an input directory. */
     void refuseInputs(List<RankFile> inputs) {
         for (RankFile f : inputs) {
             if (f.local()) {
-                localInputs.add(Path.of(f.location()));
+                localInputs.add(Path.of(f.shownAs()));
             }
         }
-        for (String out : new String[] {report, summary}) {
+        for (String out : new String[] {html, report, summary}) {
             if (out == null) {
                 continue;
             }
@@ -115,6 +135,14 @@ final class JobOutputs {
 
     void write(SparkJob.Result result, OutputFormat format, boolean crossCheck, PrintWriter stdout) throws IOException {
         AnalysisReport r = result.pipeline().report();
+        if (html()) {
+            // The CLI's page: its renderer, over the timelines the tasks computed from the traces.
+            writeTo(html, stdout, o -> {
+                java.io.Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(o, StandardCharsets.UTF_8));
+                new HtmlRenderer(result.timelines()).render(result.page(), w);
+                w.flush();
+            });
+        }
         if (summary != null) {
             writeTo(summary, null, o -> ReportJson.write(o, r, result.parts(), true, conf));
         }
@@ -156,6 +184,25 @@ final class JobOutputs {
         FileSystem fs = p.getFileSystem(conf);
         try (FSDataOutputStream out = fs.create(p, true)) {
             content.writeTo(out);
+        }
+    }
+
+    /**
+     * Creates the report parts' directory before the job starts, so that a location nobody can
+     * write is one line at once, not a failed task per rank.
+     */
+    void createParts(String parts) {
+        if (parts == null) {
+            return;
+        }
+        try {
+            org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(parts);
+            if (!p.getFileSystem(conf).mkdirs(p)) {
+                throw new IOException("mkdirs failed");
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            throw new UserInputException(parts + ": cannot create the directory for the ranks' reports: "
+                    + io.overlapanalyze.formats.input.Messages.oneLine(e), e);
         }
     }
 

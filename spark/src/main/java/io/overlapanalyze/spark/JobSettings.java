@@ -10,7 +10,10 @@ import io.overlapanalyze.pipeline.PipelineInputException;
 import io.overlapanalyze.pipeline.StepSelection;
 
 import java.io.Serializable;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -27,14 +30,19 @@ import java.util.regex.Pattern;
  * @param reportParts   where a task writes a rank's full report when it is too big to send back
  *                      (a directory URI next to the output), or {@code null}: always send it back
  * @param inlineBytes   the largest report (as JSON) a task sends back when {@code reportParts} is set
+ * @param htmlRanks     for an HTML page: how many inputs the job has (tasks send the timelines the
+ *                      page is likely to draw, {@code RemoteTimelines}); 0: no page, nothing sent
+ * @param timelineSteps a second read for a page: the steps whose unions to send, by rank
+ *                      ({@link #rankKey}); {@code null} on the first read
  */
 record JobSettings(String rankRegex, Pattern stepPattern, StepSelection steps, AnalysisOptions options,
                    InputLimits limits, List<KernelRules.UserPattern> kernelRules, String reportParts,
-                   long inlineBytes) implements Serializable {
+                   long inlineBytes, int htmlRanks, Map<String, Set<String>> timelineSteps) implements Serializable {
     private static final long serialVersionUID = 1L;
 
     JobSettings {
         kernelRules = List.copyOf(kernelRules);
+        timelineSteps = timelineSteps == null ? null : new HashMap<>(timelineSteps);
     }
 
     /** The settings of a run: what {@code in} says, the kernel rules in force, the limits in force. */
@@ -45,11 +53,32 @@ record JobSettings(String rankRegex, Pattern stepPattern, StepSelection steps, A
             throw new PipelineInputException(e.getMessage(), e);
         }
         return new JobSettings(in.rankRegex(), in.stepPattern(), in.steps(), in.options(), InputLimits.current(),
-                rules.userPatterns(), null, Long.MAX_VALUE);
+                rules.userPatterns(), null, Long.MAX_VALUE, 0, null);
     }
 
     JobSettings withReportParts(String directory, long maxInlineBytes) {
-        return new JobSettings(rankRegex, stepPattern, steps, options, limits, kernelRules, directory, maxInlineBytes);
+        return new JobSettings(rankRegex, stepPattern, steps, options, limits, kernelRules, directory, maxInlineBytes,
+                htmlRanks, timelineSteps);
+    }
+
+    JobSettings withHtml(int inputs) {
+        return new JobSettings(rankRegex, stepPattern, steps, options, limits, kernelRules, reportParts, inlineBytes,
+                Math.max(1, inputs), timelineSteps);
+    }
+
+    JobSettings withTimelineSteps(Map<String, Set<String>> byRank) {
+        return new JobSettings(rankRegex, stepPattern, steps, options, limits, kernelRules, reportParts, inlineBytes,
+                htmlRanks, byRank);
+    }
+
+    /** The {@code k}-th rank read from {@code file}: the key of {@link #timelineSteps}. */
+    static String rankKey(RankFile file, int k) {
+        return k + "#" + file.location();
+    }
+
+    /** The input's location in a {@link #rankKey}. */
+    static String fileOfKey(String key) {
+        return key.substring(key.indexOf('#') + 1);
     }
 
     ReadOptions readOptions() {

@@ -14,7 +14,8 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * An input as a task reads it. A local path is read in place. A URI is copied into a directory of
+ * An input as a task reads it. A local path is read in place (by its absolute path: an executor
+ * runs in a directory of its own). A URI is copied into a directory of
  * the task's own first, under its own name (readers tell formats by name and content, and an
  * Ascend capture is a directory read whole); the copy is removed when the task is done. Whatever
  * the reader says about the copy is said about the URI: the report and every message name the
@@ -42,7 +43,7 @@ final class LocalCopy implements AutoCloseable {
             FileSystem fs = remote.getFileSystem(conf);
             FileUtil.copy(fs, remote, local.toFile(), false, conf);
         } catch (IOException | RuntimeException e) {
-            delete(dir);
+            deleteTree(dir);
             throw e;
         }
         return new LocalCopy(file, local, dir);
@@ -55,34 +56,39 @@ final class LocalCopy implements AutoCloseable {
 
     /** The path rank naming looks at: the one the user knows (for a URI, its path part). */
     Path namedAs() {
-        return file.local() ? path : Path.of(new org.apache.hadoop.fs.Path(file.location()).toUri().getPath());
+        return file.local() ? Path.of(file.shownAs()) : Path.of(new org.apache.hadoop.fs.Path(file.location()).toUri().getPath());
     }
 
-    /** The trace as read from the user's input: its source and its warnings name that input, not the copy. */
+    /**
+     * The trace as read from the user's input: its source and its warnings name that input, not
+     * the copy (nor, for a local path, the absolute path the task read).
+     */
     RankTrace relabel(RankTrace t) {
-        if (file.local()) {
+        if (path.toString().equals(file.shownAs())) {
             return t;
         }
         List<String> warnings = new ArrayList<>();
         for (String w : t.warnings()) {
             warnings.add(relabel(w));
         }
-        return t.withSource(file.shownAs()).withWarnings(warnings);
+        String source = t.source() != null && t.source().contains(path.toString()) ? relabel(t.source()) : file.shownAs();
+        return t.withSource(source).withWarnings(warnings);
     }
 
-    /** A message about the copy, about the user's input instead. */
+    /** A message about what the task read, about the user's input instead. */
     String relabel(String message) {
-        return file.local() || message == null ? message : message.replace(path.toString(), file.shownAs());
+        return message == null ? null : message.replace(path.toString(), file.shownAs());
     }
 
     @Override
     public void close() {
         if (directory != null) {
-            delete(directory);
+            deleteTree(directory);
         }
     }
 
-    private static void delete(Path dir) {
+    /** Removes a temporary directory and what it holds, as far as it can. */
+    static void deleteTree(Path dir) {
         try (Stream<Path> walk = Files.walk(dir)) {
             for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);

@@ -5,7 +5,7 @@ import java.io.Serializable;
 /**
  * One input of the job, as a task receives it.
  *
- * @param location where a task reads it: a local path, or a Hadoop FileSystem URI
+ * @param location where a task reads it: an absolute local path, or a Hadoop FileSystem URI
  * @param shownAs  the name the user knows it by, in the report and in every message: the path as
  *                 expanded from what they typed, or the URI; never a task's local copy
  * @param local    true for a local path (read in place: local mode, or a file system every

@@ -1,6 +1,7 @@
 package io.overlapanalyze.spark;
 
 import io.overlapanalyze.crossrank.digest.RankDigest;
+import io.overlapanalyze.render.timeline.PrecomputedTimelines;
 import io.overlapanalyze.report.RankReport;
 
 import java.io.Serializable;
@@ -36,9 +37,12 @@ record RankOutcome(RankFile file, List<Rank> ranks, String unreadable, String sk
     /**
      * One rank: its digest for the cross-rank analysis, and its full report either here or written
      * by the task to {@code reportPart} (a big job: the driver never holds every full report),
-     * and its warnings, each naming the input (they go to standard error on the driver).
+     * and its warnings, each naming the input (they go to standard error on the driver); for an
+     * HTML page, its timelines ({@code null} without one). A second read for the page sends its
+     * timelines alone.
      */
-    record Rank(RankDigest digest, RankReport report, String reportPart, List<String> warnings) implements Serializable {
+    record Rank(RankDigest digest, RankReport report, String reportPart, List<String> warnings,
+                PrecomputedTimelines timelines) implements Serializable {
         private static final long serialVersionUID = 1L;
     }
 }

@@ -12,6 +12,8 @@ import io.overlapanalyze.formats.input.ThreadBudget;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.render.JsonRenderer;
+import io.overlapanalyze.render.html.RemoteTimelines;
+import io.overlapanalyze.render.timeline.PrecomputedTimelines;
 import io.overlapanalyze.report.RankReport;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -24,6 +26,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
 
@@ -87,6 +90,13 @@ final class RankTask implements Function<RankFile, RankOutcome> {
             List<RankOutcome.Rank> ranks = new ArrayList<>();
             for (int k = 0; k < inputs.size(); k++) {
                 RankInput in = inputs.get(k);
+                if (settings.timelineSteps() != null) {
+                    // A second read for the page: the driver has the rest already (and its part files
+                    // must not be written again).
+                    ranks.add(new RankOutcome.Rank(null, null, null, List.of(),
+                            timelines(in, JobSettings.rankKey(file, k))));
+                    continue;
+                }
                 RankReport report = in.report();
                 String part = null;
                 if (settings.reportParts() != null) {
@@ -96,17 +106,41 @@ final class RankTask implements Function<RankFile, RankOutcome> {
                         report = null;
                     }
                 }
-                ranks.add(new RankOutcome.Rank(RankDigest.of(in), report, part, in.report().namedWarnings()));
+                ranks.add(new RankOutcome.Rank(RankDigest.of(in), report, part, in.report().namedWarnings(),
+                        timelines(in, JobSettings.rankKey(file, k))));
             }
             return new RankOutcome(file, ranks, null, null, settings.steps() == null ? List.of() : stepNames);
         }
     }
 
-    private static String writePart(Configuration conf, String location, byte[] json) throws IOException {
+    /**
+     * What the page needs of this rank's trace: on the first read the steps it is likely to draw,
+     * on a second read the steps the driver asked for; {@code null} without a page.
+     */
+    private PrecomputedTimelines timelines(RankInput in, String key) {
+        if (settings.htmlRanks() <= 0) {
+            return null;
+        }
+        Set<String> send;
+        if (settings.timelineSteps() != null) {
+            send = settings.timelineSteps().getOrDefault(key, Set.of());
+        } else {
+            send = RemoteTimelines.stepsThatMayBeDrawn(in.report(), settings.htmlRanks());
+        }
+        return RemoteTimelines.of(in.trace(), in.report(), send);
+    }
+
+    private static String writePart(Configuration conf, String location, byte[] json) {
         org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(location);
-        FileSystem fs = p.getFileSystem(conf);
-        try (FSDataOutputStream out = fs.create(p, true)) {
-            out.write(json);
+        try {
+            FileSystem fs = p.getFileSystem(conf);
+            try (FSDataOutputStream out = fs.create(p, true)) {
+                out.write(json);
+            }
+        } catch (IOException e) {
+            // Where the executor cannot write (a driver-local path on a cluster): the user's setting, named.
+            throw new io.overlapanalyze.options.UserInputException(location + ": cannot write the rank's report: "
+                    + Messages.oneLine(e), e);
         }
         return location;
     }

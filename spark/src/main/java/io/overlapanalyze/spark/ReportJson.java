@@ -63,6 +63,16 @@ final class ReportJson {
         out.flush();
     }
 
+    /** A rank's full report, read back from the part file a task wrote. */
+    static RankReport readRank(String part, Configuration conf) {
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(part);
+        try (InputStream in = p.getFileSystem(conf).open(p)) {
+            return JsonRenderer.mapper().readValue(in, RankReport.class);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(part + ": cannot read the rank's report back: " + e.getMessage(), e);
+        }
+    }
+
     private static void writeRanks(JsonGenerator g, ObjectMapper mapper, List<RankReport> ranks,
                                    Map<RankReport, String> parts, Configuration conf) throws IOException {
         g.writeStartArray();

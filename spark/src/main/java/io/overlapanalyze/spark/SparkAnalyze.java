@@ -95,6 +95,11 @@ public final class SparkAnalyze implements Callable<Integer> {
             description = "Also write the summary baseline 'overlap-analyze summary' writes (for gate and diff).")
     String summary;
 
+    @Option(names = "--html", paramLabel = "PATH|URI",
+            description = "Also write the self-contained HTML report with timelines 'overlap-analyze --html' writes "
+                    + "(tasks also send back the timelines the page draws; the driver holds every full report while drawing it).")
+    String html;
+
     @Option(names = "--report-parts", paramLabel = "URI",
             description = "Where tasks write the full reports of big ranks for the driver to copy into a JSON "
                     + "report (default: next to -o, removed afterwards; without -o every report comes back to the driver).")
@@ -163,12 +168,16 @@ public final class SparkAnalyze implements Callable<Integer> {
         } else if (!conf.contains("spark.master")) {
             conf.setMaster("local[*]");
         }
+        shipOwnJar(conf);
         // Inputs and outputs are checked before Spark starts: a missing URI is one line, at once.
         Configuration hadoop = SparkHadoopUtil.get().newConfiguration(conf);
-        JobOutputs outputs = new JobOutputs(output, summary, hadoop, stdoutBytes);
+        JobOutputs outputs = new JobOutputs(output, summary, html, hadoop, stdoutBytes);
         InputLocations.Expanded inputs = InputLocations.expand(locations, pipeline, hadoop);
         outputs.refuseInputs(inputs.files());
         JobSettings settings = JobSettings.of(pipeline, kernelPatterns.rules());
+        if (outputs.html()) {
+            settings = settings.withHtml(inputs.files().size());
+        }
         try (JavaSparkContext sc = new JavaSparkContext(conf)) {
             sc.setLogLevel("WARN");
             String parts = fmt == OutputFormat.JSON ? outputs.partsLocation(reportParts) : null;
@@ -177,6 +186,7 @@ public final class SparkAnalyze implements Callable<Integer> {
             }
             SparkJob.Result result;
             try {
+                outputs.createParts(parts);
                 result = SparkJob.run(sc, inputs, settings);
                 PrintWriter err = spec.commandLine().getErr();
                 warn(err, result);
@@ -186,6 +196,31 @@ public final class SparkAnalyze implements Callable<Integer> {
             }
         }
         return OK;
+    }
+
+    /**
+     * Outside local mode the executors need this program's classes. spark-submit ships the jar it
+     * is given; started directly (the launcher, with {@code --master}), the driver ships the jar
+     * it runs from, unless the user chose {@code spark.jars}. Not from a jar (classes in a
+     * directory, as in tests), there is nothing to ship: the executors' classpath must hold them.
+     */
+    static void shipOwnJar(SparkConf conf) {
+        if (conf.get("spark.master", "").startsWith("local") || conf.contains("spark.submit.deployMode")
+                || conf.contains("spark.jars")) {
+            return;
+        }
+        java.security.CodeSource source = SparkAnalyze.class.getProtectionDomain().getCodeSource();
+        if (source == null) {
+            return;
+        }
+        try {
+            java.nio.file.Path self = java.nio.file.Path.of(source.getLocation().toURI());
+            if (java.nio.file.Files.isRegularFile(self) && self.getFileName().toString().endsWith(".jar")) {
+                conf.set("spark.jars", self.toUri().toString());
+            }
+        } catch (java.net.URISyntaxException | IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+            // not a local file: nothing this driver can ship
+        }
     }
 
     /** As the CLI: files left out as no trace, unreadable inputs, then every rank's warnings. */
@@ -212,7 +247,8 @@ public final class SparkAnalyze implements Callable<Integer> {
             err.println("overlap-analyze-spark: " + Messages.printable(cause.getMessage()));
             code = BAD_INPUT;
         } else {
-            err.println("overlap-analyze-spark: internal error: " + Messages.printable(String.valueOf(ex))
+            // A failed Spark job's message holds the task's stack trace after its first line.
+            err.println("overlap-analyze-spark: internal error: " + Messages.printable(firstLine(String.valueOf(ex)))
                     + (debug ? "" : " (run with --debug for the stack trace, and please report it)"));
             code = INTERNAL_ERROR;
         }
@@ -221,6 +257,11 @@ public final class SparkAnalyze implements Callable<Integer> {
         }
         err.flush();
         return code;
+    }
+
+    private static String firstLine(String message) {
+        int nl = message.indexOf('\n');
+        return (nl < 0 ? message : message.substring(0, nl)).stripTrailing();
     }
 
     /** The problem with the user's input behind {@code ex} (also when Spark wrapped it in a task failure), or {@code null}. */

@@ -4,6 +4,7 @@ import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.pipeline.PipelineInputException;
 import io.overlapanalyze.pipeline.PipelineResult;
+import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.InputProblem;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.options.UserInputException;
@@ -11,7 +12,13 @@ import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.util.SerializableConfiguration;
 
+import io.overlapanalyze.render.html.RemoteTimelines;
+import io.overlapanalyze.render.timeline.PrecomputedTimelines;
+import io.overlapanalyze.render.timeline.TimelineIndex;
+
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Set;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,31 +38,25 @@ final class SparkJob {
      * @param pipeline the report and the inputs, as the CLI's pipeline gives them
      * @param parts    ranks whose full report is in a part file (by identity; JSON output copies them in)
      * @param warnings each rank's warnings, naming its input, in report order
+     * @param page      the report the HTML page draws: the pipeline's, with the full report of every
+     *                  rank whose report is in a part file read back; {@code null} without a page
+     * @param timelines what the page draws, from the tasks, for the ranks of {@code page}; {@code null}
+     *                  without a page
      */
-    record Result(PipelineResult pipeline, Map<RankReport, String> parts, List<String> warnings) {
+    record Result(PipelineResult pipeline, Map<RankReport, String> parts, List<String> warnings,
+                  AnalysisReport page, TimelineIndex timelines) {
     }
 
     static Result run(JavaSparkContext sc, InputLocations.Expanded inputs, JobSettings settings) {
         List<RankFile> files = inputs.files();
         SerializableConfiguration hadoop = new SerializableConfiguration(sc.hadoopConfiguration());
-        List<RankOutcome> outcomes;
-        try {
-            outcomes = sc.parallelize(files, Math.max(1, files.size()))
-                    .map(new RankTask(settings, hadoop))
-                    .collect();
-        } catch (Exception e) { // a SparkException, which Scala throws unchecked
-            if (e instanceof SparkException && String.valueOf(e.getMessage()).contains("spark.driver.maxResultSize")) {
-                // The digests alone outgrow the driver's limit: a setting to raise, not a fault.
-                throw new UserInputException("the ranks' results are bigger than spark.driver.maxResultSize ("
-                        + sc.getConf().get("spark.driver.maxResultSize", "1g") + "); raise it, e.g. "
-                        + "--conf spark.driver.maxResultSize=4g", e);
-            }
-            throw e;
-        }
+        List<RankOutcome> outcomes = collect(sc, files, settings, hadoop);
 
         List<RankInput> ranks = new ArrayList<>();
         Map<RankReport, String> parts = new IdentityHashMap<>();
         Map<RankReport, List<String>> warnings = new IdentityHashMap<>();
+        Map<String, RankReport> byKey = new HashMap<>();
+        Map<RankReport, PrecomputedTimelines> timelines = new IdentityHashMap<>();
         List<InputProblem> unreadable = new ArrayList<>();
         List<String> skipped = new ArrayList<>(inputs.skipped());
         List<String> stepNames = new ArrayList<>();
@@ -67,7 +68,8 @@ final class SparkJob {
                 skipped.add(o.skipped());
             }
             stepNames.addAll(o.stepNames());
-            for (RankOutcome.Rank r : o.ranks()) {
+            for (int k = 0; k < o.ranks().size(); k++) {
+                RankOutcome.Rank r = o.ranks().get(k);
                 RankInput digest = r.digest().toInput();
                 RankReport shown = r.report() != null ? r.report() : digest.report();
                 ranks.add(new RankInput(digest.trace(), shown));
@@ -75,6 +77,10 @@ final class SparkJob {
                     parts.put(shown, r.reportPart());
                 }
                 warnings.put(shown, r.warnings());
+                if (r.timelines() != null) {
+                    byKey.put(JobSettings.rankKey(o.file(), k), shown);
+                    timelines.put(shown, r.timelines());
+                }
             }
         }
         if (ranks.isEmpty()) {
@@ -88,7 +94,81 @@ final class SparkJob {
         for (RankReport r : result.report().ranks()) {
             ordered.addAll(warnings.getOrDefault(r, List.of()));
         }
-        return new Result(result, parts, ordered);
+        TimelineIndex index = null;
+        AnalysisReport page = null;
+        if (settings.htmlRanks() > 0) {
+            // The page shows every step of every rank: the reports in part files come back here.
+            AnalysisReport report = result.report();
+            List<RankReport> full = new ArrayList<>();
+            Map<RankReport, RankReport> fullOf = new IdentityHashMap<>();
+            for (RankReport r : report.ranks()) {
+                String part = parts.get(r);
+                RankReport f = part == null ? r : ReportJson.readRank(part, sc.hadoopConfiguration());
+                fullOf.put(r, f);
+                full.add(f);
+            }
+            page = new AnalysisReport(report.schemaVersion(), report.tool(), full, report.crossRank());
+            index = new TimelineIndex();
+            Map<RankReport, PrecomputedTimelines> onPage = new IdentityHashMap<>();
+            timelines.forEach((r, t) -> onPage.put(fullOf.get(r), t));
+            onPage.forEach(index::add);
+            byKey.replaceAll((key, r) -> fullOf.get(r));
+            readMissingTimelines(sc, files, settings, hadoop, page, index, byKey, onPage);
+        }
+        return new Result(result, parts, ordered, page, index);
+    }
+
+    /**
+     * The rare page that draws a step the tasks did not send (the byte limit let in a later, smaller
+     * step): those ranks are read again, sending exactly the steps the page lacks.
+     */
+    private static void readMissingTimelines(JavaSparkContext sc, List<RankFile> files, JobSettings settings,
+                                             SerializableConfiguration hadoop, AnalysisReport page,
+                                             TimelineIndex index, Map<String, RankReport> byKey,
+                                             Map<RankReport, PrecomputedTimelines> timelines) {
+        Map<RankReport, Set<String>> missing = RemoteTimelines.missing(page, index);
+        if (missing.isEmpty()) {
+            return;
+        }
+        Map<String, Set<String>> ask = new HashMap<>();
+        byKey.forEach((key, report) -> {
+            Set<String> steps = missing.get(report);
+            if (steps != null) {
+                ask.put(key, steps);
+            }
+        });
+        List<RankFile> again = new ArrayList<>();
+        for (RankFile f : files) {
+            if (ask.keySet().stream().anyMatch(key -> JobSettings.fileOfKey(key).equals(f.location()))) {
+                again.add(f);
+            }
+        }
+        for (RankOutcome o : collect(sc, again, settings.withTimelineSteps(ask), hadoop)) {
+            for (int k = 0; k < o.ranks().size(); k++) {
+                RankReport report = byKey.get(JobSettings.rankKey(o.file(), k));
+                PrecomputedTimelines more = o.ranks().get(k).timelines();
+                if (report != null && more != null) {
+                    index.add(report, timelines.get(report).withUnions(more.unions()));
+                }
+            }
+        }
+    }
+
+    private static List<RankOutcome> collect(JavaSparkContext sc, List<RankFile> files, JobSettings settings,
+                                             SerializableConfiguration hadoop) {
+        try {
+            return sc.parallelize(files, Math.max(1, files.size()))
+                    .map(new RankTask(settings, hadoop))
+                    .collect();
+        } catch (Exception e) { // a SparkException, which Scala throws unchecked
+            if (e instanceof SparkException && String.valueOf(e.getMessage()).contains("spark.driver.maxResultSize")) {
+                // The digests alone outgrow the driver's limit: a setting to raise, not a fault.
+                throw new UserInputException("the ranks' results are bigger than spark.driver.maxResultSize ("
+                        + sc.getConf().get("spark.driver.maxResultSize", "1g") + "); raise it, e.g. "
+                        + "--conf spark.driver.maxResultSize=4g", e);
+            }
+            throw e;
+        }
     }
 
     /** Nothing readable: as in the CLI, the first problem is the error, with how many more there were. */

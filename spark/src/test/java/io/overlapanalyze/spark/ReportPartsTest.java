@@ -32,7 +32,7 @@ class ReportPartsTest {
         Path parts = tmp.resolve("parts");
         PipelineInput in = PipelineInput.of(List.of(dir));
         JobSettings settings = new JobSettings(null, null, null, AnalysisOptions.defaults(), InputLimits.current(),
-                List.of(), parts.toUri().toString(), 0);
+                List.of(), parts.toUri().toString(), 0, 0, null);
         SparkConf conf = new SparkConf().setMaster("local[2]").setAppName("report-parts-test");
         try (JavaSparkContext sc = new JavaSparkContext(conf)) {
             sc.setLogLevel("WARN");

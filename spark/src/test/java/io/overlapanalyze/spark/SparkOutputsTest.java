@@ -1,10 +1,14 @@
 package io.overlapanalyze.spark;
 
+import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.pipeline.PipelineInput;
+import io.overlapanalyze.pipeline.StepSelection;
+import io.overlapanalyze.render.JsonRenderer;
 import io.overlapanalyze.render.MarkdownRenderer;
 import io.overlapanalyze.render.summary.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -43,6 +47,28 @@ class SparkOutputsTest {
     }
 
     @Test
+    void selectedStepsAndPartialStepsAsInTheCli() throws IOException {
+        Path dir = SparkRuns.job(tmp.resolve("steps"), 4, 4, "\"slowRank\": 1, \"delayUs\": 100");
+        PipelineInput in = PipelineInput.of(List.of(dir)).withSteps(StepSelection.parse("2-3"))
+                .withOptions(AnalysisOptions.defaults().withIncludePartial(true));
+        java.io.ByteArrayOutputStream cli = new java.io.ByteArrayOutputStream();
+        new JsonRenderer().render(AnalysisPipeline.run(in).report(), cli);
+        Path out = tmp.resolve("steps.json");
+        SparkRuns.Run run = SparkRuns.spark("-f", "json", "-o", out.toString(), "--steps", "2-3", "--include-partial",
+                dir.toString());
+        assertEquals(0, run.code(), run.err());
+        String spark = Files.readString(out, StandardCharsets.UTF_8);
+        assertEquals(cli.toString(StandardCharsets.UTF_8), spark);
+        List<String> steps = new java.util.ArrayList<>();
+        JsonRenderer.mapper().readTree(spark).get("ranks").forEach(r -> r.get("steps").forEach(st -> steps.add(st.get("name").asText())));
+        assertEquals(List.of("ProfilerStep#2", "ProfilerStep#3"), steps.stream().distinct().sorted().toList(), "only the selected steps");
+
+        SparkRuns.Run none = SparkRuns.spark("-f", "json", "--steps", "99", dir.toString());
+        assertEquals(2, none.code(), none.err());
+        assertTrue(none.err().contains("99"), none.err());
+    }
+
+    @Test
     void jsonOnStandardOutput() throws IOException {
         Path dir = SparkRuns.samples().resolve("job-healthy-4rank");
         SparkRuns.Run run = SparkRuns.spark("-f", "json", dir.toString());
@@ -62,6 +88,21 @@ class SparkOutputsTest {
         assertTrue(!spark.contains("overlap-analyze-task-"), "no task copy is named");
         // Only the names differ from the CLI on the same files.
         assertEquals(SparkRuns.cliJson(dir), spark.replace("file:" + dir, dir.toString()));
+    }
+
+    @Test
+    void ascendCapturesUnderAUriAreOneInputEach() throws IOException {
+        String shared = System.getProperty("overlap.sharedTraces");
+        Path job = shared == null ? null : Path.of(shared, "ascend", "torch_npu_text_level1").toAbsolutePath().normalize();
+        Assumptions.assumeTrue(job != null && Files.isDirectory(job), "skipped: ../shared/traces (real traces) is not here");
+        String uri = job.toUri().toString().replaceAll("/$", "");
+        Path out = tmp.resolve("ascend.json");
+        SparkRuns.Run run = SparkRuns.spark("-f", "json", "-o", out.toString(), uri);
+        assertEquals(0, run.code(), run.err());
+        String spark = Files.readString(out, StandardCharsets.UTF_8);
+        // Two capture directories, each copied whole by its task and read as one rank, as the CLI reads them.
+        assertEquals(SparkRuns.cliJson(job), spark.replace("file:" + job, job.toString()));
+        assertEquals(2, io.overlapanalyze.render.JsonRenderer.mapper().readTree(spark).get("ranks").size());
     }
 
     @Test

@@ -209,7 +209,8 @@ public final class TraceFormats {
         return String.join(", ", names);
     }
 
-    static boolean isGlob(String s) {
+    /** Whether a path as typed holds glob characters ({@code * ? [ {}). */
+    public static boolean isGlob(String s) {
         return s.indexOf('*') >= 0 || s.indexOf('?') >= 0 || s.indexOf('[') >= 0 || s.indexOf('{') >= 0;
     }
 

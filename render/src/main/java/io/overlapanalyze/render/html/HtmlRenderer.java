@@ -62,6 +62,9 @@ public final class HtmlRenderer implements ReportRenderer {
     @Override
     public void render(AnalysisReport report, Writer out) throws IOException {
         TimelinePlan plan = TimelinePlan.of(report, index, maxTimelines, maxTimelineBytes);
+        if (!plan.missing().isEmpty()) {
+            throw new IllegalStateException("the page draws steps whose unions the index lacks: " + plan.missing().values());
+        }
         StringBuilder sb = new StringBuilder(64 * 1024);
         int steps = report.ranks().stream().mapToInt(r -> r.steps().size()).sum();
         sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")

@@ -28,6 +28,7 @@ final class TimelinePlan {
 
     private final Map<StepReport, String> svg = new IdentityHashMap<>();
     private final Set<StepReport> featured = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Map<RankReport, Set<String>> missing = new IdentityHashMap<>();
     private int candidates;
 
     private TimelinePlan() {
@@ -62,23 +63,74 @@ final class TimelinePlan {
             }
         }
         long bytes = 0;
+        int chosen = 0;
         for (StepReport s : ordered) {
-            StepTimeline t = index == null ? null : index.of(rankOf.get(s), s);
-            if (t == null) {
+            RankReport r = rankOf.get(s);
+            if (index == null || !index.has(r, s)) {
                 continue;
             }
             plan.candidates++;
-            if (plan.svg.size() >= maxTimelines || bytes >= maxBytes) {
+            if (chosen >= maxTimelines || bytes >= maxBytes) {
                 continue;
             }
-            String drawn = TimelineSvg.render(t);
-            if (bytes + drawn.length() > maxBytes && !plan.svg.isEmpty()) {
+            // Without the unions (they stayed where the trace was read), the drawing's size was
+            // computed there: the choice is the same, and the step is named as missing.
+            StepTimeline t = index.of(r, s);
+            String drawn = t == null ? null : TimelineSvg.render(t);
+            long length = drawn != null ? drawn.length() : index.drawnChars(r, s);
+            if (bytes + length > maxBytes && chosen > 0) {
                 continue;
             }
-            plan.svg.put(s, drawn);
-            bytes += drawn.length();
+            chosen++;
+            bytes += length;
+            if (drawn != null) {
+                plan.svg.put(s, drawn);
+            } else {
+                plan.missing.computeIfAbsent(r, k -> new LinkedHashSet<>()).add(s.name());
+            }
         }
         return plan;
+    }
+
+    /** Steps chosen for drawing whose unions the index does not hold, by rank. */
+    Map<RankReport, Set<String>> missing() {
+        return missing;
+    }
+
+    /**
+     * The steps of {@code rank} that a page may draw, whatever the other ranks of a job of
+     * {@code ranksInJob} ranks are, as far as the count limit goes: its worst-tail and median
+     * steps (drawn before any other rank's remaining steps) and its first steps with device work
+     * up to {@link #MAX_TIMELINES} − {@code ranksInJob} (every rank with device work puts at
+     * least its worst step ahead of them; a rank's worst and median may be one step). The byte
+     * limit can let a later step in when an earlier one is too big to fit, so this is a guess, not
+     * a bound: {@link RemoteTimelines#missing} says what a page still lacks.
+     */
+    static Set<String> stepsThatMayBeDrawn(RankReport rank, int ranksInJob) {
+        return stepsThatMayBeDrawn(rank, ranksInJob, MAX_TIMELINES);
+    }
+
+    static Set<String> stepsThatMayBeDrawn(RankReport rank, int ranksInJob, int maxTimelines) {
+        Set<String> steps = new LinkedHashSet<>();
+        StepReport worst = RankStats.worstStep(rank);
+        StepReport median = RankStats.medianStep(rank);
+        if (worst != null) {
+            steps.add(worst.name());
+        }
+        if (median != null) {
+            steps.add(median.name());
+        }
+        int more = Math.max(0, maxTimelines - ranksInJob);
+        for (StepReport s : rank.steps()) {
+            if (more == 0) {
+                break;
+            }
+            if (s.deviceStartNs() != null && s != worst && s != median) {
+                steps.add(s.name());
+                more--;
+            }
+        }
+        return steps;
     }
 
     /** The SVG of a step, or {@code null} when it is not drawn. */
