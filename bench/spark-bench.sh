@@ -22,7 +22,9 @@
 #      job is not run by the CLI (it would hold every rank's model: ~4x the 4 GB RSS of r256-s1), its
 #      Spark reports are compared with each other.
 # Results: WORKDIR/results.txt (also printed). Nothing is installed; the standalone cluster is
-# stopped at the end (also on failure).
+# stopped at the end (also on failure). WORKDIR takes ~15 GB at STEPS=300 (10 GB of traces, the
+# reports); where that is more than the page cache keeps, later runs read their ranks from the disk.
+# About 10 minutes on 2 cores once the jobs exist (generating them: ~2 minutes).
 #
 # Usage: bench/spark-bench.sh [WORKDIR=/tmp/overlap-bench-spark] [STEPS=300]
 # Environment:
@@ -158,9 +160,6 @@ cleanup() {
 trap cleanup EXIT
 say "standalone master: $master (script $standalone)"
 
-# Executors get the program from the driver (spark.jars; spark-submit would ship it the same way).
-jars="spark.jars=$root/spark/target/overlap-analyze-spark.jar"
-
 sample_driver() { # sample_driver OUT: a full GC of the driver JVM (the one writing OUT) every 3 s, until killed
   local pid=""
   while :; do
@@ -181,7 +180,7 @@ standalone_run() { # standalone_run LABEL INPUT [memory]: the Spark launcher on 
   sample_executors "$work/$label.executor-rss" &
   sampler=$!
   OVERLAP_ANALYZE_SPARK_JAVA_OPTS="$opts" timed "$label" "$work/$label.json" \
-    "$spark" --master "$master" --conf "$jars" -f json -o "$work/$label.json" "$input" || true
+    "$spark" --master "$master" -f json -o "$work/$label.json" "$input" || true
   kill "$sampler" $dsampler 2>/dev/null || true
   wait "$sampler" $dsampler 2>/dev/null || true
   sampler=""
