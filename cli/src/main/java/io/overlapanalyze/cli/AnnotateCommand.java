@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.options.StderrWarnings;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.cli.annotate.AnnotatedTrace;
 import io.overlapanalyze.formats.input.Messages;

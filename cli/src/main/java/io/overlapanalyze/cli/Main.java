@@ -3,10 +3,8 @@ package io.overlapanalyze.cli;
 import io.overlapanalyze.options.StandardOutput;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.formats.input.Messages;
-import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.options.OptionParsing;
 import io.overlapanalyze.options.UserInputException;
-import io.overlapanalyze.pipeline.PipelineInputException;
 import picocli.CommandLine;
 
 import java.io.BufferedOutputStream;
@@ -102,8 +100,7 @@ public final class Main {
             PrintWriter err = cl.getErr();
             int code;
             // A problem with the input, from the CLI's own checks, the pipeline or the reading front door.
-            if (ex instanceof UserInputException || ex instanceof PipelineInputException
-                    || ex instanceof TraceFormatException) {
+            if (UserInputException.isInputProblem(ex)) {
                 err.println("overlap-analyze: " + Messages.printable(ex.getMessage()));
                 code = ExitCodes.BAD_INPUT;
             } else {

@@ -1,6 +1,7 @@
 package io.overlapanalyze.spark;
 
 import io.overlapanalyze.formats.TraceFormats;
+import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.PipelineInputException;
@@ -61,7 +62,7 @@ final class InputLocations {
             Set<Path> named = Set.copyOf(localArgs);
             for (Path f : local.files()) {
                 // Read by its absolute path: an executor's working directory is not the driver's.
-                files.add(new RankFile(f.toAbsolutePath().toString(), f.toString(), true, !named.contains(f), size(f)));
+                files.add(new RankFile(f.toAbsolutePath().toString(), f.toString(), true, !named.contains(f)));
             }
             skipped.addAll(local.skipped());
         }
@@ -103,7 +104,7 @@ final class InputLocations {
                 }
                 for (FileStatus s : matches) {
                     if (s.isFile() && (nameFilter == null || nameFilter.matches(Path.of(s.getPath().getName())))) {
-                        found.add(remote(s.getPath(), true, s.getLen()));
+                        found.add(remote(s.getPath(), true));
                     }
                 }
                 if (found.isEmpty()) {
@@ -114,12 +115,13 @@ final class InputLocations {
             }
             FileStatus status = fs.getFileStatus(path);
             if (status.isFile()) {
-                return List.of(remote(status.getPath(), false, status.getLen()));
+                return List.of(remote(status.getPath(), false));
             }
-            if (isInputDirectory(fs, status, formats)) {
-                return List.of(remote(status.getPath(), false, fs.getContentSummary(status.getPath()).getLength()));
+            FileStatus[] children = fs.listStatus(status.getPath());
+            if (isInputDirectory(status, children, formats)) {
+                return List.of(remote(status.getPath(), false));
             }
-            walk(fs, status, nameFilter, formats, found);
+            walk(fs, children, nameFilter, formats, found);
             if (found.isEmpty()) {
                 throw new PipelineInputException(argument + ": directory holds no trace files");
             }
@@ -128,23 +130,25 @@ final class InputLocations {
         } catch (FileNotFoundException e) {
             throw new PipelineInputException(argument + ": no such file or directory", e);
         } catch (IOException | IllegalArgumentException e) {
-            throw new PipelineInputException(argument + ": cannot list: " + oneLine(e), e);
+            throw new PipelineInputException(argument + ": cannot list: " + Messages.oneLine(e), e);
         }
     }
 
-    private static void walk(FileSystem fs, FileStatus dir, PathMatcher nameFilter, TraceFormats formats,
+    /** Walks a directory's {@code children}, each directory listed once (for the readers' question and the walk). */
+    private static void walk(FileSystem fs, FileStatus[] children, PathMatcher nameFilter, TraceFormats formats,
                              List<RankFile> found) throws IOException {
-        for (FileStatus s : fs.listStatus(dir.getPath())) {
+        for (FileStatus s : children) {
             String name = s.getPath().getName();
             if (s.isDirectory()) {
-                if (isInputDirectory(fs, s, formats)) {
-                    found.add(remote(s.getPath(), true, fs.getContentSummary(s.getPath()).getLength()));
+                FileStatus[] below = fs.listStatus(s.getPath());
+                if (isInputDirectory(s, below, formats)) {
+                    found.add(remote(s.getPath(), true));
                 } else {
-                    walk(fs, s, nameFilter, formats, found);
+                    walk(fs, below, nameFilter, formats, found);
                 }
             } else if (s.isFile() && (nameFilter != null ? nameFilter.matches(Path.of(name))
                     : formats.isTraceFileName(name))) {
-                found.add(remote(s.getPath(), true, s.getLen()));
+                found.add(remote(s.getPath(), true));
             }
         }
     }
@@ -154,12 +158,12 @@ final class InputLocations {
      * name and the names of what it holds, so they are asked about an empty local replica of
      * exactly that: the same decision as for a local directory, without copying any data.
      */
-    static boolean isInputDirectory(FileSystem fs, FileStatus dir, TraceFormats formats) throws IOException {
+    private static boolean isInputDirectory(FileStatus dir, FileStatus[] children, TraceFormats formats) throws IOException {
         Path replica = Files.createTempDirectory("overlap-analyze-dir-");
         try {
             Path named = replica.resolve(dir.getPath().getName().isEmpty() ? "root" : dir.getPath().getName());
             Files.createDirectory(named);
-            for (FileStatus child : fs.listStatus(dir.getPath())) {
+            for (FileStatus child : children) {
                 Path c = named.resolve(child.getPath().getName());
                 if (child.isDirectory()) {
                     Files.createDirectory(c);
@@ -173,25 +177,8 @@ final class InputLocations {
         }
     }
 
-    private static RankFile remote(org.apache.hadoop.fs.Path p, boolean walked, long bytes) {
+    private static RankFile remote(org.apache.hadoop.fs.Path p, boolean walked) {
         String uri = p.toString();
-        return new RankFile(uri, uri, false, walked, bytes);
-    }
-
-    private static long size(Path f) {
-        try {
-            if (Files.isDirectory(f)) {
-                try (var walk = Files.walk(f)) {
-                    return walk.filter(Files::isRegularFile).mapToLong(InputLocations::size).sum();
-                }
-            }
-            return Files.size(f);
-        } catch (IOException e) {
-            return 0;
-        }
-    }
-
-    private static String oneLine(Throwable e) {
-        return io.overlapanalyze.formats.input.Messages.oneLine(e);
+        return new RankFile(uri, uri, false, walked);
     }
 }

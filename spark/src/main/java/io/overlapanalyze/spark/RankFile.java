@@ -12,8 +12,7 @@ import java.io.Serializable;
  *                 executor mounts at the same path), false for a URI a task copies before reading
  * @param walked   true when found by walking a directory or matching a glob (then a file that is
  *                 not a trace by content is left out, as the CLI does), false when named
- * @param bytes    its size (a directory: the sum of its files), to order the tasks largest first
  */
-record RankFile(String location, String shownAs, boolean local, boolean walked, long bytes) implements Serializable {
+record RankFile(String location, String shownAs, boolean local, boolean walked) implements Serializable {
     private static final long serialVersionUID = 1L;
 }

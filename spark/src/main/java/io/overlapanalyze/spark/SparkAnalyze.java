@@ -1,16 +1,15 @@
 package io.overlapanalyze.spark;
 
 import io.overlapanalyze.formats.input.Messages;
-import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.options.DebugOption;
 import io.overlapanalyze.options.FormatOption;
 import io.overlapanalyze.options.InputOptions;
 import io.overlapanalyze.options.KernelPatternOptions;
 import io.overlapanalyze.options.OptionParsing;
 import io.overlapanalyze.options.OutputFormat;
+import io.overlapanalyze.options.StderrWarnings;
 import io.overlapanalyze.options.UserInputException;
 import io.overlapanalyze.pipeline.PipelineInput;
-import io.overlapanalyze.pipeline.PipelineInputException;
 import io.overlapanalyze.pipeline.Version;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkConf;
@@ -223,18 +222,14 @@ public final class SparkAnalyze implements Callable<Integer> {
         }
     }
 
-    /** As the CLI: files left out as no trace, unreadable inputs, then every rank's warnings. */
+    /**
+     * As the CLI ({@link StderrWarnings#ofPipeline}): files left out as no trace, unreadable
+     * inputs, then every rank's warnings, which the tasks sent (a report in a part file is not here).
+     */
     private static void warn(PrintWriter err, SparkJob.Result result) {
-        for (String n : result.pipeline().skipped()) {
-            err.println("overlap-analyze: " + Messages.printable(n));
-        }
-        for (String u : result.pipeline().unreadableLines()) {
-            err.println("overlap-analyze: warning: " + Messages.printable(u));
-        }
-        for (String w : result.warnings()) {
-            err.println("overlap-analyze: warning: " + w);
-        }
-        err.flush();
+        StderrWarnings.notes(err, result.pipeline().skipped());
+        StderrWarnings.lines(err, result.pipeline().unreadableLines().stream().map(Messages::printable).toList());
+        StderrWarnings.lines(err, result.warnings());
     }
 
     /** One line on standard error and the exit code; the stack trace only with {@code --debug}. */
@@ -267,8 +262,7 @@ public final class SparkAnalyze implements Callable<Integer> {
     /** The problem with the user's input behind {@code ex} (also when Spark wrapped it in a task failure), or {@code null}. */
     private static Throwable userProblem(Throwable ex) {
         for (Throwable t = ex; t != null; t = t.getCause()) {
-            if (t instanceof UserInputException || t instanceof PipelineInputException
-                    || t instanceof TraceFormatException) {
+            if (UserInputException.isInputProblem(t)) {
                 return t;
             }
         }

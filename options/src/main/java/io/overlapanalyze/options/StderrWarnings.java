@@ -1,4 +1,4 @@
-package io.overlapanalyze.cli;
+package io.overlapanalyze.options;
 
 import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.report.RankReport;
@@ -11,11 +11,11 @@ import java.util.Collection;
  * {@code -f} and {@code -o} say: a report written to a file or read by a script must not be the
  * only place that says the input was damaged.
  */
-final class StderrWarnings {
+public final class StderrWarnings {
     private StderrWarnings() {
     }
 
-    static void ofRanks(PrintWriter err, Collection<RankReport> ranks) {
+    public static void ofRanks(PrintWriter err, Collection<RankReport> ranks) {
         for (RankReport r : ranks) {
             lines(err, r.namedWarnings());
         }
@@ -25,14 +25,14 @@ final class StderrWarnings {
      * What the pipeline has to say, in reading order: files skipped as no trace, unreadable
      * inputs (the others were analysed), then every rank's warnings.
      */
-    static void ofPipeline(PrintWriter err, io.overlapanalyze.pipeline.PipelineResult result) {
+    public static void ofPipeline(PrintWriter err, io.overlapanalyze.pipeline.PipelineResult result) {
         notes(err, result.skipped());
         lines(err, result.unreadableLines().stream().map(Messages::printable).toList());
         ofRanks(err, result.report().ranks());
     }
 
     /** Lines that are no warning about the data read (a file left out as no trace). */
-    static void notes(PrintWriter err, Collection<String> notes) {
+    public static void notes(PrintWriter err, Collection<String> notes) {
         if (err == null || notes.isEmpty()) {
             return;
         }
@@ -42,7 +42,7 @@ final class StderrWarnings {
         err.flush();
     }
 
-    static void lines(PrintWriter err, Collection<String> warnings) {
+    public static void lines(PrintWriter err, Collection<String> warnings) {
         if (err == null || warnings.isEmpty()) {
             return;
         }
