@@ -4,7 +4,6 @@ import io.overlapanalyze.options.OutputFormat;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.options.UserInputException;
 import io.overlapanalyze.render.MarkdownRenderer;
-import io.overlapanalyze.render.ReportRenderer;
 import io.overlapanalyze.render.TextRenderer;
 import io.overlapanalyze.render.html.HtmlRenderer;
 import io.overlapanalyze.report.AnalysisReport;
@@ -149,12 +148,8 @@ final class JobOutputs {
         switch (format) {
             case JSON -> writeTo(report, stdout, o -> ReportJson.write(o, r, result.parts(), false, conf));
             case MARKDOWN -> writeTo(report, stdout, o -> new MarkdownRenderer(crossCheck).render(r, o));
-            case TEXT -> writeTo(report, stdout, o -> renderText(new TextRenderer(crossCheck, null), r, o));
+            case TEXT -> writeTo(report, stdout, o -> new TextRenderer(crossCheck, null).render(r, o));
         }
-    }
-
-    private static void renderText(ReportRenderer renderer, AnalysisReport r, OutputStream o) throws IOException {
-        renderer.render(r, o);
     }
 
     private interface Content {

@@ -1,27 +1,29 @@
 package io.overlapanalyze.spark;
 
 import io.overlapanalyze.crossrank.RankInput;
+import io.overlapanalyze.formats.JobReader;
+import io.overlapanalyze.formats.TraceFormats;
+import io.overlapanalyze.formats.input.TraceFormatException;
+import io.overlapanalyze.options.UserInputException;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.pipeline.PipelineInputException;
 import io.overlapanalyze.pipeline.PipelineResult;
+import io.overlapanalyze.render.html.RemoteTimelines;
+import io.overlapanalyze.render.timeline.PrecomputedTimelines;
+import io.overlapanalyze.render.timeline.TimelineIndex;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.InputProblem;
 import io.overlapanalyze.report.RankReport;
-import io.overlapanalyze.options.UserInputException;
 import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.util.SerializableConfiguration;
 
-import io.overlapanalyze.render.html.RemoteTimelines;
-import io.overlapanalyze.render.timeline.PrecomputedTimelines;
-import io.overlapanalyze.render.timeline.TimelineIndex;
-
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Set;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The job on the cluster: one task per input ({@link RankTask}), then, on the driver, the report
@@ -174,18 +176,16 @@ final class SparkJob {
         }
     }
 
-    /** Nothing readable: as in the CLI, the first problem is the error, with how many more there were. */
+    /** Nothing readable: the CLI's error (as the pipeline gives it), the first problem with how many more there were. */
     private static void refuseEmpty(List<InputProblem> unreadable, List<String> skipped) {
+        TraceFormatException e;
         if (!unreadable.isEmpty()) {
-            String first = unreadable.get(0).message();
-            int more = unreadable.size() - 1;
-            throw new PipelineInputException(more == 0 ? first
-                    : first + " (and " + more + " more unreadable input" + (more == 1 ? "" : "s") + ")");
+            e = JobReader.nothingReadable(unreadable.stream().map(u -> new TraceFormatException(u.message())).toList());
+        } else if (!skipped.isEmpty()) {
+            e = TraceFormats.nothingToRead(skipped);
+        } else {
+            e = new TraceFormatException("no trace to read");
         }
-        if (!skipped.isEmpty()) {
-            throw new PipelineInputException(skipped.get(0).replaceFirst(", skipped$", "")
-                    + (skipped.size() > 1 ? " (and " + (skipped.size() - 1) + " more)" : "") + ": no trace to read");
-        }
-        throw new PipelineInputException("no trace to read");
+        throw new PipelineInputException(e.getMessage(), e);
     }
 }

@@ -126,16 +126,22 @@ public final class JobReader {
                 progressOut.println();
             }
             if (results.isEmpty() && !failures.isEmpty()) {
-                // Nothing readable: as for a single file, one line naming the (first) file.
-                TraceFormatException first = failures.get(0);
-                throw failures.size() == 1 ? first : new TraceFormatException(first.getMessage() + " (and "
-                        + (failures.size() - 1) + " more unreadable input" + (failures.size() == 2 ? "" : "s") + ")",
-                        first);
+                throw nothingReadable(failures);
             }
             return new Read<>(files, results, unreadable);
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * Nothing of a job could be read: as for a single file, one line naming the (first) file, and
+     * how many more failed; {@code failures} in input order, not empty.
+     */
+    public static TraceFormatException nothingReadable(List<TraceFormatException> failures) {
+        TraceFormatException first = failures.get(0);
+        return failures.size() == 1 ? first : new TraceFormatException(first.getMessage() + " (and "
+                + (failures.size() - 1) + " more unreadable input" + (failures.size() == 2 ? "" : "s") + ")", first);
     }
 
     private static boolean isLarge(List<Path> files) {

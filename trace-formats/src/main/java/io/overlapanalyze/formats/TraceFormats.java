@@ -163,10 +163,15 @@ public final class TraceFormats {
             }
         }
         if (files.isEmpty() && !skipped.isEmpty()) {
-            throw new TraceFormatException(skipped.get(0).replaceFirst(", skipped$", "")
-                    + (skipped.size() > 1 ? " (and " + (skipped.size() - 1) + " more)" : "") + ": no trace to read");
+            throw nothingToRead(skipped);
         }
         return new Expanded(new ArrayList<>(files), skipped);
+    }
+
+    /** Every file found was left out as no trace ({@code skipped}: their lines, not empty): the error, naming the first. */
+    public static TraceFormatException nothingToRead(List<String> skipped) {
+        return new TraceFormatException(skipped.get(0).replaceFirst(", skipped$", "")
+                + (skipped.size() > 1 ? " (and " + (skipped.size() - 1) + " more)" : "") + ": no trace to read");
     }
 
     /**
