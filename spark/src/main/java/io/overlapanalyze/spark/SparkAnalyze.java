@@ -1,6 +1,7 @@
 package io.overlapanalyze.spark;
 
 import io.overlapanalyze.formats.input.Messages;
+import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.options.DebugOption;
 import io.overlapanalyze.options.FormatOption;
 import io.overlapanalyze.options.InputOptions;
@@ -147,7 +148,8 @@ public final class SparkAnalyze implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        kernelPatterns.apply();
+        // Checked first, as the CLI checks them; the tasks get them in their settings (the driver reads no trace).
+        KernelRules rules = kernelPatterns.rules();
         if (locations.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "Missing required parameter: 'PATH|URI' (a trace file, directory or URI)");
@@ -173,7 +175,7 @@ public final class SparkAnalyze implements Callable<Integer> {
         JobOutputs outputs = new JobOutputs(output, summary, html, hadoop, stdoutBytes);
         InputLocations.Expanded inputs = InputLocations.expand(locations, pipeline, hadoop);
         outputs.refuseInputs(inputs.files());
-        JobSettings settings = JobSettings.of(pipeline, kernelPatterns.rules());
+        JobSettings settings = JobSettings.of(pipeline, rules);
         if (outputs.html()) {
             settings = settings.withHtml(inputs.files().size());
         }

@@ -1,6 +1,7 @@
 package io.overlapanalyze.spark;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
+import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.StepSelection;
@@ -66,6 +67,25 @@ class SparkOutputsTest {
         SparkRuns.Run none = SparkRuns.spark("-f", "json", "--steps", "99", dir.toString());
         assertEquals(2, none.code(), none.err());
         assertTrue(none.err().contains("99"), none.err());
+    }
+
+    @Test
+    void theUsersKernelPatternsReachTheTasks() throws IOException {
+        Path dir = SparkRuns.samples().resolve("job-healthy-4rank");
+        KernelRules before = KernelRules.current();
+        String cli;
+        try {
+            KernelRules.setCurrent(KernelRules.withUserPatterns(List.of(
+                    new KernelRules.UserPattern(KernelRules.Target.COMM, java.util.regex.Pattern.compile("cutlass")))));
+            cli = SparkRuns.cliJson(dir);
+        } finally {
+            KernelRules.setCurrent(before);
+        }
+        assertTrue(!cli.equals(SparkRuns.cliJson(dir)), "the pattern changes the report");
+        Path out = tmp.resolve("patterns.json");
+        SparkRuns.Run run = SparkRuns.spark("-f", "json", "-o", out.toString(), "--comm-kernel", "cutlass", dir.toString());
+        assertEquals(0, run.code(), run.err());
+        assertEquals(cli, Files.readString(out, StandardCharsets.UTF_8));
     }
 
     @Test
