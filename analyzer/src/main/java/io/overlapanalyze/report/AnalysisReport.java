@@ -9,13 +9,21 @@ import java.util.List;
  * @param tool          tool name and version that wrote it
  * @param ranks         per-rank results, by rank
  * @param crossRank     the cross-rank section (metrics.md §8) when several ranks were given, else {@code null}
+ * @param findings      what to change for the whole job, ranked by the effect on the slowest rank's
+ *                      step (metrics.md §13); empty in reports written before findings existed
  */
-public record AnalysisReport(int schemaVersion, String tool, List<RankReport> ranks, CrossRankReport crossRank)
-        implements java.io.Serializable {
+public record AnalysisReport(int schemaVersion, String tool, List<RankReport> ranks, CrossRankReport crossRank,
+                             List<Finding> findings) implements java.io.Serializable {
     /** Current layout version. */
     public static final int SCHEMA_VERSION = 1;
 
     public AnalysisReport {
         ranks = List.copyOf(ranks);
+        findings = findings == null ? List.of() : List.copyOf(findings);
+    }
+
+    /** A report without job findings (a single rank's, or one built before they are ranked). */
+    public AnalysisReport(int schemaVersion, String tool, List<RankReport> ranks, CrossRankReport crossRank) {
+        this(schemaVersion, tool, ranks, crossRank, List.of());
     }
 }

@@ -23,11 +23,14 @@ import java.util.List;
  * @param notAvailable per section beyond DDP (and for communication as a whole), why it has nothing to show ({@code null} fields: available)
  * @param preCapture  device work launched before the capture (in no step); {@code null} when the
  *                    rank has no device activity, or in reports written before it existed
+ * @param findings    what to change on this rank, ranked by what it could save (metrics.md §13);
+ *                    empty in reports written before findings existed
  */
 public record RankReport(int rank, String rankSource, String source, String format, Integer worldSize,
                          List<StepReport> steps, Totals totals, List<String> notes, List<String> warnings,
                          List<CrossCheckStep> crossCheck, Parallelism parallelism,
-                         List<ContentionReport> contention, NotAvailable notAvailable, PreCapture preCapture)
+                         List<ContentionReport> contention, NotAvailable notAvailable, PreCapture preCapture,
+                         List<Finding> findings)
                                  implements java.io.Serializable {
     public RankReport {
         steps = List.copyOf(steps);
@@ -35,6 +38,19 @@ public record RankReport(int rank, String rankSource, String source, String form
         warnings = List.copyOf(warnings);
         crossCheck = crossCheck == null ? List.of() : List.copyOf(crossCheck);
         contention = contention == null ? List.of() : List.copyOf(contention);
+        findings = findings == null ? List.of() : List.copyOf(findings);
+    }
+
+    /** This report with {@code f} as its findings; every other component is this report's. */
+    public RankReport withFindings(List<Finding> f) {
+        return new RankReport(rank, rankSource, source, format, worldSize, steps, totals, notes, warnings, crossCheck,
+                parallelism, contention, notAvailable, preCapture, f);
+    }
+
+    /** This report with {@code s} as its steps; every other component is this report's. */
+    public RankReport withSteps(List<StepReport> s) {
+        return new RankReport(rank, rankSource, source, format, worldSize, s, totals, notes, warnings, crossCheck,
+                parallelism, contention, notAvailable, preCapture, findings);
     }
 
     /**

@@ -59,6 +59,11 @@ import java.util.List;
  *                           communication, exposed communication and communication hidden under
  *                           other annotations' compute, by exposed communication; empty when the
  *                           step (or the trace) has no annotations, and in older reports
+ * @param breakdown          where the period went (metrics.md §11); {@code null} without device work
+ *                           (and in older reports)
+ * @param idle               why the device was idle (metrics.md §11); {@code null} as breakdown
+ * @param commSplit          the exposed communication split into waiting and transfer (metrics.md
+ *                           §12); never {@code null} in a new report: unknown parts are {@code null}
  */
 public record StepReport(String name, boolean partial, Long deviceStartNs, Long deviceEndNs, long stepTimeNs,
                          long commBusyNs, long computeBusyNs, long overlappedNs, long exposedCommNs,
@@ -69,9 +74,11 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
                          List<BucketReport> gradBuckets, Long exposedPrefetchNs, List<PrefetchReport> prefetches,
                          PipelineReport pipeline, LaunchReport launch, Long peakAllocatedBytes,
                          Long stepPeriodNs, Long windowOverlapNs, Long fusedBusyNs, Long fusedCommNs,
-                         Long fusedComputeNs, List<AnnotationReport> annotations) implements java.io.Serializable {
+                         Long fusedComputeNs, List<AnnotationReport> annotations, StepBreakdown breakdown,
+                         IdleBreakdown idle, CommSplit commSplit) implements java.io.Serializable {
     public StepReport {
         annotations = annotations == null ? List.of() : List.copyOf(annotations);
+        commSplit = commSplit == null ? CommSplit.unknown() : commSplit;
         notes = List.copyOf(notes);
         gradBuckets = gradBuckets == null ? List.of() : List.copyOf(gradBuckets);
         prefetches = prefetches == null ? List.of() : List.copyOf(prefetches);
@@ -96,7 +103,7 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
     public static StepReport empty(String name) {
         return new StepReport(name, false, null, null, 0, 0, 0, 0, 0, 0, 0, 0, 0, null, 0, Markers.undefined(),
                 null, null, null, null, new Attribution(TailKind.NONE, List.of()), 0, 0, false, List.of(), List.of(),
-                null, List.of(), null, null, null, null, null, 0L, null, null, List.of());
+                null, List.of(), null, null, null, null, null, 0L, null, null, List.of(), null, null, CommSplit.unknown());
     }
 
     /**
@@ -109,7 +116,7 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
                 overlapRatio, gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs,
                 attribution, deviceIntervals, commKernels, approximate, notes, gradBuckets, exposedPrefetchNs,
                 prefetches, pipeline, launch, peakAllocatedBytes, stepPeriodNs, windowOverlapNs, fusedBusyNs,
-                fusedCommNs, fusedComputeNs, annotations);
+                fusedCommNs, fusedComputeNs, annotations, breakdown, idle, commSplit);
     }
 
     /** This step with {@code bytes} as its peak allocated memory; every other component is this step's. */
@@ -119,7 +126,7 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
                 overlapRatio, gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs,
                 attribution, deviceIntervals, commKernels, approximate, notes, gradBuckets, exposedPrefetchNs,
                 prefetches, pipeline, launch, bytes, stepPeriodNs, windowOverlapNs, fusedBusyNs, fusedCommNs,
-                fusedComputeNs, annotations);
+                fusedComputeNs, annotations, breakdown, idle, commSplit);
     }
 
     /** This step with {@code ns} as its tail ({@code null}: undefined); every other component is this step's. */
@@ -129,7 +136,29 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
                 overlapRatio, gradCollectives, markers, ns, lastBucketTailNs, startDelayNs, launchLateNs,
                 attribution, deviceIntervals, commKernels, approximate, notes, gradBuckets, exposedPrefetchNs,
                 prefetches, pipeline, launch, peakAllocatedBytes, stepPeriodNs, windowOverlapNs, fusedBusyNs,
-                fusedCommNs, fusedComputeNs, annotations);
+                fusedCommNs, fusedComputeNs, annotations, breakdown, idle, commSplit);
+    }
+
+    /** This step with {@code split} as its communication split; every other component is this step's. */
+    public StepReport withCommSplit(CommSplit split) {
+        return new StepReport(name, partial, deviceStartNs, deviceEndNs, stepTimeNs, commBusyNs, computeBusyNs,
+                overlappedNs, exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs,
+                overlapRatio, gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs,
+                attribution, deviceIntervals, commKernels, approximate, notes, gradBuckets, exposedPrefetchNs,
+                prefetches, pipeline, launch, peakAllocatedBytes, stepPeriodNs, windowOverlapNs, fusedBusyNs,
+                fusedCommNs, fusedComputeNs, annotations, breakdown, idle, split);
+    }
+
+    /** This step with {@code more} added to its notes; every other component is this step's. */
+    public StepReport withNotes(java.util.List<String> more) {
+        java.util.List<String> all = new java.util.ArrayList<>(notes);
+        all.addAll(more);
+        return new StepReport(name, partial, deviceStartNs, deviceEndNs, stepTimeNs, commBusyNs, computeBusyNs,
+                overlappedNs, exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs,
+                overlapRatio, gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs,
+                attribution, deviceIntervals, commKernels, approximate, all, gradBuckets, exposedPrefetchNs,
+                prefetches, pipeline, launch, peakAllocatedBytes, stepPeriodNs, windowOverlapNs, fusedBusyNs,
+                fusedCommNs, fusedComputeNs, annotations, breakdown, idle, commSplit);
     }
 
     /** This step with {@code a} as its tail attribution; every other component is this step's. */
@@ -139,6 +168,6 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
                 overlapRatio, gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs,
                 a, deviceIntervals, commKernels, approximate, notes, gradBuckets, exposedPrefetchNs,
                 prefetches, pipeline, launch, peakAllocatedBytes, stepPeriodNs, windowOverlapNs, fusedBusyNs,
-                fusedCommNs, fusedComputeNs, annotations);
+                fusedCommNs, fusedComputeNs, annotations, breakdown, idle, commSplit);
     }
 }

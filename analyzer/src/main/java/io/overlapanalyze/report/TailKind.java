@@ -11,5 +11,10 @@ public enum TailKind {
     /** The chain ends on a collective bound by nothing visible (waiting for peers, an untraced dependency). */
     UNEXPLAINED,
     /** No tail. */
-    NONE
+    NONE,
+    /**
+     * Most of the chain's communication time was waiting, not transferring (metrics.md §6, §12): for
+     * a late peer, for ranks outside the input, or for an unknown reason. Checked before COMM_BOUND.
+     */
+    WAIT
 }

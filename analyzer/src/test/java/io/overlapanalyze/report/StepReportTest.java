@@ -23,7 +23,8 @@ class StepReportTest {
                 List.of(new PrefetchReport(4, "forward", 32L, 5L, 6L, "k", 7L, 8L, 9L, 10L, "rule")),
                 new PipelineReport(1, 2, 3, 4, 5, 6, 7),
                 new LaunchReport(List.of(), 31, 32, 33, 34, 0.5, 0.5, 1), 28L, 29L, 30L, 31L, 32L, 33L,
-                List.of(new AnnotationReport("fwd", 1, 2, 3, 4)));
+                List.of(new AnnotationReport("fwd", 1, 2, 3, 4)), new StepBreakdown(41, 42, 43, 44, 45),
+                new IdleBreakdown(46, 47, 48, List.of(new HostActivity("h", 46))), new CommSplit(49L, 50L, "estimated"));
     }
 
     /** Fails unless {@code copy} equals {@code base} in every component outside {@code changed}. */

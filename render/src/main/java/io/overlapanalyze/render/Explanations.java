@@ -25,6 +25,8 @@ public final class Explanations {
             case LAUNCH_BOUND -> "the host issued a collective after its data was ready (late launch)";
             case UNEXPLAINED -> "a collective started later than anything traced explains (waiting for peers, "
                     + "or an untraced dependency)";
+            case WAIT -> "most of the tail's communication was waiting, not transferring: more bandwidth or a "
+                    + "different bucket size cannot shorten it; find what the collective waited for";
             case NONE -> "no tail: the last reduction ended before the last backward compute";
         };
     }

@@ -30,6 +30,7 @@ import io.overlapanalyze.report.Parallelism;
 import io.overlapanalyze.report.PipelineReport;
 import io.overlapanalyze.report.PreCapture;
 import io.overlapanalyze.report.BucketReport;
+import io.overlapanalyze.report.CommSplit;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
 import io.overlapanalyze.report.Totals;
@@ -136,7 +137,7 @@ public final class RankAnalyzer {
                 trace.worldSize() >= 0 ? trace.worldSize() : null, steps, totals, notes,
                 withRepeatedStepNames(trace.warnings(), steps),
                 OverlapCrossCheck.compare(trace.referenceOverlap(), steps, profilerViews), parallelism, slowdown.rows(),
-                notAvailable(trace, steps, memory, slowdown), preCapture);
+                notAvailable(trace, steps, memory, slowdown), preCapture, List.of());
     }
 
     /** Milliseconds with three decimals, from whole ns rounded half up to the µs (for notes). */
@@ -254,7 +255,7 @@ public final class RankAnalyzer {
         return new RankReport(report.rank(), report.rankSource(), report.source(), report.format(),
                 report.worldSize(), kept, TotalsCalculator.totals(kept, options), notes, report.warnings(),
                 report.crossCheck().stream().filter(c -> selection.test(c.step())).toList(), report.parallelism(),
-                report.contention(), report.notAvailable(), report.preCapture());
+                report.contention(), report.notAvailable(), report.preCapture(), report.findings());
     }
 
     private static final String PARTIAL_NOTE_SUFFIX = " partial step(s) excluded from totals";
@@ -344,7 +345,8 @@ public final class RankAnalyzer {
                 gradBuckets(g.members(), markers.gL()), prefetch.exposedPrefetchNs(), prefetch.prefetches(), pipeline,
                 launch, peak, exposure.hasWork() ? exposure.stepPeriodNs() : null,
                 exposure.hasWork() ? exposure.windowOverlapNs() : null, exposure.fusedBusyNs(),
-                FusedAnalysis.fusedCommNs(step), null, AnnotationOverlap.analyze(step, annotations));
+                FusedAnalysis.fusedCommNs(step), null, AnnotationOverlap.analyze(step, annotations), null, null,
+                CommSplit.unknown());
     }
 
     /** G by device start (as GradientSet lists it), each with its size and reduction time. */

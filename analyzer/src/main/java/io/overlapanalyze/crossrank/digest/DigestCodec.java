@@ -286,7 +286,7 @@ final class DigestCodec {
             steps.add(StepReport.empty(name).withTailNs(tail).withAttribution(new Attribution(kind, chain)));
         }
         return new RankReport(rank, rankSource, source, format, world == null ? null : world.intValue(), steps, null,
-                List.of(), List.of(), List.of(), null, List.of(), null, null);
+                List.of(), List.of(), List.of(), null, List.of(), null, null, List.of());
     }
 
     /** Writes the body, then prefixes it with the format and the two tables. */

@@ -72,7 +72,7 @@ class CrossRankDigestTest {
                 .withAttribution(new Attribution(TailKind.LAST_BUCKET, List.of(head, before)));
         StepReport noTail = StepReport.empty("ProfilerStep#2");
         RankReport r = new RankReport(0, "TRACE", "r0.json", "KINETO", 2, List.of(withTail, noTail), null,
-                List.of("a note"), List.of("a warning"), List.of(), null, List.of(), null, null);
+                List.of("a note"), List.of("a warning"), List.of(), null, List.of(), null, null, List.of());
         return new RankInput(t, r);
     }
 

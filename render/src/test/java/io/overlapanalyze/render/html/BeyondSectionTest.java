@@ -34,7 +34,7 @@ class BeyondSectionTest {
         }
         RankReport r = new RankReport(0, "TRACE", "x", "KINETO", null, s, null, List.of(), List.of(), List.of(),
                 new Parallelism(List.of("DDP"), List.of("why")), c,
-                new NotAvailable("no all-gathers", "no send/recv", null, null, "no gradient collectives", null), null);
+                new NotAvailable("no all-gathers", "no send/recv", null, null, "no gradient collectives", null), null, List.of());
         StringBuilder sb = new StringBuilder();
         BeyondSection.write(r, false, BeyondSection.rowsPerTable(1), sb);
         return Jsoup.parse(sb.toString()).selectFirst("details.beyond");
