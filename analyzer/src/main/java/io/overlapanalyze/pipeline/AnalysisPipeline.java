@@ -4,6 +4,8 @@ import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.crossrank.CrossRankAnalyzer;
 import io.overlapanalyze.crossrank.RankInput;
+import io.overlapanalyze.findings.Findings;
+import io.overlapanalyze.findings.RankMedians;
 import io.overlapanalyze.formats.JobReader;
 import io.overlapanalyze.formats.RankNaming;
 import io.overlapanalyze.formats.TraceFormats;
@@ -22,9 +24,11 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * The analysis of a job, owned by no command: expand the inputs, read every rank (in parallel;
@@ -117,15 +121,36 @@ public final class AnalysisPipeline {
      */
     public static PipelineResult assemble(List<RankInput> ranksRead, List<InputProblem> unreadable, int files,
                                           boolean crossRank, List<String> skipped) {
-        List<RankReport> ranks = new ArrayList<>();
-        for (RankInput input : ranksRead) {
-            ranks.add(input.report());
-        }
-        ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(r -> String.valueOf(r.source())));
+        return assemble(ranksRead, unreadable, files, crossRank, skipped, null);
+    }
+
+    /**
+     * As {@link #assemble(List, List, int, boolean, List)}, with every rank's medians computed where
+     * its full report was ({@code null}: from the reports given, which are then full). The result's
+     * reports, in {@code report} and in {@code inputs} (same input order as {@code ranksRead}), are
+     * the ranks' revised by the cross-rank analysis, with their findings; the report has the job's.
+     */
+    public static PipelineResult assemble(List<RankInput> ranksRead, List<InputProblem> unreadable, int files,
+                                          boolean crossRank, List<String> skipped,
+                                          Map<Integer, RankMedians> medians) {
         CrossRankReport crossReport = crossRank && (files > 1 || ranksRead.size() > 1)
                 ? CrossRankAnalyzer.analyze(ranksRead, unreadable) : null;
-        AnalysisReport report = new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks, crossReport);
-        return new PipelineResult(report, ranksRead, unreadable, skipped);
+        List<RankReport> read = new ArrayList<>();
+        for (RankInput input : ranksRead) {
+            read.add(input.report());
+        }
+        Findings findings = Findings.of(crossReport, medians != null ? medians : Findings.medians(read), read.size(),
+                UnaryOperator.identity());
+        Findings.Judged judged = findings.judge(read);
+        List<RankInput> inputs = new ArrayList<>(ranksRead.size());
+        for (int i = 0; i < ranksRead.size(); i++) {
+            inputs.add(new RankInput(ranksRead.get(i).trace(), judged.ranks().get(i)));
+        }
+        List<RankReport> ranks = new ArrayList<>(judged.ranks());
+        ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(r -> String.valueOf(r.source())));
+        AnalysisReport report = new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks, crossReport,
+                judged.findings());
+        return new PipelineResult(report, inputs, unreadable, skipped, findings);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.overlapanalyze.pipeline;
 
 import io.overlapanalyze.crossrank.RankInput;
+import io.overlapanalyze.findings.Findings;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.InputProblem;
 import io.overlapanalyze.report.RankReport;
@@ -18,9 +19,12 @@ import java.util.List;
  * @param unreadable inputs that could not be read, one line each naming the file; the others were analysed
  * @param skipped    files found in directories that are not traces by content, one line each
  *                   naming the file; never read as traces
+ * @param findings   how the job's ranks were judged (metrics.md §13): a launcher that writes a rank's
+ *                   full report from elsewhere (a part file) revises it with this, and ranks the
+ *                   job's findings with it; {@code null} for a result built without them
  */
 public record PipelineResult(AnalysisReport report, List<RankInput> inputs, List<InputProblem> unreadable,
-                             List<String> skipped) {
+                             List<String> skipped, Findings findings) {
     public PipelineResult {
         inputs = List.copyOf(inputs);
         unreadable = List.copyOf(unreadable);

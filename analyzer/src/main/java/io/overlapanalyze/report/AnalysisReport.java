@@ -21,9 +21,4 @@ public record AnalysisReport(int schemaVersion, String tool, List<RankReport> ra
         ranks = List.copyOf(ranks);
         findings = findings == null ? List.of() : List.copyOf(findings);
     }
-
-    /** A report without job findings (a single rank's, or one built before they are ranked). */
-    public AnalysisReport(int schemaVersion, String tool, List<RankReport> ranks, CrossRankReport crossRank) {
-        this(schemaVersion, tool, ranks, crossRank, List.of());
-    }
 }

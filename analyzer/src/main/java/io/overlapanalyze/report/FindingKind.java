@@ -14,6 +14,8 @@ public enum FindingKind {
     WAITING,
     /** Exposed communication is mostly transfer. */
     EXPOSED_TRANSFER,
+    /** Exposed communication that no evidence splits into waiting and transfer (metrics.md §12: unknown). */
+    EXPOSED_COMM,
     /** A tail with cause LAST_BUCKET, COMM_BOUND or LAUNCH_BOUND. */
     TAIL,
     /** Collectives issued after their data was ready. */

@@ -67,6 +67,8 @@ class ArchitectureTest {
             List.of("crossrank", "compare", "whatif"),
             // One rank's input pruned to what the cross-rank analysis reads, and its wire form.
             List.of("crossrank.digest"),
+            // What to change, ranked: read the reports and the cross-rank section, never a trace.
+            List.of("findings"),
             // Load, analyse, cross-rank: what every command runs, and no command; a library call.
             List.of("pipeline"),
             // Above every reader and analysis: they must not depend on the generator.

@@ -158,13 +158,46 @@ class ReadmeExamplesTest {
         }
         withTempDir(dir -> {
             List<String> out = run(c, dir, b.where());
-            if (kind.equals("output")) {
+            if (kind.equals("output") && Boolean.getBoolean(UPDATE)) {
+                rewrite(b, shown, out);
+            } else if (kind.equals("output")) {
                 assertEquals(String.join("\n", normalised(shown)), String.join("\n", normalised(out)),
                         b.where() + ": the README's output differs from what `" + command + "` prints");
             } else {
                 assertInOrder(shown, out, b.where() + " (" + command + ")");
             }
         });
+    }
+
+    /**
+     * With {@code -Doverlap.readme.update=true}, a changed {@code output:} block is written back to
+     * its document instead of failing: for a change of the tool's output that is meant, whose new
+     * text the author then reads in the diff. The version line stays the document's.
+     */
+    static final String UPDATE = "overlap.readme.update";
+
+    private static synchronized void rewrite(DocBlock b, List<String> shown, List<String> out) throws IOException {
+        List<String> fresh = normalised(out);
+        if (normalised(shown).equals(fresh)) {
+            return;
+        }
+        List<String> doc = new ArrayList<>(java.nio.file.Files.readAllLines(b.doc()));
+        // Blocks above this one may have been rewritten with other lengths: find it again by its fence.
+        DocBlock now = DocBlock.of(b.doc()).stream().filter(x -> java.util.Objects.equals(x.marker(), b.marker())
+                && x.lines().equals(b.lines())).findFirst().orElseThrow();
+        int open = now.line() - 1;
+        String indent = doc.get(open).substring(0, doc.get(open).indexOf("```"));
+        int first = open + 1 + (b.lines().size() > shown.size() ? 1 : 0);
+        int end = open + 1 + b.lines().size();
+        List<String> body = new ArrayList<>();
+        for (int i = 0; i < out.size(); i++) {
+            String line = i < shown.size() && VERSION_LINE.matcher(shown.get(i)).matches()
+                    && VERSION_LINE.matcher(out.get(i)).matches() ? shown.get(i) : fresh.get(i);
+            body.add(line.isEmpty() ? "" : indent + line);
+        }
+        doc.subList(first, end).clear();
+        doc.addAll(first, body);
+        java.nio.file.Files.write(b.doc(), doc);
     }
 
     private static void checkShBlock(DocBlock b) throws IOException {

@@ -2,6 +2,7 @@ package io.overlapanalyze.render;
 
 import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.report.AnalysisReport;
+import io.overlapanalyze.report.Finding;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
 import io.overlapanalyze.report.Totals;
@@ -28,6 +29,20 @@ public final class MarkdownRenderer implements ReportRenderer {
     public void render(AnalysisReport report, Writer out) throws IOException {
         StringBuilder sb = new StringBuilder();
         sb.append("# overlap-analyze report\n\n").append("_").append(report.tool()).append("_\n");
+        if (!report.ranks().isEmpty()) {
+            sb.append("\n## ").append(FindingsView.TITLE).append("\n\n");
+            if (report.findings().isEmpty()) {
+                sb.append(FindingsView.none(report)).append('\n');
+            }
+            int n = 1;
+            for (Finding f : report.findings()) {
+                String where = FindingsView.ranks(f);
+                sb.append(n++).append(". **").append(f.kind()).append("**: ").append(FindingsView.saving(f))
+                        .append(where.isEmpty() ? "" : ", " + where).append(".\n   ")
+                        .append(escape(TerminalText.safe(f.evidence()))).append(".\n   *Change:* ")
+                        .append(escape(TerminalText.safe(f.action()))).append(".\n");
+            }
+        }
         for (RankReport rank : report.ranks()) {
             sb.append("\n## ").append(escape(TextRenderer.rankHeading(rank)))
                     .append("\n\nSource: `").append(rank.source()).append("` (")

@@ -4,6 +4,7 @@ import io.overlapanalyze.render.timeline.TerminalTimeline;
 import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.ChainLink;
+import io.overlapanalyze.report.Finding;
 import io.overlapanalyze.report.PeerBoundTail;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
@@ -64,9 +65,15 @@ public final class TextRenderer implements ReportRenderer {
         sb.append(report.tool()).append('\n');
         if (report.ranks().isEmpty()) {
             sb.append("no rank traces found\n");
+        } else {
+            findings(report, sb);
         }
+        boolean job = report.ranks().size() > 1;
         for (RankReport rank : report.ranks()) {
             sb.append('\n');
+            if (job) {
+                rankFindings(rank, sb);
+            }
             renderRank(rank, report.crossRank() == null ? List.of() : report.crossRank().peerBoundTails(rank.rank()),
                     sb);
         }
@@ -75,6 +82,28 @@ public final class TextRenderer implements ReportRenderer {
         }
         out.write(sb.toString());
         out.flush();
+    }
+
+    /** The job's findings first: the answer before the detail (metrics.md §13). */
+    private static void findings(AnalysisReport report, StringBuilder sb) {
+        sb.append('\n').append(FindingsView.TITLE).append(":\n");
+        if (report.findings().isEmpty()) {
+            sb.append("  ").append(FindingsView.none(report)).append('\n');
+            return;
+        }
+        FindingsView.text(report.findings(), "  ", TerminalText::safe, sb);
+    }
+
+    /** In a job, each rank's own findings in one line above its detail. */
+    private static void rankFindings(RankReport rank, StringBuilder sb) {
+        if (rank.findings().isEmpty()) {
+            return;
+        }
+        List<String> parts = new ArrayList<>();
+        for (Finding f : rank.findings()) {
+            parts.add(f.kind() + (f.savingNs() == null ? "" : " " + Units.msUnit(f.savingNs())));
+        }
+        sb.append("rank ").append(rank.rank()).append(" findings: ").append(String.join(", ", parts)).append('\n');
     }
 
     private void renderRank(RankReport rank, List<PeerBoundTail> peerBound, StringBuilder sb) {

@@ -1,6 +1,7 @@
 package io.overlapanalyze.spark;
 
 import io.overlapanalyze.crossrank.digest.RankDigest;
+import io.overlapanalyze.findings.RankMedians;
 import io.overlapanalyze.render.timeline.PrecomputedTimelines;
 import io.overlapanalyze.report.RankReport;
 
@@ -39,10 +40,11 @@ record RankOutcome(RankFile file, List<Rank> ranks, String unreadable, String sk
      * by the task to {@code reportPart} (a big job: the driver never holds every full report),
      * and its warnings, each naming the input (they go to standard error on the driver); for an
      * HTML page, its timelines ({@code null} without one). A second read for the page sends its
-     * timelines alone.
+     * timelines alone. Its medians let the driver judge every rank against the others (findings)
+     * without its full report.
      */
     record Rank(RankDigest digest, RankReport report, String reportPart, List<String> warnings,
-                PrecomputedTimelines timelines) implements Serializable {
+                PrecomputedTimelines timelines, RankMedians medians) implements Serializable {
         private static final long serialVersionUID = 1L;
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.crossrank.digest.RankDigest;
+import io.overlapanalyze.findings.RankMedians;
 import io.overlapanalyze.formats.JobReader;
 import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.formats.input.InputLimits;
@@ -94,7 +95,7 @@ final class RankTask implements Function<RankFile, RankOutcome> {
                     // A second read for the page: the driver has the rest already (and its part files
                     // must not be written again).
                     ranks.add(new RankOutcome.Rank(null, null, null, List.of(),
-                            timelines(in, JobSettings.rankKey(file, k))));
+                            timelines(in, JobSettings.rankKey(file, k)), null));
                     continue;
                 }
                 RankReport report = in.report();
@@ -107,7 +108,7 @@ final class RankTask implements Function<RankFile, RankOutcome> {
                     }
                 }
                 ranks.add(new RankOutcome.Rank(RankDigest.of(in), report, part, in.report().namedWarnings(),
-                        timelines(in, JobSettings.rankKey(file, k))));
+                        timelines(in, JobSettings.rankKey(file, k)), RankMedians.of(in.report())));
             }
             return new RankOutcome(file, ranks, null, null, settings.steps() == null ? List.of() : stepNames);
         }

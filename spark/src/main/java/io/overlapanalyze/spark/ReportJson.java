@@ -1,11 +1,12 @@
 package io.overlapanalyze.spark;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.overlapanalyze.findings.Findings;
+import io.overlapanalyze.findings.JobFindings;
 import io.overlapanalyze.render.JsonRenderer;
 import io.overlapanalyze.render.summary.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
@@ -17,6 +18,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -36,11 +38,11 @@ final class ReportJson {
      * @param parts   ranks whose full report is in a part file (its location), by identity
      * @param summary true for a {@code summary} baseline ({@code "kind"} first), false for {@code -f json}
      */
-    static void write(OutputStream out, AnalysisReport report, Map<RankReport, String> parts, boolean summary,
-                      Configuration conf) throws IOException {
+    static void write(OutputStream out, AnalysisReport report, Map<RankReport, String> parts, Findings findings,
+                      boolean summary, Configuration conf) throws IOException {
         ObjectMapper mapper = JsonRenderer.mapper();
         ObjectNode top = mapper.valueToTree(new AnalysisReport(report.schemaVersion(), report.tool(), List.of(),
-                report.crossRank()));
+                report.crossRank(), report.findings()));
         try (JsonGenerator g = mapper.getFactory().createGenerator(out)) {
             g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             g.setPrettyPrinter(new DefaultPrettyPrinter());
@@ -48,11 +50,16 @@ final class ReportJson {
             if (summary) {
                 g.writeStringField("kind", SummaryFile.KIND);
             }
+            List<JobFindings.RankFindingsOf> judged = List.of();
             for (Iterator<Map.Entry<String, JsonNode>> it = top.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = it.next();
                 g.writeFieldName(field.getKey());
                 if (field.getKey().equals("ranks")) {
-                    writeRanks(g, mapper, report.ranks(), parts, conf);
+                    judged = writeRanks(g, mapper, report.ranks(), parts, findings, conf);
+                } else if (field.getKey().equals("findings") && !parts.isEmpty()) {
+                    // The job's findings come from every rank's, and a rank in a part file is judged
+                    // only as it is copied in: they are ranked once the ranks are written.
+                    mapper.writeValue(g, findings.job(judged));
                 } else {
                     mapper.writeTree(g, field.getValue());
                 }
@@ -73,22 +80,20 @@ final class ReportJson {
         }
     }
 
-    private static void writeRanks(JsonGenerator g, ObjectMapper mapper, List<RankReport> ranks,
-                                   Map<RankReport, String> parts, Configuration conf) throws IOException {
+    /** Writes the ranks, each in a part file judged as it is copied in; returns every rank's findings. */
+    private static List<JobFindings.RankFindingsOf> writeRanks(JsonGenerator g, ObjectMapper mapper,
+                                                              List<RankReport> ranks, Map<RankReport, String> parts,
+                                                              Findings findings, Configuration conf)
+            throws IOException {
+        List<JobFindings.RankFindingsOf> judged = new ArrayList<>(ranks.size());
         g.writeStartArray();
         for (RankReport r : ranks) {
             String part = parts.get(r);
-            if (part == null) {
-                mapper.writeValue(g, r);
-                continue;
-            }
-            org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(part);
-            FileSystem fs = p.getFileSystem(conf);
-            try (InputStream in = fs.open(p); JsonParser parser = mapper.getFactory().createParser(in)) {
-                parser.nextToken();
-                g.copyCurrentStructure(parser);
-            }
+            RankReport written = part == null ? r : findings.revise(readRank(part, conf));
+            mapper.writeValue(g, written);
+            judged.add(new JobFindings.RankFindingsOf(written.rank(), written.findings()));
         }
         g.writeEndArray();
+        return judged;
     }
 }

@@ -1,6 +1,8 @@
 package io.overlapanalyze.spark;
 
 import io.overlapanalyze.crossrank.RankInput;
+import io.overlapanalyze.findings.JobFindings;
+import io.overlapanalyze.findings.RankMedians;
 import io.overlapanalyze.formats.JobReader;
 import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.formats.input.TraceFormatException;
@@ -64,6 +66,7 @@ final class SparkJob {
         List<InputProblem> unreadable = new ArrayList<>();
         List<String> skipped = new ArrayList<>(inputs.skipped());
         List<String> stepNames = new ArrayList<>();
+        Map<Integer, RankMedians> medians = new java.util.TreeMap<>();
         for (int i = 0; i < outcomes.size(); i++) {
             RankOutcome o = outcomes.set(i, null);
             if (o.unreadable() != null) {
@@ -78,6 +81,7 @@ final class SparkJob {
                 RankInput digest = r.digest().toInput();
                 RankReport shown = r.report() != null ? r.report() : digest.report();
                 ranks.add(new RankInput(digest.trace(), shown));
+                medians.putIfAbsent(shown.rank(), r.medians());
                 if (r.reportPart() != null) {
                     parts.put(shown, r.reportPart());
                 }
@@ -94,7 +98,16 @@ final class SparkJob {
         if (settings.steps() != null) {
             settings.steps().requireAnyMatch(stepNames);
         }
-        PipelineResult result = AnalysisPipeline.assemble(ranks, unreadable, files.size(), true, skipped);
+        PipelineResult result = AnalysisPipeline.assemble(ranks, unreadable, files.size(), true, skipped, medians);
+        // The result holds each rank's report as judged across ranks: the maps follow it.
+        Map<RankReport, RankReport> judgedOf = new IdentityHashMap<>();
+        for (int i = 0; i < ranks.size(); i++) {
+            judgedOf.put(ranks.get(i).report(), result.inputs().get(i).report());
+        }
+        rekey(parts, judgedOf);
+        rekey(warnings, judgedOf);
+        rekey(timelines, judgedOf);
+        byKey.replaceAll((key, r) -> judgedOf.getOrDefault(r, r));
         List<String> ordered = new ArrayList<>();
         for (RankReport r : result.report().ranks()) {
             ordered.addAll(warnings.getOrDefault(r, List.of()));
@@ -108,11 +121,13 @@ final class SparkJob {
             Map<RankReport, RankReport> fullOf = new IdentityHashMap<>();
             for (RankReport r : report.ranks()) {
                 String part = parts.get(r);
-                RankReport f = part == null ? r : ReportJson.readRank(part, sc.hadoopConfiguration());
+                RankReport f = part == null ? r
+                        : result.findings().revise(ReportJson.readRank(part, sc.hadoopConfiguration()));
                 fullOf.put(r, f);
                 full.add(f);
             }
-            page = new AnalysisReport(report.schemaVersion(), report.tool(), full, report.crossRank());
+            page = new AnalysisReport(report.schemaVersion(), report.tool(), full, report.crossRank(),
+                    parts.isEmpty() ? report.findings() : result.findings().job(JobFindings.of(full)));
             index = new TimelineIndex();
             Map<RankReport, PrecomputedTimelines> onPage = new IdentityHashMap<>();
             timelines.forEach((r, t) -> onPage.put(fullOf.get(r), t));
@@ -187,5 +202,12 @@ final class SparkJob {
             e = new TraceFormatException("no trace to read");
         }
         throw new PipelineInputException(e.getMessage(), e);
+    }
+
+    private static <V> void rekey(Map<RankReport, V> map, Map<RankReport, RankReport> judgedOf) {
+        Map<RankReport, V> rekeyed = new IdentityHashMap<>();
+        map.forEach((r, v) -> rekeyed.put(judgedOf.getOrDefault(r, r), v));
+        map.clear();
+        map.putAll(rekeyed);
     }
 }

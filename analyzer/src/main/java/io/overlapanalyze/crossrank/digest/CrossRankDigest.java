@@ -134,6 +134,6 @@ public final class CrossRankDigest {
             steps.add(StepReport.empty(s.name()).withTailNs(s.tailNs()).withAttribution(head));
         }
         return new RankReport(r.rank(), r.rankSource(), r.source(), r.format(), r.worldSize(), steps, null,
-                List.of(), List.of(), List.of(), null, List.of(), null, null, r.findings());
+                List.of(), List.of(), List.of(), null, List.of(), null, null, List.of());
     }
 }

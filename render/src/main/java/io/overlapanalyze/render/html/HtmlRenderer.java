@@ -1,11 +1,13 @@
 package io.overlapanalyze.render.html;
 
 import io.overlapanalyze.render.Explanations;
+import io.overlapanalyze.render.FindingsView;
 import io.overlapanalyze.render.ReportRenderer;
 import io.overlapanalyze.render.TextRenderer;
 import io.overlapanalyze.render.timeline.TimelineIndex;
 import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.report.AnalysisReport;
+import io.overlapanalyze.report.Finding;
 import io.overlapanalyze.report.PeerBoundTail;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
@@ -75,9 +77,11 @@ public final class HtmlRenderer implements ReportRenderer {
                 .append(" · ").append(report.ranks().size()).append(report.ranks().size() == 1 ? " rank" : " ranks")
                 .append(" · ").append(steps).append(steps == 1 ? " step" : " steps").append(" · ")
                 .append(Html.esc(title(report))).append("</p><p>")
+                .append("<a href=\"#findings\">what to change</a> · ")
                 .append("<a href=\"#summary\">summary</a> · <a href=\"#steps\">per step</a> · ")
                 .append("<a href=\"#cross-rank\">across ranks</a> · <a href=\"#ranks\">timelines</a> · ")
                 .append("<a href=\"#glossary\">glossary</a></p></header>\n");
+        findings(report, sb);
         summary(report, sb);
         stepChart(report, sb);
         sb.append("<section id=\"cross-rank\"><h2>Across ranks</h2>");
@@ -355,5 +359,25 @@ public final class HtmlRenderer implements ReportRenderer {
             sb.append("<p class=\"muted\">").append(left).append(" more steps not listed to keep this file small; "
                     + "<code>-f json</code> has every step.</p>");
         }
+    }
+
+    /** The findings first (metrics.md §13): what to change, ranked by what it could save per step. */
+    private static void findings(AnalysisReport report, StringBuilder sb) {
+        sb.append("<section id=\"findings\"><h2>").append(Html.esc(FindingsView.TITLE)).append("</h2>");
+        if (report.findings().isEmpty()) {
+            sb.append("<p>").append(Html.esc(report.ranks().isEmpty() ? "No rank traces found."
+                    : FindingsView.none(report))).append("</p></section>\n");
+            return;
+        }
+        sb.append("<ol class=\"findings\">");
+        for (Finding f : report.findings()) {
+            String where = FindingsView.ranks(f);
+            sb.append("<li><p><strong>").append(Html.esc(f.kind())).append("</strong>: ")
+                    .append(Html.esc(FindingsView.saving(f))).append(where.isEmpty() ? "" : ", " + Html.esc(where))
+                    .append("</p><p class=\"evidence\"><bdi>").append(Html.esc(f.evidence()))
+                    .append("</bdi></p><p class=\"action\">Change: ").append(Html.esc(f.action()))
+                    .append("</p></li>");
+        }
+        sb.append("</ol></section>\n");
     }
 }

@@ -41,5 +41,8 @@ final class Styles {
             /* beyond DDP */
             details.beyond{margin:8px 0 8px 12px}details.beyond>summary{cursor:pointer;font-weight:600}h4.bx{margin:10px 0 2px}
             p.na{margin:2px 0}ul.evidence{margin:2px 0;padding-left:20px}svg .sparkline{fill:none;stroke:var(--k);stroke-width:1.5}
+            /* findings: what to change, first on the page */
+            ol.findings{padding-left:22px}ol.findings li{margin:6px 0}ol.findings p{margin:1px 0}
+            ol.findings p.evidence{color:var(--muted);overflow-wrap:anywhere}ol.findings p.action{font-weight:500}
             """;
 }

@@ -1,0 +1,77 @@
+package io.overlapanalyze.findings;
+
+import io.overlapanalyze.report.StepReport;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.ToLongFunction;
+
+/**
+ * The steps a rank's findings are computed over, and per-step medians. Complete steps with device
+ * work, as the totals count them by default; a rank with none uses its partial steps (and says so),
+ * since a capture of one cut step is all a user may have.
+ */
+final class StepFigures {
+    private final List<StepReport> steps;
+    private final boolean partialOnly;
+
+    private StepFigures(List<StepReport> steps, boolean partialOnly) {
+        this.steps = steps;
+        this.partialOnly = partialOnly;
+    }
+
+    static StepFigures of(List<StepReport> all) {
+        List<StepReport> complete = new ArrayList<>();
+        List<StepReport> withWork = new ArrayList<>();
+        for (StepReport s : all) {
+            if (s.deviceStartNs() == null || s.stepPeriodNs() == null) {
+                continue;
+            }
+            withWork.add(s);
+            if (!s.partial()) {
+                complete.add(s);
+            }
+        }
+        return complete.isEmpty() ? new StepFigures(withWork, !withWork.isEmpty())
+                : new StepFigures(complete, false);
+    }
+
+    List<StepReport> steps() {
+        return steps;
+    }
+
+    boolean isEmpty() {
+        return steps.isEmpty();
+    }
+
+    /** True when only partial steps were there to use. */
+    boolean partialOnly() {
+        return partialOnly;
+    }
+
+    /** Median over the steps of a per-step value. */
+    long median(ToLongFunction<StepReport> value) {
+        long[] v = new long[steps.size()];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = value.applyAsLong(steps.get(i));
+        }
+        return median(v);
+    }
+
+    /** Median of whole ns; for an even count the mean of the two middles, rounded half up. */
+    static long median(long[] values) {
+        if (values.length == 0) {
+            return 0;
+        }
+        long[] v = values.clone();
+        Arrays.sort(v);
+        int m = v.length / 2;
+        if (v.length % 2 == 1) {
+            return v[m];
+        }
+        long a = v[m - 1];
+        long b = v[m];
+        return a + Math.floorDiv(b - a + 1, 2);
+    }
+}
