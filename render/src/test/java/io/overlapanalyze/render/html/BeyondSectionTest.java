@@ -30,7 +30,7 @@ class BeyondSectionTest {
         }
         List<ContentionReport> c = new ArrayList<>();
         for (int k = 0; k < kernels; k++) {
-            c.add(new ContentionReport("kernel_" + k, 5, 5, 120_000, 100_000, 20.0, 1000 - k));
+            c.add(ContentionReport.withoutShape("kernel_" + k, 5, 5, 120_000, 100_000, 20.0, 1000 - k));
         }
         RankReport r = new RankReport(0, "TRACE", "x", "KINETO", null, s, null, List.of(), List.of(), List.of(),
                 new Parallelism(List.of("DDP"), List.of("why")), c,
