@@ -370,7 +370,7 @@ public sealed interface ParallelScenario {
                                 num(root, "slowdownPct", -1), us(root, "headUs", Durations.us(300)),
                                 us(root, "commUs", Durations.us(500)),
                                 root.has("jitterPct") ? root.get("jitterPct").asDouble() : 0, num(root, "seed", 1),
-                                num(root, "fasterPct", -1));
+                                root.has("fasterPct") ? num(root, "fasterPct", -1) : -1);
                     }
                     case "moe" -> {
                         check(root, MOE, "");
