@@ -259,7 +259,7 @@ public final class BeyondView {
             }
         }
         long net = ContentionReport.netExtraPerStepNs(rows);
-        return "net per step: " + (net >= 0 ? "+" : "") + Units.ms(net) + " ms (slower kernels +" + Units.ms(slower)
+        return "net per step: " + Units.signedMs(net) + " ms (slower kernels +" + Units.ms(slower)
                 + " ms, faster kernels -" + Units.ms(faster) + " ms)";
     }
 
