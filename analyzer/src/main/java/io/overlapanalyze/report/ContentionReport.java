@@ -20,13 +20,17 @@ import java.util.List;
  * @param grid               launch grid {@code [x, y, z]}, {@code null} when the trace does not give it
  * @param block              launch block {@code [x, y, z]}, {@code null} when the trace does not give it
  * @param fasterUnderOverlap the overlapped median is below the isolated one: the kernel ran faster
- *                           under communication (reported as such, never as a slowdown)
+ *                           under communication (reported as such, never as a slowdown); always
+ *                           derived from the medians, whatever is passed
  */
 public record ContentionReport(String kernel, int overlappedCount, int isolatedCount, long overlappedMedianNs,
                                long isolatedMedianNs, double slowdownPct, long extraPerStepNs, List<Integer> grid,
                                List<Integer> block, boolean fasterUnderOverlap)
                                        implements java.io.Serializable {
     public ContentionReport {
+        // Derived, so that it always agrees with the medians (and a report written before the flag
+        // existed reads with the right value).
+        fasterUnderOverlap = overlappedMedianNs < isolatedMedianNs;
         grid = grid == null ? null : List.copyOf(grid);
         block = block == null ? null : List.copyOf(block);
     }
