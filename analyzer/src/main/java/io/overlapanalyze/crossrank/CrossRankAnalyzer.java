@@ -104,7 +104,7 @@ public final class CrossRankAnalyzer {
             // Matched collectives should end within a few µs of each other once aligned; when they do
             // not (point-to-point kernels inside all_to_all, sampled traces), offsets and skew are rough.
             notes.add("after alignment, matched collectives still end up to "
-                    + clocks.alignment().maxResidualNs() / 1000 + " µs apart: they do not end together, "
+                    + io.overlapanalyze.report.HumanTime.us(clocks.alignment().maxResidualNs()) + " µs apart: they do not end together, "
                     + "so clock offsets and arrival skew are rough");
         }
         List<SkewAnalysis.Timing> timings = SkewAnalysis.time(timing, views, clocks);

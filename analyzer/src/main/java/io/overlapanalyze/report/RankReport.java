@@ -18,8 +18,10 @@ import java.util.List;
  *                    the trace carries none
  * @param parallelism what parallelism the collectives show (DDP, FSDP, pipeline …); {@code null} in reports
  *                    written before it existed
- * @param contention  compute slowdown under overlap per kernel name, most costly first
- *                    (metrics.md §9); empty when not available (see {@code notAvailable})
+ * @param contention  compute slowdown under overlap per kernel name and launch shape: slower
+ *                    kernels most costly first, then faster ones, largest saving first (metrics.md
+ *                    §9); empty when not available (see {@code notAvailable}); the net per step is
+ *                    {@link #contentionNetExtraPerStepNs()}
  * @param notAvailable per section beyond DDP (and for communication as a whole), why it has nothing to show ({@code null} fields: available)
  * @param preCapture  device work launched before the capture (in no step); {@code null} when the
  *                    rank has no device activity, or in reports written before it existed
@@ -51,6 +53,16 @@ public record RankReport(int rank, String rankSource, String source, String form
     public RankReport withSteps(List<StepReport> s) {
         return new RankReport(rank, rankSource, source, format, worldSize, s, totals, notes, warnings, crossCheck,
                 parallelism, contention, notAvailable, preCapture, findings);
+    }
+
+    /**
+     * What contention costs this rank per step, net (metrics.md §9): the slower kernels' extra time
+     * minus the faster kernels' saving, each at its median difference (the sum of the rows'
+     * {@code extraPerStepNs}), in ns; {@code null} when nothing was measured. A method, not a JSON
+     * field: the rows hold every term.
+     */
+    public Long contentionNetExtraPerStepNs() {
+        return ContentionReport.netExtraPerStepNs(contention);
     }
 
     /**

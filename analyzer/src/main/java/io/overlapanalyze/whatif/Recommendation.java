@@ -57,10 +57,9 @@ final class Recommendation {
         return sb.toString().trim();
     }
 
-    /** Milliseconds, truncated to the µs like the text report's columns (exact integer arithmetic). */
+    /** Milliseconds, rounded half up at the µs like every printed time ({@code HumanTime}). */
     static String ms(long ns) {
-        long abs = Math.abs(ns);
-        return String.format(Locale.ROOT, "%s%d.%03d ms", ns < 0 ? "-" : "", abs / 1_000_000, abs % 1_000_000 / 1_000);
+        return io.overlapanalyze.report.HumanTime.ms(ns) + " ms";
     }
 
     static String us(double ns) {

@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -192,6 +193,71 @@ class BeyondDdpTest {
         assertEquals(120_000L, c.overlappedMedianNs());
         assertEquals(20.0, c.slowdownPct(), 1e-9);
         assertEquals(8 * 20_000L, c.extraPerStepNs());
+    }
+
+    /**
+     * One GEMM name run in two launch shapes (ParallelScenario "fasterPct"), no jitter, 2 steps,
+     * 8 kernels per shape and side per step, so 16 instances per shape and side:
+     * <ul>
+     *   <li>shape A, grid [132,1,1] block [128,1,1]: 100 µs alone, 120 µs under the all-reduce:
+     *       20 % slower, (120 − 100) µs × 16 / 2 steps = 160 µs extra per step;</li>
+     *   <li>shape B, grid [264,1,1] block [256,1,1]: 200 µs alone, round(200 × 95 / 100) = 190 µs
+     *       under it: 5 % faster, (190 − 200) µs × 16 / 2 = −80 µs (saved) per step.</li>
+     * </ul>
+     * Net: 160 − 80 = +80 µs per step. Grouped by name alone, the medians would mix the shapes
+     * (150 µs alone vs 155 µs overlapped: "+3.3 %"), hiding both effects.
+     */
+    @Test
+    void contentionSplitsOneKernelNameByLaunchShape() throws IOException {
+        String scenario = "{\"kind\": \"contention\", \"name\": \"c\", \"steps\": 2, \"kernelUs\": 100, "
+                + "\"kernels\": 8, \"slowdownPct\": 20, \"fasterPct\": 5}";
+        RankReport rank = analyze(scenario);
+        assertNull(rank.notAvailable().contention());
+        assertEquals(2, rank.contention().size(), rank.contention().toString());
+        ContentionReport a = rank.contention().get(0);
+        ContentionReport b = rank.contention().get(1);
+        assertEquals(a.kernel(), b.kernel(), "one kernel name");
+        assertEquals(List.of(132, 1, 1), a.grid());
+        assertEquals(List.of(128, 1, 1), a.block());
+        assertEquals(16, a.overlappedCount());
+        assertEquals(16, a.isolatedCount());
+        assertEquals(120_000L, a.overlappedMedianNs());
+        assertEquals(100_000L, a.isolatedMedianNs());
+        assertEquals(20.0, a.slowdownPct(), 1e-9);
+        assertEquals(160_000L, a.extraPerStepNs());
+        assertFalse(a.fasterUnderOverlap());
+        assertEquals(List.of(264, 1, 1), b.grid());
+        assertEquals(List.of(256, 1, 1), b.block());
+        assertEquals(16, b.overlappedCount());
+        assertEquals(16, b.isolatedCount());
+        assertEquals(190_000L, b.overlappedMedianNs());
+        assertEquals(200_000L, b.isolatedMedianNs());
+        assertEquals(-5.0, b.slowdownPct(), 1e-9);
+        assertEquals(-80_000L, b.extraPerStepNs());
+        assertTrue(b.fasterUnderOverlap());
+        assertEquals(80_000L, rank.contentionNetExtraPerStepNs());
+
+        Path file = tmp.resolve("shapes.pt.trace.json");
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ParallelScenarioWriter.writeJson(scenario, bytes, file.getFileName().toString());
+        Files.write(file, bytes.toByteArray());
+        for (String format : List.of("text", "markdown")) {
+            CliRun run = CliRun.of(file.toString(), "--format", format);
+            assertEquals(0, run.exitCode(), run.err());
+            String out = run.out();
+            assertTrue(out.contains("grid=[132,1,1] block=[128,1,1]"), out);
+            assertTrue(out.contains("grid=[264,1,1] block=[256,1,1]"), out);
+            assertTrue(out.contains("20.0% slower"), out);
+            assertTrue(out.contains("5.0% faster"), out);
+            assertTrue(out.contains("+0.160 extra"), out);
+            assertTrue(out.contains("0.080 saved"), out);
+            assertFalse(out.contains("-5.0%"), "a faster kernel is no negative slowdown: " + out);
+            assertTrue(out.contains("net per step: +0.080 ms (slower kernels +0.160 ms, faster kernels -0.080 ms)"),
+                    out);
+        }
+        CliRun json = CliRun.of(file.toString(), "--format", "json");
+        assertTrue(json.out().contains("\"fasterUnderOverlap\" : true"), json.out());
+        assertTrue(json.out().contains("\"grid\" : [ 264, 1, 1 ]"), json.out());
     }
 
     /** Sections a trace cannot fill say why, in every renderer, instead of printing zeros. */

@@ -218,16 +218,69 @@ public final class BeyondView {
         if (na.contention() != null || rank.contention().isEmpty()) {
             return unavailable(title, na.contention() != null ? na.contention() : "nothing measured");
         }
+        List<ContentionReport> all = rank.contention();
+        List<String> labels = contentionLabels(all);
         List<String[]> rows = new ArrayList<>();
-        rows.add(new String[] {"kernel", "overlapped", "isolated", "median overlapped ms", "median isolated ms",
-                "slowdown", "extra ms/step"});
-        for (ContentionReport c : rank.contention()) {
-            String k = c.kernel().length() > 60 ? c.kernel().substring(0, 57) + "..." : c.kernel();
-            rows.add(new String[] {k, Integer.toString(c.overlappedCount()), Integer.toString(c.isolatedCount()),
-                    Units.ms(c.overlappedMedianNs()), Units.ms(c.isolatedMedianNs()),
-                    String.format(java.util.Locale.ROOT, "%+.1f%%", c.slowdownPct()), Units.ms(c.extraPerStepNs())});
+        rows.add(new String[] {"kernel", "launch shape", "overlapped", "isolated", "median overlapped ms",
+            "median isolated ms", "under overlap", "ms/step"});
+        for (int i = 0; i < all.size(); i++) {
+            ContentionReport c = all.get(i);
+            rows.add(new String[] {labels.get(i), c.shapeText() == null ? "-" : c.shapeText(),
+                Integer.toString(c.overlappedCount()), Integer.toString(c.isolatedCount()),
+                Units.ms(c.overlappedMedianNs()), Units.ms(c.isolatedMedianNs()), effect(c), perStep(c)});
         }
-        return new Section(title + " (kernels with enough instances on both sides, most costly first)", List.of(), rows);
+        return new Section(title + " (kernels by name and launch shape with enough instances on both sides; slower "
+                + "ones most costly first, then faster ones)", List.of(netLine(all)), rows);
+    }
+
+    /** "+20.0% slower" or "10.0% faster": a kernel faster under overlap is never a negative slowdown. */
+    public static String effect(ContentionReport c) {
+        if (c.fasterUnderOverlap()) {
+            return String.format(java.util.Locale.ROOT, "%.1f%% faster", -c.slowdownPct());
+        }
+        return String.format(java.util.Locale.ROOT, "%.1f%% slower", c.slowdownPct());
+    }
+
+    /** "+0.160 extra" for a slower kernel, "0.040 saved" for a faster one. */
+    public static String perStep(ContentionReport c) {
+        return c.fasterUnderOverlap() ? Units.ms(-c.extraPerStepNs()) + " saved" : "+" + Units.ms(c.extraPerStepNs())
+                + " extra";
+    }
+
+    /** The net per step: slower kernels' extra minus faster kernels' saving. */
+    public static String netLine(List<ContentionReport> rows) {
+        long slower = 0;
+        long faster = 0;
+        for (ContentionReport c : rows) {
+            if (c.fasterUnderOverlap()) {
+                faster -= c.extraPerStepNs();
+            } else {
+                slower += c.extraPerStepNs();
+            }
+        }
+        long net = ContentionReport.netExtraPerStepNs(rows);
+        return "net per step: " + Units.signedMs(net) + " ms (slower kernels +" + Units.ms(slower)
+                + " ms, faster kernels -" + Units.ms(faster) + " ms)";
+    }
+
+    /** Longest kernel name shown; longer ones keep their head and tail. */
+    static final int KERNEL_WIDTH = 60;
+
+    /**
+     * Kernel names as shown, one per row: long names keep their first 40 and last 17 characters
+     * (templates differ at the end as often as at the start); a name and shape that still repeat
+     * another row's after shortening get " (2)", " (3)", … so that no two rows read the same.
+     */
+    public static List<String> contentionLabels(List<ContentionReport> rows) {
+        List<String> out = new ArrayList<>(rows.size());
+        java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+        for (ContentionReport c : rows) {
+            String k = c.kernel() == null ? "(unnamed)" : c.kernel();
+            String label = k.length() > KERNEL_WIDTH ? k.substring(0, 40) + "..." + k.substring(k.length() - 17) : k;
+            int n = seen.merge(label + "\u0000" + c.shapeText(), 1, Integer::sum);
+            out.add(n == 1 ? label : label + " (" + n + ")");
+        }
+        return out;
     }
 
     private static Section memory(RankReport rank, NotAvailable na) {

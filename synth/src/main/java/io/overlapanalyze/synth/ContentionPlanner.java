@@ -21,6 +21,11 @@ final class ContentionPlanner {
             + "FillFunctor<float>, at::detail::Array<char*, 1> >(int, at::native::FillFunctor<float>, "
             + "at::detail::Array<char*, 1>)";
 
+    static final List<Integer> GRID_A = List.of(132, 1, 1);
+    static final List<Integer> BLOCK_A = List.of(128, 1, 1);
+    static final List<Integer> GRID_B = List.of(264, 1, 1);
+    static final List<Integer> BLOCK_B = List.of(256, 1, 1);
+
     private final Contention s;
     private final EventSink out;
     private final SplittableRandom random;
@@ -72,13 +77,25 @@ final class ContentionPlanner {
         long hostStart = t0 - LEAD - 10 * US;
         mainCursor = Math.max(mainCursor, hostStart + 5 * US);
         autogradCursor = Math.max(autogradCursor, hostStart + 5 * US);
+        boolean shaped = s.fasterPct() >= 0;
+        List<Integer> gridA = shaped ? GRID_A : null;
+        List<Integer> blockA = shaped ? BLOCK_A : null;
         long free = t0;
         for (int i = 0; i < s.kernels(); i++) {
             long d = jittered();
             long h = at(true, free - LEAD, 10 * US);
             int ext = out.hostOp("cpu_op", "aten::mm", out.mainTid, h, h + 10 * US);
-            out.kernel(out.mainTid, h + 3 * US, ext, GEMM, COMPUTE, free, free + d);
+            out.kernel(out.mainTid, h + 3 * US, ext, GEMM, COMPUTE, free, free + d, gridA, blockA);
             free += d;
+        }
+        if (shaped) {
+            for (int i = 0; i < s.kernels(); i++) {
+                long d = 2 * jittered();
+                long h = at(true, free - LEAD, 10 * US);
+                int ext = out.hostOp("cpu_op", "aten::mm", out.mainTid, h, h + 10 * US);
+                out.kernel(out.mainTid, h + 3 * US, ext, GEMM, COMPUTE, free, free + d, GRID_B, BLOCK_B);
+                free += d;
+            }
         }
         // Backward: a head kernel produces bucket 1; its all-reduce runs exactly as long as the
         // slowed-down GEMMs that follow.
@@ -94,6 +111,12 @@ final class ContentionPlanner {
             slowed[i] = Math.round(d * (100.0 + s.slowdownPct()) / 100.0);
             total += slowed[i];
         }
+        long[] faster = new long[shaped ? s.kernels() : 0];
+        for (int i = 0; i < faster.length; i++) {
+            long d = 2 * jittered();
+            faster[i] = Math.round(d * (100.0 - s.fasterPct()) / 100.0);
+            total += faster[i];
+        }
         long arStart = free;
         long hc = at(false, arStart - LEAD, 30 * US);
         out.collective(out.autogradTid, hc, allReduce(26_214_400L), COMM, arStart, arStart + total);
@@ -101,7 +124,14 @@ final class ContentionPlanner {
             long hk = at(false, free - LEAD, 20 * US);
             out.hostOp("cpu_op", "autograd::engine::evaluate_function: MmBackward0", out.autogradTid, hk, hk + 20 * US);
             int e = out.hostOp("cpu_op", "MmBackward0", out.autogradTid, hk + US, hk + 19 * US);
-            out.kernel(out.autogradTid, hk + 3 * US, e, GEMM, COMPUTE, free, free + d);
+            out.kernel(out.autogradTid, hk + 3 * US, e, GEMM, COMPUTE, free, free + d, gridA, blockA);
+            free += d;
+        }
+        for (long d : faster) {
+            long hk = at(false, free - LEAD, 20 * US);
+            out.hostOp("cpu_op", "autograd::engine::evaluate_function: MmBackward0", out.autogradTid, hk, hk + 20 * US);
+            int e = out.hostOp("cpu_op", "MmBackward0", out.autogradTid, hk + US, hk + 19 * US);
+            out.kernel(out.autogradTid, hk + 3 * US, e, GEMM, COMPUTE, free, free + d, GRID_B, BLOCK_B);
             free += d;
         }
         long h2 = at(false, free - LEAD, 30 * US);

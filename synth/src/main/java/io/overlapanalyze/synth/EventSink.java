@@ -74,12 +74,24 @@ final class EventSink {
 
     /** {@code cudaLaunchKernel} at {@code launch} and its kernel {@code [start, end)} on {@code stream}. */
     void kernel(int tid, long launch, int ext, String name, int stream, long start, long end) {
+        kernel(tid, launch, ext, name, stream, start, end, null, null);
+    }
+
+    /** As above, with the kernel's launch {@code grid} and {@code block} in its args when not {@code null}. */
+    void kernel(int tid, long launch, int ext, String name, int stream, long start, long end, List<Integer> grid,
+                List<Integer> block) {
         if (start < launch) {
             throw new IllegalStateException("kernel " + name + " starts before its launch");
         }
         int corr = runtime("cudaLaunchKernel", CBID_LAUNCH_KERNEL, tid, launch, 5 * US, ext);
         flows.add(new TraceEvent("s", "ac2g", "ac2g", pid, tid, launch, -1, (long) corr, null));
         Map<String, Object> args = kernelArgs(ext, stream, corr);
+        if (grid != null) {
+            args.put("grid", grid);
+        }
+        if (block != null) {
+            args.put("block", block);
+        }
         gpu.add(new TraceEvent("X", "kernel", name, device, stream, start, end - start, null, args));
         flows.add(new TraceEvent("f", "ac2g", "ac2g", device, stream, start, -1, (long) corr, null));
     }

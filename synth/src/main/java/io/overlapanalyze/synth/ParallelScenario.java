@@ -74,6 +74,14 @@ import java.util.function.Supplier;
  * {@code kernelUs} times a factor uniform in {@code [1 − j/100, 1 + j/100]}
  * ({@code SplittableRandom(seed)}), rounded to whole ns.
  *
+ * <p>With {@code "fasterPct": f} the same GEMM name also runs a second launch shape: every GEMM
+ * above is launched with grid {@code [132, 1, 1]}, block {@code [128, 1, 1]} (shape A), and after
+ * each group of shape A comes a group of {@code kernels} instances with grid {@code [264, 1, 1]},
+ * block {@code [256, 1, 1]} (shape B), of base duration {@code 2 × d}: alone in forward; under the
+ * first all-reduce (which then also covers them) in backward, each {@code f} % shorter
+ * ({@code round(2d × (100 − f) / 100)}). Shape A is slower under overlap, shape B faster. Without
+ * {@code fasterPct} no kernel carries a shape.
+ *
  * <h2>{@code "kind": "moe"}: expert-parallel MoE layer, two micro-batches</h2>
  * <pre>{@code
  * {"kind": "moe", "name": "moe-ep", "layoutUs": 200, "attentionUs": 1500, "mlpUs": 2000,
@@ -160,8 +168,11 @@ public sealed interface ParallelScenario {
     }
 
     record Contention(Common common, long kernelNs, int kernels, long slowdownPct, long headNs, long commNs,
-            double jitterPct, long seed) implements ParallelScenario {
+            double jitterPct, long seed, long fasterPct) implements ParallelScenario {
         public Contention {
+            if (fasterPct != -1 && !(fasterPct >= 0 && fasterPct < 100)) {
+                throw new IllegalArgumentException("fasterPct must be in [0, 100)");
+            }
             if (kernelNs <= 0 || kernels < 1 || headNs <= 0 || commNs <= 0) {
                 throw new IllegalArgumentException("kernelUs, kernels, headUs, commUs must be > 0");
             }
@@ -243,7 +254,7 @@ public sealed interface ParallelScenario {
         return new Contention(new Common("contention-20pct",
                 "a GEMM 20% slower while overlapped with an all-reduce; 16 isolated and 16 overlapped per step, "
                         + "3% jitter", 0, 2, 4, 1, Durations.us(1000)),
-                Durations.us(100), 16, 20, Durations.us(300), Durations.us(500), 3, 7);
+                Durations.us(100), 16, 20, Durations.us(300), Durations.us(500), 3, 7, -1);
     }
 
     /**
@@ -305,7 +316,7 @@ public sealed interface ParallelScenario {
         private static final Set<String> MOE = Set.of("layoutUs", "attentionUs", "mlpUs", "notifyUs", "dispatchUs",
                 "combineUs");
         private static final Set<String> CONTENTION = Set.of("kernelUs", "kernels", "slowdownPct", "headUs", "commUs",
-                "jitterPct", "seed");
+                "jitterPct", "seed", "fasterPct");
 
         private final String source;
 
@@ -358,7 +369,8 @@ public sealed interface ParallelScenario {
                         return new Contention(c, us(root, "kernelUs", -1), (int) num(root, "kernels", -1),
                                 num(root, "slowdownPct", -1), us(root, "headUs", Durations.us(300)),
                                 us(root, "commUs", Durations.us(500)),
-                                root.has("jitterPct") ? root.get("jitterPct").asDouble() : 0, num(root, "seed", 1));
+                                root.has("jitterPct") ? root.get("jitterPct").asDouble() : 0, num(root, "seed", 1),
+                                root.has("fasterPct") ? num(root, "fasterPct", -1) : -1);
                     }
                     case "moe" -> {
                         check(root, MOE, "");

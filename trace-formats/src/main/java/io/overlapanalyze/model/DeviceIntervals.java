@@ -12,7 +12,9 @@ import java.util.BitSet;
  * launch correlation; {@link Time#UNKNOWN} / {@code -1} when the format has no launch link), and
  * the collective it belongs to ({@code -1} for none), and whether it was launched before the
  * capture began (metrics.md §2: work still running from launches the file does not hold; it
- * belongs to no step).
+ * belongs to no step). Kernels may carry their launch shape (grid and block, interned in a
+ * {@link ShapePool}); the column exists only once a reader sets a shape, so formats without
+ * shapes pay nothing for it.
  */
 public final class DeviceIntervals {
     private int size;
@@ -24,6 +26,9 @@ public final class DeviceIntervals {
     private long[] launchNs;
     private long[] launchThread;
     private int[] collective;
+    /** Shape id per interval, -1 when unknown; {@code null} until the first shape is set. */
+    private int[] shape;
+    private final ShapePool shapes = new ShapePool();
     /** Intervals launched before the capture; a bit set, as they are few or none. */
     private final BitSet preCapture = new BitSet();
     private final StringPool names;
@@ -73,11 +78,24 @@ public final class DeviceIntervals {
         launchNs = Arrays.copyOf(launchNs, cap);
         launchThread = Arrays.copyOf(launchThread, cap);
         collective = Arrays.copyOf(collective, cap);
+        if (shape != null) {
+            shape = grownShapes(cap);
+        }
+    }
+
+    private int[] grownShapes(int cap) {
+        int old = shape.length;
+        int[] out = Arrays.copyOf(shape, cap);
+        if (cap > old) {
+            Arrays.fill(out, old, cap, -1);
+        }
+        return out;
     }
 
     /**
      * Drops the doubling slack (up to half of each column) once a reader is done adding: what a
-     * rank keeps for the analysis is then exactly 45 bytes per interval.
+     * rank keeps for the analysis is then exactly 45 bytes per interval (49 when the format gives
+     * launch shapes).
      */
     public void trimToSize() {
         if (size == start.length) {
@@ -92,6 +110,9 @@ public final class DeviceIntervals {
         launchNs = Arrays.copyOf(launchNs, cap);
         launchThread = Arrays.copyOf(launchThread, cap);
         collective = Arrays.copyOf(collective, cap);
+        if (shape != null) {
+            shape = grownShapes(cap);
+        }
     }
 
     public int size() {
@@ -136,6 +157,43 @@ public final class DeviceIntervals {
 
     public int collective(int i) {
         return collective[i];
+    }
+
+    /**
+     * Sets interval {@code i}'s launch shape; dimensions that are not all counts (negative) leave
+     * it unknown. Interned: no allocation for a shape seen before.
+     */
+    public void setShape(int i, int gridX, int gridY, int gridZ, int blockX, int blockY, int blockZ) {
+        if (!KernelShape.valid(gridX, gridY, gridZ, blockX, blockY, blockZ)) {
+            return;
+        }
+        if (shape == null) {
+            shape = new int[start.length];
+            Arrays.fill(shape, -1);
+        }
+        shape[i] = shapes.intern(gridX, gridY, gridZ, blockX, blockY, blockZ);
+    }
+
+    public void setShape(int i, KernelShape s) {
+        if (s != null) {
+            setShape(i, s.gridX(), s.gridY(), s.gridZ(), s.blockX(), s.blockY(), s.blockZ());
+        }
+    }
+
+    /** Interval {@code i}'s launch shape id ({@link #shapeOf} gives the shape), -1 when unknown. */
+    public int shapeId(int i) {
+        return shape == null ? -1 : shape[i];
+    }
+
+    /** Interval {@code i}'s launch shape, {@code null} when the trace does not give it. */
+    public KernelShape shape(int i) {
+        int id = shapeId(i);
+        return id < 0 ? null : shapes.get(id);
+    }
+
+    /** The shape of id {@code shapeId} (from {@link #shapeId}). */
+    public KernelShape shapeOf(int shapeId) {
+        return shapes.get(shapeId);
     }
 
     public void setKind(int i, DeviceKind k) {

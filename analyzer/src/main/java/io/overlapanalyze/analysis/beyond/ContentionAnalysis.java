@@ -3,6 +3,7 @@ package io.overlapanalyze.analysis.beyond;
 import io.overlapanalyze.analysis.IntervalSet;
 import io.overlapanalyze.analysis.StepContext;
 import io.overlapanalyze.model.DeviceIntervals;
+import io.overlapanalyze.model.KernelShape;
 import io.overlapanalyze.report.ContentionReport;
 
 import java.util.ArrayList;
@@ -21,34 +22,68 @@ import java.util.Map;
  *       step's COMM intervals). <b>Overlapped</b>: at least half its duration under
  *       communication; <b>isolated</b>: none at all. Instances in between are left out: their
  *       duration mixes both regimes and would blur the medians.</li>
- *   <li>A kernel name is reported when it has at least {@link #MIN_INSTANCES} instances on each
- *       side; medians are exact (even count: mean of the middle two, floored).</li>
+ *   <li>Instances are grouped by kernel name <b>and launch shape</b> (grid and block, where the
+ *       trace gives them): one GEMM name runs several matrix sizes, whose durations are not
+ *       comparable, and one shape may be slower under overlap while another is faster. Without a
+ *       shape the name alone groups.</li>
+ *   <li>A group is reported when it has at least {@link #MIN_INSTANCES} instances on each side;
+ *       medians are exact (even count: mean of the middle two, floored).</li>
  *   <li>{@code slowdownPct = (overlappedMedian − isolatedMedian) / isolatedMedian × 100};
  *       {@code extraPerStepNs = (overlappedMedian − isolatedMedian) × overlappedCount / steps}
- *       (floor), what the slowdown costs per step at the typical instance. Negative when the
- *       kernel is faster under overlap (it is then listed, ranked last).</li>
- *   <li>Ranked by {@code extraPerStepNs}, largest first; ties by name.</li>
+ *       (floor), what the slowdown costs per step at the typical instance. A kernel faster under
+ *       overlap has both negative and is flagged {@code fasterUnderOverlap}: the renderers say
+ *       "faster", never a negative slowdown.</li>
+ *   <li>Order: slower (or equal) groups by {@code extraPerStepNs}, largest first; then faster ones
+ *       by their saving, largest first; ties by name, then shape.</li>
+ *   <li>{@link Result#netExtraPerStepNs}: the sum of the rows' {@code extraPerStepNs} (slower minus
+ *       faster), what contention costs a step net; {@code null} without rows.</li>
  * </ul>
- * Cost: per step, one merge of the sorted compute intervals against the runs of C.
+ * Cost: per step, one merge of the sorted compute intervals against the runs of C; one map lookup
+ * per classified instance.
  */
 public final class ContentionAnalysis {
     /** Instances needed on each side before a median means anything. */
     public static final int MIN_INSTANCES = 5;
 
-    private final Map<Integer, long[][]> byName = new HashMap<>();
-    private final Map<Integer, int[]> counts = new HashMap<>();
-    private final Map<Integer, String> names = new HashMap<>();
+    /** Durations of one (name, shape) group: [0] overlapped, [1] isolated. */
+    private static final class Group {
+        final String name;
+        final KernelShape shape;
+        final long[][] lists = {new long[8], new long[8]};
+        final int[] n = new int[2];
+
+        Group(String name, KernelShape shape) {
+            this.name = name;
+            this.shape = shape;
+        }
+
+        void add(int side, long dur) {
+            if (n[side] == lists[side].length) {
+                lists[side] = Arrays.copyOf(lists[side], n[side] * 2);
+            }
+            lists[side][n[side]++] = dur;
+        }
+    }
+
+    /** Groups by name id (high 32 bits) and shape id + 1 (low 32 bits, 0 = no shape). */
+    private final Map<Long, Group> groups = new HashMap<>();
     private int steps;
     private boolean anyComm;
     private boolean anyCompute;
 
     /**
-     * @param rows      reported kernels, most costly first
-     * @param unavailable why nothing is reported, or {@code null}
+     * @param rows              reported kernels: slower ones most costly first, then faster ones
+     * @param unavailable       why nothing is reported, or {@code null}
+     * @param netExtraPerStepNs the rows' {@code extraPerStepNs} summed (slower minus faster), ns per
+     *                          step; {@code null} when there is no row
      */
-    public record Result(List<ContentionReport> rows, String unavailable) {
+    public record Result(List<ContentionReport> rows, String unavailable, Long netExtraPerStepNs) {
         public Result {
             rows = List.copyOf(rows);
+        }
+
+        Result(List<ContentionReport> rows, String unavailable) {
+            this(rows, unavailable, ContentionReport.netExtraPerStepNs(rows));
         }
     }
 
@@ -80,14 +115,14 @@ public final class ContentionAnalysis {
             } else {
                 continue;
             }
-            int name = dev.nameId(i);
-            names.putIfAbsent(name, dev.name(i));
-            long[][] lists = byName.computeIfAbsent(name, k -> new long[][] {new long[8], new long[8]});
-            int[] n = counts.computeIfAbsent(name, k -> new int[2]);
-            if (n[side] == lists[side].length) {
-                lists[side] = Arrays.copyOf(lists[side], n[side] * 2);
+            int shapeId = dev.shapeId(i);
+            long key = ((long) dev.nameId(i) << 32) | (shapeId + 1L);
+            Group g = groups.get(key);
+            if (g == null) {
+                g = new Group(dev.name(i), shapeId < 0 ? null : dev.shapeOf(shapeId));
+                groups.put(key, g);
             }
-            lists[side][n[side]++] = dur;
+            g.add(side, dur);
         }
     }
 
@@ -102,24 +137,31 @@ public final class ContentionAnalysis {
             return new Result(List.of(), "no compute kernels in the analysed steps");
         }
         List<ContentionReport> rows = new ArrayList<>();
-        for (Map.Entry<Integer, int[]> e : counts.entrySet()) {
-            int[] n = e.getValue();
-            if (n[0] < MIN_INSTANCES || n[1] < MIN_INSTANCES) {
+        for (Group g : groups.values()) {
+            if (g.n[0] < MIN_INSTANCES || g.n[1] < MIN_INSTANCES) {
                 continue;
             }
-            long[][] lists = byName.get(e.getKey());
-            long om = Medians.of(lists[0], n[0]);
-            long im = Medians.of(lists[1], n[1]);
+            long om = Medians.of(g.lists[0], g.n[0]);
+            long im = Medians.of(g.lists[1], g.n[1]);
             double pct = im == 0 ? 0.0 : (double) (om - im) * 100.0 / (double) im;
-            long extra = Math.floorDiv(Math.multiplyExact(om - im, (long) n[0]), (long) steps);
-            rows.add(new ContentionReport(names.get(e.getKey()), n[0], n[1], om, im, pct, extra));
+            long extra = Math.floorDiv(Math.multiplyExact(om - im, (long) g.n[0]), (long) steps);
+            KernelShape sh = g.shape;
+            rows.add(new ContentionReport(g.name, g.n[0], g.n[1], om, im, pct, extra,
+                    sh == null ? null : List.of(sh.gridX(), sh.gridY(), sh.gridZ()),
+                    sh == null ? null : List.of(sh.blockX(), sh.blockY(), sh.blockZ()), om < im));
         }
         if (rows.isEmpty()) {
-            return new Result(List.of(), "no kernel name has " + MIN_INSTANCES
+            return new Result(List.of(), "no kernel (name and launch shape) has " + MIN_INSTANCES
                     + " or more instances both overlapping communication and isolated");
         }
-        rows.sort(Comparator.comparingLong(ContentionReport::extraPerStepNs).reversed()
-                .thenComparing(ContentionReport::kernel));
+        rows.sort(ORDER);
         return new Result(rows, null);
     }
+
+    /** Slower (or equal) first, most costly first; then faster, largest saving first; ties by name, shape. */
+    static final Comparator<ContentionReport> ORDER = Comparator
+            .comparing(ContentionReport::fasterUnderOverlap)
+            .thenComparingLong(r -> r.fasterUnderOverlap() ? r.extraPerStepNs() : -r.extraPerStepNs())
+            .thenComparing(ContentionReport::kernel)
+            .thenComparing(r -> r.shapeText() == null ? "" : r.shapeText());
 }

@@ -142,8 +142,7 @@ public final class RankAnalyzer {
 
     /** Milliseconds with three decimals, from whole ns rounded half up to the µs (for notes). */
     static String msText(long ns) {
-        long us = Math.floorDiv(ns + 500, 1000);
-        return Math.floorDiv(us, 1000) + "." + String.format(java.util.Locale.ROOT, "%03d", Math.floorMod(us, 1000));
+        return io.overlapanalyze.report.HumanTime.ms(ns);
     }
 
     /** Start of the step note that says work launched before the capture runs in its window. */

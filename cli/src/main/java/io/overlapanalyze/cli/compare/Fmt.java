@@ -36,7 +36,7 @@ final class Fmt {
             return "-";
         }
         return switch (unit) {
-            case NS -> (d.longValue() >= 0 ? "+" : "") + Units.ms(d.longValue());
+            case NS -> Units.signedMs(d.longValue());
             case RATIO -> String.format(Locale.ROOT, "%+.1f pt", d.doubleValue() * 100.0);
             case COUNT -> String.format(Locale.ROOT, "%+d", d.longValue());
             case BYTES -> (d.longValue() >= 0 ? "+" : "-") + Units.bytes(Math.abs(d.longValue()));

@@ -1,5 +1,6 @@
 package io.overlapanalyze.render.html;
 
+import io.overlapanalyze.render.BeyondView;
 import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.report.AnnotationReport;
 import io.overlapanalyze.report.ContentionReport;
@@ -256,15 +257,19 @@ final class BeyondSection {
                 : "nothing measured", sb)) {
             return;
         }
-        sb.append("<p class=\"muted\">kernels with enough instances both under communication and alone, most costly "
-                + "first.</p>");
-        String head = "<tr><th class=\"l\">kernel</th><th>overlapped</th><th>isolated</th><th>median overlapped ms</th>"
-                + "<th>median isolated ms</th><th>slowdown</th><th>extra ms/step</th></tr>";
+        sb.append("<p class=\"muted\">kernels by name and launch shape with enough instances both under "
+                + "communication and alone; slower ones most costly first, then faster ones.</p>");
         List<ContentionReport> all = r.contention();
+        sb.append("<p class=\"net\" data-ns=\"").append(r.contentionNetExtraPerStepNs()).append("\">")
+                .append(Html.esc(BeyondView.netLine(all))).append("</p>");
+        String head = "<tr><th class=\"l\">kernel</th><th class=\"l\">launch shape</th><th>overlapped</th>"
+                + "<th>isolated</th><th>median overlapped ms</th><th>median isolated ms</th><th>under overlap</th>"
+                + "<th>ms/step</th></tr>";
+        List<String> labels = BeyondView.contentionLabels(all);
         int shown = Math.min(TOP_KERNELS, all.size());
         sb.append("<div class=\"tw\"><table class=\"bx contention\">").append(head);
         for (int i = 0; i < shown; i++) {
-            contentionRow(all.get(i), sb);
+            contentionRow(all.get(i), labels.get(i), sb);
         }
         sb.append("</table></div>");
         int rest = Math.max(0, Math.min(all.size(), maxRows) - shown);
@@ -272,22 +277,29 @@ final class BeyondSection {
             sb.append("<details class=\"more\"><summary>").append(rest).append(" more kernels</summary>")
                     .append("<div class=\"tw\"><table class=\"bx contention more\">").append(head);
             for (int i = shown; i < shown + rest; i++) {
-                contentionRow(all.get(i), sb);
+                contentionRow(all.get(i), labels.get(i), sb);
             }
             sb.append("</table></div></details>");
         }
         omitted(all.size() - shown - rest, "kernels", sb);
     }
 
-    private static void contentionRow(ContentionReport c, StringBuilder sb) {
-        sb.append("<tr data-kernel=\"").append(Html.esc(c.kernel())).append("\"><td class=\"l\" title=\"")
-                .append(Html.esc(c.kernel())).append("\">").append(Html.esc(shortName(c.kernel()))).append("</td><td>")
+    private static void contentionRow(ContentionReport c, String label, StringBuilder sb) {
+        String shape = c.shapeText();
+        sb.append("<tr data-kernel=\"").append(Html.esc(c.kernel())).append('"');
+        if (shape != null) {
+            sb.append(" data-shape=\"").append(Html.esc(shape)).append('"');
+        }
+        sb.append(c.fasterUnderOverlap() ? " class=\"faster\"" : "").append("><td class=\"l\" title=\"")
+                .append(Html.esc(c.kernel())).append("\">").append(Html.esc(label)).append("</td><td class=\"l\">")
+                .append(shape == null ? "-" : Html.esc(shape)).append("</td><td>")
                 .append(c.overlappedCount()).append("</td><td>").append(c.isolatedCount()).append("</td>")
                 .append(nsCell("overlapped-median", c.overlappedMedianNs()))
                 .append(nsCell("isolated-median", c.isolatedMedianNs())).append("<td data-pct=\"")
                 .append(String.format(Locale.ROOT, "%.4f", c.slowdownPct())).append("\">")
-                .append(String.format(Locale.ROOT, "%+.1f%%", c.slowdownPct())).append("</td>")
-                .append(nsCell("extra", c.extraPerStepNs())).append("</tr>");
+                .append(Html.esc(BeyondView.effect(c))).append("</td>")
+                .append("<td data-k=\"extra\" data-ns=\"").append(c.extraPerStepNs()).append("\">")
+                .append(Html.esc(BeyondView.perStep(c))).append("</td></tr>");
     }
 
     private static void memory(RankReport r, NotAvailable na, int maxRows, StringBuilder sb) {

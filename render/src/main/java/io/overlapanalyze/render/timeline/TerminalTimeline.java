@@ -164,20 +164,40 @@ public final class TerminalTimeline {
             }
         }
         row(sb, "markers", painted.toString());
-        List<String> legend = new ArrayList<>();
-        for (List<MarkerPoints.Point> g : groups) {
-            StringBuilder letters = new StringBuilder();
-            StringBuilder labels = new StringBuilder();
-            for (MarkerPoints.Point p : g) {
-                letters.append(letters.length() > 0 ? "," : "").append(p.letter());
-                labels.append(labels.length() > 0 ? ", " : "").append(p.label());
-            }
-            legend.add(letters + " " + Units.rel(g.get(0).ns(), t.startNs()) + " " + labels);
-        }
+        List<String> legend = legend(groups, t.startNs());
         if (tailFrom >= 0) {
             legend.add("═ tail " + Units.ms(s.tailNs()) + " ms (" + s.attribution().kind() + ")");
         }
         wrap(sb, legend);
+    }
+
+    /**
+     * The legend of the marker row, one entry per printed time: markers of one column whose times
+     * print alike share an entry ("F,R +2.000 first bucket ready, reduce start"); a marker of the
+     * same column with another time gets its own entry with its own time, and says whose letter
+     * stands for it ("E +185.684 last reduce end (in C's column)"). {@code groups}: markers by
+     * column, the first of each group the one drawn.
+     */
+    static List<String> legend(List<List<MarkerPoints.Point>> groups, long startNs) {
+        List<String> legend = new ArrayList<>();
+        for (List<MarkerPoints.Point> g : groups) {
+            char drawn = g.get(0).letter();
+            java.util.Map<String, List<MarkerPoints.Point>> byTime = new java.util.LinkedHashMap<>();
+            for (MarkerPoints.Point p : g) {
+                byTime.computeIfAbsent(Units.rel(p.ns(), startNs), k -> new ArrayList<>()).add(p);
+            }
+            for (java.util.Map.Entry<String, List<MarkerPoints.Point>> e : byTime.entrySet()) {
+                StringBuilder letters = new StringBuilder();
+                StringBuilder labels = new StringBuilder();
+                for (MarkerPoints.Point p : e.getValue()) {
+                    letters.append(letters.length() > 0 ? "," : "").append(p.letter());
+                    labels.append(labels.length() > 0 ? ", " : "").append(p.label());
+                }
+                boolean hidden = e.getValue().get(0).letter() != drawn;
+                legend.add(letters + " " + e.getKey() + " " + labels + (hidden ? " (in " + drawn + "'s column)" : ""));
+            }
+        }
+        return legend;
     }
 
     /** Legend entries joined by " · ", wrapped to the terminal width under the bars. */

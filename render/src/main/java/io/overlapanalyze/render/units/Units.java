@@ -1,18 +1,28 @@
 package io.overlapanalyze.render.units;
 
+import io.overlapanalyze.report.HumanTime;
+
 import java.util.Locale;
 
-/** Human formatting of nanosecond values (exact integer arithmetic, no rounding through double for times). */
+/**
+ * Human formatting of nanosecond values (exact integer arithmetic, no rounding through double for
+ * times; times rounded half up by {@link HumanTime}'s one rule).
+ */
 public final class Units {
     private Units() {
     }
 
-    /** Milliseconds with three decimals (µs resolution), truncated toward zero: {@code 8000000 -> "8.000"}. */
+    /**
+     * Milliseconds with three decimals, rounded half up at the µs as every printed time is
+     * ({@link HumanTime}): {@code 8000000 -> "8.000"}, {@code 27767500 -> "27.768"}.
+     */
     public static String ms(long ns) {
-        long abs = Math.abs(ns);
-        long whole = abs / 1_000_000;
-        long micros = (abs % 1_000_000) / 1_000;
-        return (ns < 0 ? "-" : "") + whole + "." + String.format(Locale.ROOT, "%03d", micros);
+        return HumanTime.ms(ns);
+    }
+
+    /** {@link #ms(long)} with its sign always: {@code "+2.000"}, {@code "-0.040"}; "-" when undefined. */
+    public static String signedMs(Long ns) {
+        return ns == null ? "-" : HumanTime.signedMs(ns);
     }
 
     /** Like {@link #ms(long)}, or "-" for an undefined value. */
@@ -30,8 +40,7 @@ public final class Units {
         if (absoluteNs == null || originNs == null) {
             return "-";
         }
-        long d = absoluteNs - originNs;
-        return (d >= 0 ? "+" : "") + ms(d);
+        return HumanTime.signedMs(absoluteNs - originNs);
     }
 
     /** A ratio as a percentage with one decimal, "-" when absent. */

@@ -30,7 +30,7 @@ class BeyondSectionTest {
         }
         List<ContentionReport> c = new ArrayList<>();
         for (int k = 0; k < kernels; k++) {
-            c.add(new ContentionReport("kernel_" + k, 5, 5, 120_000, 100_000, 20.0, 1000 - k));
+            c.add(ContentionReport.withoutShape("kernel_" + k, 5, 5, 120_000, 100_000, 20.0, 1000 - k));
         }
         RankReport r = new RankReport(0, "TRACE", "x", "KINETO", null, s, null, List.of(), List.of(), List.of(),
                 new Parallelism(List.of("DDP"), List.of("why")), c,
@@ -48,6 +48,29 @@ class BeyondSectionTest {
         Element more = b.selectFirst("details.more table.contention.more");
         assertNotNull(more);
         assertEquals(List.of("kernel_10", "kernel_11", "kernel_12"), more.select("tr[data-kernel]").eachAttr("data-kernel"));
+    }
+
+    /** A faster row is marked and said faster; the shape and the net are in the page. */
+    @Test
+    void contentionShowsShapeFasterRowsAndTheNet() {
+        List<ContentionReport> c = List.of(
+                new ContentionReport("gemm", 16, 16, 120_000, 100_000, 20.0, 160_000, List.of(132, 1, 1),
+                        List.of(128, 1, 1), false),
+                new ContentionReport("gemm", 16, 16, 190_000, 200_000, -5.0, -80_000, List.of(264, 1, 1),
+                        List.of(256, 1, 1), true));
+        RankReport r = new RankReport(0, "TRACE", "x", "KINETO", null, List.of(step(0, 1L)), null, List.of(), List.of(),
+                List.of(), null, c, NotAvailable.none(), null, List.of());
+        StringBuilder sb = new StringBuilder();
+        BeyondSection.write(r, true, BeyondSection.rowsPerTable(1), sb);
+        Element b = Jsoup.parse(sb.toString()).selectFirst("details.beyond");
+        assertEquals(List.of("grid=[132,1,1] block=[128,1,1]", "grid=[264,1,1] block=[256,1,1]"),
+                b.select("tr[data-kernel]").eachAttr("data-shape"));
+        Element faster = b.selectFirst("tr.faster");
+        assertNotNull(faster);
+        assertTrue(faster.text().contains("5.0% faster"), faster.text());
+        assertTrue(faster.text().contains("0.080 saved"), faster.text());
+        assertEquals("80000", b.selectFirst("p.net").attr("data-ns"));
+        assertTrue(b.selectFirst("p.net").text().contains("net per step: +0.080 ms"), b.text());
     }
 
     @Test

@@ -461,6 +461,13 @@ class KinetoScannerParityTest {
             c.add(ok("External id " + v, kernelArg("\"External id\":" + v)));
             c.add(ok("stream " + v, kernelArg("\"stream\":" + v)));
         }
+        // Launch shapes: three integers in [0, 2^21) are a shape, anything else leaves it unknown.
+        for (String v : new String[] {"[132,1,1]", "[132, 1]", "[1,2,3,4]", "[1.5,1,1]", "[-1,1,1]", "[\"132\",1,1]",
+                "[[1],1,1]", "[2097151,65535,65535]", "[2097152,1,1]", "[18446744073709551616,1,1]", "null", "132", "{}",
+                "[]", "[null,1,1]", "\"[132,1,1]\""}) {
+            c.add(ok("grid " + v, kernelArg("\"grid\":" + v + ",\"block\":[128,1,1]")));
+            c.add(ok("block " + v, kernelArg("\"block\":" + v + ",\"grid\":[8,16,1]")));
+        }
         c.add(ok("a 500-digit number in skipped args", kernelArg("\"big\":" + "7".repeat(500))));
         c.add(no("a 501-digit number in skipped args", kernelArg("\"big\":" + "7".repeat(501))));
         c.add(no("a 1001-digit number (over Jackson's limit)", kernelArg("\"big\":" + "7".repeat(1001))));

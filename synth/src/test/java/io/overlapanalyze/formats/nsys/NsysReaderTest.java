@@ -4,6 +4,7 @@ import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.CollectiveType;
 import io.overlapanalyze.model.DeviceKind;
+import io.overlapanalyze.model.KernelShape;
 import io.overlapanalyze.model.HostSpanKind;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.model.Time;
@@ -29,6 +30,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -75,6 +77,35 @@ class NsysReaderTest {
             assertEquals(CollectiveType.ALL_REDUCE, c.type());
             assertEquals(base + r.enqueue(), c.enqueueNs(), "enqueue = start of c10d::allreduce_");
             assertEquals(base + r.start(), t.device().start(c.deviceIntervals()[0]));
+        }
+    }
+
+    /** The writer launches compute kernels with grid (8,1,1) block (128,1,1), NCCL with (2,1,1) (544,1,1). */
+    @Test
+    void readsEachKernelsLaunchShape() throws Exception {
+        Path f = seed("seed-4ms");
+        RankTrace t = new NsysReader().read(f).get(0);
+        int compute = 0;
+        for (int i = 0; i < t.device().size(); i++) {
+            KernelShape expected = t.device().kind(i) == DeviceKind.COMM ? new KernelShape(2, 1, 1, 544, 1, 1)
+                    : new KernelShape(8, 1, 1, 128, 1, 1);
+            assertEquals(expected, t.device().shape(i), "interval " + i);
+            compute += t.device().kind(i) == DeviceKind.COMPUTE ? 1 : 0;
+        }
+        assertTrue(compute > 0);
+    }
+
+    /** An export whose kernel table lacks one of the six dimension columns: no shape, no error. */
+    @Test
+    void anExportWithoutTheShapeColumnsReadsWithoutShapes() throws Exception {
+        Path f = seed("seed-4ms");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + f); Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL DROP COLUMN blockZ");
+        }
+        RankTrace t = new NsysReader().read(f).get(0);
+        assertTrue(t.device().size() > 0);
+        for (int i = 0; i < t.device().size(); i++) {
+            assertNull(t.device().shape(i), "interval " + i);
         }
     }
 

@@ -88,10 +88,13 @@ final class ByteEventReader {
     private static final int A_DEVICE_TYPE = 18;
     private static final int A_DEVICE_ID = 19;
     private static final int A_TOTAL_ALLOCATED = 20;
+    private static final int A_GRID = 21;
+    private static final int A_BLOCK = 22;
     private static final KeyTable ARG_KEYS = KeyTable.of("correlation", "External id", "external id", "stream", "name",
             "cuda_sync_kind", "wait_on_stream", "wait_on_cuda_event_record_corr_id", "Collective name",
             "In msg nelems", "Out msg nelems", "dtype", "Group size", "Process Group Name", "Process Group ID",
-            "Process Group Description", "Process Group Ranks", "Seq", "Device Type", "Device Id", "Total Allocated");
+            "Process Group Description", "Process Group Ranks", "Seq", "Device Type", "Device Id", "Total Allocated",
+            "grid", "block");
 
     private static final long NONE = EventHolder.NONE;
 
@@ -377,9 +380,48 @@ final class ByteEventReader {
                 case A_DEVICE_TYPE -> e.memDeviceType = lenientLong();
                 case A_DEVICE_ID -> e.memDeviceId = lenientLong();
                 case A_TOTAL_ALLOCATED -> e.memTotalAllocated = lenientLong();
+                case A_GRID -> {
+                    long packed = dims();
+                    e.gridX = packed < 0 ? -1 : (int) (packed >> 42);
+                    e.gridY = packed < 0 ? -1 : (int) ((packed >> 21) & EventHolder.DIM_MASK);
+                    e.gridZ = packed < 0 ? -1 : (int) (packed & EventHolder.DIM_MASK);
+                }
+                case A_BLOCK -> {
+                    long packed = dims();
+                    e.blockX = packed < 0 ? -1 : (int) (packed >> 42);
+                    e.blockY = packed < 0 ? -1 : (int) ((packed >> 21) & EventHolder.DIM_MASK);
+                    e.blockZ = packed < 0 ? -1 : (int) (packed & EventHolder.DIM_MASK);
+                }
                 default -> s.skipValue();
             }
         } while (s.nextMember());
+    }
+
+    /** As {@code EventHolder.dims}: three integers packed, else -1. */
+    private long dims() throws IOException {
+        if (s.peekKind() != ARRAY) {
+            s.skipValue();
+            return -1;
+        }
+        long[] d = {-1, -1, -1};
+        int n = 0;
+        boolean ok = true;
+        if (s.beginArray()) {
+            do {
+                int kind = s.peekKind();
+                if (kind == NUMBER && n < 3) {
+                    d[n] = s.number() ? sliceLong() : NONE;
+                    if (d[n] == NONE) {
+                        ok = false;
+                    }
+                } else {
+                    ok = false;
+                    s.skipValue();
+                }
+                n++;
+            } while (s.nextElement());
+        }
+        return ok && n == 3 ? EventHolder.pack(d[0], d[1], d[2]) : -1;
     }
 
     /** As {@link JsonValues#lenientLong}: an integer or a numeric string, else {@link #NONE}. */

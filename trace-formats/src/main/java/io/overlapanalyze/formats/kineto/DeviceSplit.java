@@ -159,6 +159,7 @@ final class DeviceSplit {
                 if (from.preCapture(i)) {
                     to.markPreCapture(intervalMap[i]);
                 }
+                to.setShape(intervalMap[i], from.shape(i));
             }
         }
         to.trimToSize();

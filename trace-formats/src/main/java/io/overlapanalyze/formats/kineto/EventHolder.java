@@ -53,6 +53,14 @@ final class EventHolder implements Cloneable {
     long memDeviceType;
     long memDeviceId;
     long memTotalAllocated;
+    // Kernel launch shape (args "grid" and "block", each an array of three counts); -1 when absent
+    // or not three integers, so that both read paths keep the same shapes.
+    int gridX;
+    int gridY;
+    int gridZ;
+    int blockX;
+    int blockY;
+    int blockZ;
 
     /** Clears every field for the next event (both read paths start from here). */
     void reset() {
@@ -89,6 +97,12 @@ final class EventHolder implements Cloneable {
         memDeviceType = NONE;
         memDeviceId = NONE;
         memTotalAllocated = NONE;
+        gridX = -1;
+        gridY = -1;
+        gridZ = -1;
+        blockX = -1;
+        blockY = -1;
+        blockZ = -1;
     }
 
     /** Names, categories and phases interned from the parser's buffer (no String per event). */
@@ -311,10 +325,68 @@ final class EventHolder implements Cloneable {
                 case "Total Allocated":
                     memTotalAllocated = JsonValues.lenientLong(p);
                     break;
+                case "grid": {
+                    long packed = dims(p);
+                    gridX = (int) (packed >> 42);
+                    gridY = (int) ((packed >> 21) & DIM_MASK);
+                    gridZ = (int) (packed & DIM_MASK);
+                    if (packed < 0) {
+                        gridX = gridY = gridZ = -1;
+                    }
+                    break;
+                }
+                case "block": {
+                    long packed = dims(p);
+                    blockX = (int) (packed >> 42);
+                    blockY = (int) ((packed >> 21) & DIM_MASK);
+                    blockZ = (int) (packed & DIM_MASK);
+                    if (packed < 0) {
+                        blockX = blockY = blockZ = -1;
+                    }
+                    break;
+                }
                 default:
                     p.skipChildren();
             }
         }
+    }
+
+    static final long DIM_MASK = (1L << 21) - 1;
+
+    /**
+     * Three dimensions packed in one value (21 bits each; CUDA's grid x reaches 2^31 − 1, beyond
+     * what a shape worth telling apart in a report needs), or -1 when the value is not an array of
+     * exactly three integers in [0, 2^21): such a shape is left unknown. Mirrored by
+     * {@code ByteEventReader.dims}.
+     */
+    static long pack(long x, long y, long z) {
+        if (x < 0 || y < 0 || z < 0 || x > DIM_MASK || y > DIM_MASK || z > DIM_MASK) {
+            return -1;
+        }
+        return (x << 42) | (y << 21) | z;
+    }
+
+    private static long dims(JsonParser p) throws IOException {
+        if (p.currentToken() != JsonToken.START_ARRAY) {
+            p.skipChildren();
+            return -1;
+        }
+        long[] d = {-1, -1, -1};
+        int n = 0;
+        boolean ok = true;
+        for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+            if (t == null) {
+                throw new EOFException("end of input inside event args");
+            }
+            if (t == JsonToken.VALUE_NUMBER_INT && n < 3) {
+                d[n] = JsonValues.lenientLong(p);
+            } else {
+                ok = false;
+                p.skipChildren();
+            }
+            n++;
+        }
+        return ok && n == 3 ? pack(d[0], d[1], d[2]) : -1;
     }
 
     /** A copy of this event's fields (for the parallel reader, which replays events in file order). */

@@ -257,6 +257,7 @@ final class TraceCollector {
         devExternalId.add(e.externalId);
         if (isKernel) {
             devIsKernel.set(i);
+            device.setShape(i, e.gridX, e.gridY, e.gridZ, e.blockX, e.blockY, e.blockZ);
         }
         if (args != null) {
             kernelArgs.put(i, args);

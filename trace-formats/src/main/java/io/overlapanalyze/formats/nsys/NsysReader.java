@@ -12,9 +12,11 @@ import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.HostSpan;
 import io.overlapanalyze.model.HostSpanKind;
 import io.overlapanalyze.model.HostThread;
+import io.overlapanalyze.model.KernelShape;
 import io.overlapanalyze.model.MemorySamples;
 import io.overlapanalyze.model.RankSource;
 import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.model.ShapePool;
 import io.overlapanalyze.model.StringPool;
 import io.overlapanalyze.model.Time;
 import io.overlapanalyze.model.TraceFormat;
@@ -183,6 +185,8 @@ public final class NsysReader implements TraceReader {
         private String commUnclassified;
         private final LaunchIndex launches = new LaunchIndex();
         private final RowNames rowNames = new RowNames();
+        /** Kernel launch shapes of this export, by id (rows carry the id until their rank's model exists). */
+        private final ShapePool shapes = new ShapePool();
         private final Map<Long, ProcessNvtx> processes = new HashMap<>();
         /** (processKey, deviceId) → rank, in first-seen order. */
         private final Map<Long, Map<Integer, RankBuilder>> ranks = new LinkedHashMap<>();
@@ -560,6 +564,25 @@ public final class NsysReader implements TraceReader {
             } else if (table.equals(GRAPH)) {
                 extra = db.column(table, "graphId");
             }
+            // Launch shapes (gridX … blockZ): selected only when the export's schema has all six.
+            String[] shapeColumns = null;
+            if (kernels) {
+                String[] cols = {"gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ"};
+                shapeColumns = new String[cols.length];
+                for (int k = 0; k < cols.length && shapeColumns != null; k++) {
+                    shapeColumns[k] = db.column(table, cols[k]);
+                    if (shapeColumns[k] == null) {
+                        shapeColumns = null;
+                    }
+                }
+            }
+            boolean hasShape = shapeColumns != null;
+            StringBuilder shapeSql = new StringBuilder();
+            if (hasShape) {
+                for (String c : shapeColumns) {
+                    shapeSql.append(", ").append(ExportDatabase.quote(c));
+                }
+            }
             if (kernels) {
                 for (String[] c : new String[][] {{"deviceId", device}, {"streamId", stream}, {"globalPid", pid},
                         {"correlationId", corr}}) {
@@ -578,7 +601,7 @@ public final class NsysReader implements TraceReader {
                     + ExportDatabase.columnOrNull(stream) + ", " + ExportDatabase.columnOrNull(corr) + ", "
                     + ExportDatabase.columnOrNull(pid) + ", " + ExportDatabase.columnOrNull(name) + ", "
                     + ExportDatabase.columnOrNull(extra) + ", " + packedPlace(start, end, device, context, stream) + ", "
-                    + ExportDatabase.columnOrNull(fullName)
+                    + ExportDatabase.columnOrNull(fullName) + shapeSql
                     + " FROM " + ExportDatabase.quote(db.table(table));
             // No ORDER BY (nsys.md §12): rows are streamed in file order into primitive buffers per
             // rank and ordered in Java (RankBuilder.flush), which the unindexed table would otherwise
@@ -730,7 +753,20 @@ public final class NsysReader implements TraceReader {
                     } else {
                         ref = memsetRef;
                     }
-                    rank.pend(time(s), time(e), ctx, str, ref, noCorr ? RankBuilder.NO_CORRELATION : c);
+                    int shape = -1;
+                    if (hasShape) {
+                        // A NULL (or non-integer) dimension reads as 0 with wasNull: the shape is unknown.
+                        int gx = dim(rs, 12);
+                        int gy = dim(rs, 13);
+                        int gz = dim(rs, 14);
+                        int bx = dim(rs, 15);
+                        int by = dim(rs, 16);
+                        int bz = dim(rs, 17);
+                        if (KernelShape.valid(gx, gy, gz, bx, by, bz)) {
+                            shape = shapes.intern(gx, gy, gz, bx, by, bz);
+                        }
+                    }
+                    rank.pend(time(s), time(e), ctx, str, ref, noCorr ? RankBuilder.NO_CORRELATION : c, shape);
                 }
             }
             boolean nullFirst = nullRows > 0 && (badRows == 0 || nullKeyS < badS || (nullKeyS == badS && nullKeyE < badE));
@@ -756,12 +792,21 @@ public final class NsysReader implements TraceReader {
                 awaitLaunches(launchRead);
             }
             for (RankBuilder r : rankList) {
-                r.flush(rowNames, launches);
+                r.flush(rowNames, launches, shapes);
             }
             if (kernels) {
                 // Ranks in the order of their first kernel, as a time-ordered read would meet them.
                 rankList.sort(Comparator.comparingLong((RankBuilder r) -> r.firstStart).thenComparingLong(r -> r.firstEnd));
             }
+        }
+
+        /** A launch dimension at {@code column}: -1 when NULL or outside int. */
+        private static int dim(ResultSet rs, int column) throws SQLException {
+            long v = rs.getLong(column);
+            if ((v == 0 && rs.wasNull()) || v < 0 || v > Integer.MAX_VALUE) {
+                return -1;
+            }
+            return (int) v;
         }
 
         /**

@@ -3,6 +3,7 @@ package io.overlapanalyze.formats.nsys;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.Lane;
+import io.overlapanalyze.model.ShapePool;
 import io.overlapanalyze.model.StringPool;
 import io.overlapanalyze.model.Time;
 import io.overlapanalyze.primitives.IntList;
@@ -47,6 +48,8 @@ final class RankBuilder {
     private IntList pendLane = new IntList(1024);
     private IntList pendName = new IntList(1024);
     private LongList pendCorrelation = new LongList(1024);
+    /** Launch shape ids (the session's {@link ShapePool}) of the pending rows, -1 for none. */
+    private IntList pendShape = new IntList(1024);
     /** Provisional lanes of the pending rows: (context, stream) in read order. */
     private final LongList provContext = new LongList(16);
     private final LongList provStream = new LongList(16);
@@ -65,7 +68,8 @@ final class RankBuilder {
      * Buffers one row. {@code name} indexes the session's {@link RowNames}; {@code correlation} is its
      * correlationId ({@link #NO_CORRELATION} for none), joined to the launch call at {@link #flush}.
      */
-    void pend(long start, long end, long context, long stream, int name, long correlation) {
+    void pend(long start, long end, long context, long stream, int name, long correlation, int shape) {
+        pendShape.add(shape);
         pendStart.add(start);
         pendEnd.add(end);
         pendLane.add(provisionalLane(context, stream));
@@ -90,7 +94,7 @@ final class RankBuilder {
     }
 
     /** Orders the buffered rows by time and appends them to {@link #device}; empties the buffer. */
-    void flush(RowNames names, LaunchIndex launches) {
+    void flush(RowNames names, LaunchIndex launches, ShapePool shapes) {
         int n = pendStart.size();
         if (device == null) {
             device = new DeviceIntervals(new StringPool(), n + 1024);
@@ -117,6 +121,10 @@ final class RankBuilder {
                 if (launch < 0 && c != NO_CORRELATION && c < firstCall) {
                     device.markPreCapture(added);
                 }
+                int shape = pendShape.get(i);
+                if (shape >= 0) {
+                    device.setShape(added, shapes.get(shape));
+                }
             }
         }
         pendStart = new LongList(16);
@@ -124,6 +132,7 @@ final class RankBuilder {
         pendLane = new IntList(16);
         pendName = new IntList(16);
         pendCorrelation = new LongList(16);
+        pendShape = new IntList(16);
         provContext.clear();
         provStream.clear();
         lastProv = -1;

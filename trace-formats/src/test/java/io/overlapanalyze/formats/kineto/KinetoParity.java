@@ -124,7 +124,7 @@ final class KinetoParity {
         for (int i = 0; i < d.size(); i++) {
             lines.add("  " + i + " [" + d.start(i) + "," + d.end(i) + ") lane=" + d.lane(i) + " kind=" + d.kind(i)
                     + " name#" + d.nameId(i) + "=" + d.name(i) + " launch=" + d.launchNs(i) + "@" + d.launchThread(i)
-                    + " coll=" + d.collective(i));
+                    + " coll=" + d.collective(i) + " shape=" + d.shape(i));
         }
         lines.add("hostSpans " + t.hostSpans().size());
         for (HostSpan s : t.hostSpans()) {
