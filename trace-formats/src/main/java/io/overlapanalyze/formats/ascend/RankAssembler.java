@@ -136,11 +136,18 @@ final class RankAssembler {
         return i;
     }
 
+    /** Host ops other than steps, outermost per thread (metrics.md §11). */
+    private final io.overlapanalyze.formats.HostRangeCollector hostRanges =
+            new io.overlapanalyze.formats.HostRangeCollector();
+
     void hostOp(String name, long start, long end, long tid) {
         hostOpsPresent = true;
         HostSpanKind kind = spanKind(name);
         if (kind != null) {
             spans.add(new HostSpan(kind, name, start, end, tid));
+        }
+        if (kind != HostSpanKind.STEP) {
+            hostRanges.add(tid, start, end, name); // what the thread was doing (metrics.md §11)
         }
         if (name.startsWith("autograd::engine::evaluate_function: ")) {
             evaluateFunctionThreads.add(tid);
@@ -190,7 +197,7 @@ final class RankAssembler {
         device.markEndedBeforeFirstLaunch(new long[0]);
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, spans, threads(),
                 collectives, new ArrayList<>(groups.values()), new long[0], hostOpsPresent, truncated, warnings,
-                List.of(), reference, MemorySamples.empty(), null, List.of());
+                List.of(), reference, MemorySamples.empty(), null, List.of(), hostRanges.outermost(0));
     }
 
     private List<Collective> buildCollectives() {
