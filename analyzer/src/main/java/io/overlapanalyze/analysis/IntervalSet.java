@@ -162,6 +162,23 @@ public final class IntervalSet implements java.io.Serializable {
         return total;
     }
 
+    /** The index of the first run that ends after {@code t} ({@link #size()} when none does). O(log n). */
+    public int firstRunEndingAfter(long t) {
+        int lo = 0;
+        int hi = size - 1;
+        int first = size;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (ends[mid] > t) {
+                first = mid;
+                hi = mid - 1;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        return first;
+    }
+
     /** True when {@code t} lies in some run {@code [start, end)}. O(log n). */
     public boolean contains(long t) {
         int lo = 0;

@@ -47,6 +47,18 @@ public final class MarkdownRenderer implements ReportRenderer {
             sb.append("\n## ").append(escape(TextRenderer.rankHeading(rank)))
                     .append("\n\nSource: `").append(rank.source()).append("` (")
                     .append(rank.format().toLowerCase(Locale.ROOT)).append(")\n\n");
+            String where = WhereTimeWent.line(rank, MarkdownRenderer::escape);
+            if (where != null) {
+                where = where.replace("\n  the host meanwhile", "; the host meanwhile");
+                sb.append(where.substring(0, 1).toUpperCase(Locale.ROOT)).append(where.substring(1)).append(".\n\n");
+                sb.append("| part | median ms | share |\n|---|--:|--:|\n");
+                long whole = rank.totals().breakdown().totalNs();
+                for (WhereTimeWent.Part p : WhereTimeWent.parts(rank)) {
+                    sb.append("| ").append(escape(p.label())).append(" | ").append(Units.ms(p.medianNs())).append(" | ")
+                            .append(WhereTimeWent.share(p.totalNs(), whole)).append(" |\n");
+                }
+                sb.append('\n');
+            }
             if (!rank.steps().isEmpty()) {
                 sb.append("Markers in ms after the step's first device activity.\n\n");
                 sb.append("| step | partial | time ms | first ready | reduce start | last compute end | last reduce end "

@@ -109,6 +109,10 @@ public final class TextRenderer implements ReportRenderer {
     private void renderRank(RankReport rank, List<PeerBoundTail> peerBound, StringBuilder sb) {
         sb.append(rankHeading(rank)).append("  ").append(rank.source()).append("  (")
                 .append(rank.format().toLowerCase(Locale.ROOT)).append(")\n");
+        String where = WhereTimeWent.line(rank, name -> name);
+        if (where != null) {
+            sb.append(where).append('\n');
+        }
         if (!rank.steps().isEmpty()) {
             sb.append("markers are ms after the step's first device activity; * = partial step\n\n");
             List<String[]> rows = new ArrayList<>();

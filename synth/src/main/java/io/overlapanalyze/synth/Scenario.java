@@ -33,7 +33,14 @@ import java.util.Objects;
  * {@code MmBackward0}), {@code kernel} (device kernel name, a cuBLAS/CUTLASS-like default),
  * {@code bucket} (backward only: after this block, all-reduce {@code bytes} of float gradients,
  * lasting {@code commUs} on the comm stream; {@code launchDelayUs} &gt; 0 makes the host issue
- * it that long after its data is ready on the device: a late launch).
+ * it that long after its data is ready on the device: a late launch), {@code deviceWaitUs} (the
+ * block's first kernel, launched as usual, starts this long after the compute stream became free:
+ * a stream or event dependency; the device idles with the work already issued).
+ *
+ * <p>{@code "dataLoaderUs"} (default 30) is how long the main thread spends in the data loader
+ * ({@code enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__}) at the start of each step,
+ * before anything else; a long one leaves the device idle, waiting for the host, until the step's
+ * first launch.
  *
  * <h2>Device semantics</h2>
  * Each step starts at its device origin t0. Forward kernels then backward kernels run
@@ -62,6 +69,7 @@ import java.util.Objects;
  * @param stepGapNs   minimum device idle between steps (ns)
  * @param jitterPct   jitter in percent, 0 ≤ j &lt; 100
  * @param syncEvents  also write the explicit stream-wait dependencies (cuda_sync events)
+ * @param dataLoaderNs host time of the data loader range at the start of each step (ns, &gt; 0)
  */
 public record Scenario(
         String name,
@@ -76,7 +84,8 @@ public record Scenario(
         long stepGapNs,
         double jitterPct,
         long seed,
-        boolean syncEvents) {
+        boolean syncEvents,
+        long dataLoaderNs) {
 
     public Scenario {
         Objects.requireNonNull(name, "name");
@@ -112,9 +121,23 @@ public record Scenario(
         if (stepGapNs < 0) {
             throw new IllegalArgumentException("stepGapUs must be >= 0, got " + Durations.plainUs(stepGapNs));
         }
+        if (dataLoaderNs <= 0) {
+            throw new IllegalArgumentException("dataLoaderUs must be > 0, got " + Durations.plainUs(dataLoaderNs));
+        }
         if (!(jitterPct >= 0 && jitterPct < 100)) {
             throw new IllegalArgumentException("jitterPct must be in [0, 100), got " + jitterPct);
         }
+    }
+
+    /** The data loader's host time when a scenario does not say: 30 µs. */
+    public static final long DEFAULT_DATA_LOADER_NS = 30_000L;
+
+    /** A scenario with the default data loader time. */
+    public Scenario(String name, String description, int rank, int worldSize, int steps, int firstStep,
+            List<Block> forward, List<Block> backward, long optimizerNs, long stepGapNs, double jitterPct,
+            long seed, boolean syncEvents) {
+        this(name, description, rank, worldSize, steps, firstStep, forward, backward, optimizerNs, stepGapNs,
+                jitterPct, seed, syncEvents, DEFAULT_DATA_LOADER_NS);
     }
 
     /** A scenario without sync events. */
@@ -134,22 +157,22 @@ public record Scenario(
 
     public Scenario withSteps(int newSteps) {
         return new Scenario(name, description, rank, worldSize, newSteps, firstStep, forward, backward,
-                optimizerNs, stepGapNs, jitterPct, seed, syncEvents);
+                optimizerNs, stepGapNs, jitterPct, seed, syncEvents, dataLoaderNs);
     }
 
     public Scenario withRank(int newRank, int newWorldSize) {
         return new Scenario(name, description, newRank, newWorldSize, steps, firstStep, forward, backward,
-                optimizerNs, stepGapNs, jitterPct, seed, syncEvents);
+                optimizerNs, stepGapNs, jitterPct, seed, syncEvents, dataLoaderNs);
     }
 
     public Scenario withJitter(double newJitterPct, long newSeed) {
         return new Scenario(name, description, rank, worldSize, steps, firstStep, forward, backward,
-                optimizerNs, stepGapNs, newJitterPct, newSeed, syncEvents);
+                optimizerNs, stepGapNs, newJitterPct, newSeed, syncEvents, dataLoaderNs);
     }
 
     public Scenario withSyncEvents(boolean newSyncEvents) {
         return new Scenario(name, description, rank, worldSize, steps, firstStep, forward, backward,
-                optimizerNs, stepGapNs, jitterPct, seed, newSyncEvents);
+                optimizerNs, stepGapNs, jitterPct, seed, newSyncEvents, dataLoaderNs);
     }
 
     /** Number of buckets (gradient all-reduces) per step. */
@@ -180,8 +203,11 @@ public record Scenario(
      * @param kernel device kernel name ({@code null}: a GEMM kernel name)
      * @param bucket the all-reduce issued after this block, or {@code null}
      */
-    public record Block(String name, String kernel, long ns, int kernels, Bucket bucket) {
+    public record Block(String name, String kernel, long ns, int kernels, Bucket bucket, long deviceWaitNs) {
         public Block {
+            if (deviceWaitNs < 0) {
+                throw new IllegalArgumentException("deviceWaitUs must be >= 0, got " + Durations.plainUs(deviceWaitNs));
+            }
             if (ns <= 0) {
                 throw new IllegalArgumentException("us must be > 0, got " + Durations.plainUs(ns));
             }
@@ -192,6 +218,11 @@ public record Scenario(
                 throw new IllegalArgumentException("kernels (" + kernels + ") must not exceed the block's ns ("
                         + ns + ")");
             }
+        }
+
+        /** A block whose first kernel starts as soon as the stream and its launch allow. */
+        public Block(String name, String kernel, long ns, int kernels, Bucket bucket) {
+            this(name, kernel, ns, kernels, bucket, 0);
         }
 
         /** A one-kernel block of {@code us} microseconds with default names. */

@@ -13,8 +13,9 @@ import java.util.Set;
  */
 final class ScenarioParser {
     private static final Set<String> TOP = Set.of("name", "description", "rank", "worldSize", "steps",
-            "firstStep", "forward", "backward", "optimizerUs", "stepGapUs", "jitterPct", "seed", "syncEvents");
-    private static final Set<String> BLOCK = Set.of("name", "kernel", "us", "kernels", "bucket");
+            "firstStep", "forward", "backward", "optimizerUs", "stepGapUs", "jitterPct", "seed", "syncEvents",
+            "dataLoaderUs");
+    private static final Set<String> BLOCK = Set.of("name", "kernel", "us", "kernels", "bucket", "deviceWaitUs");
     private static final Set<String> BUCKET = Set.of("bytes", "commUs", "launchDelayUs");
 
     private final String source;
@@ -55,7 +56,8 @@ final class ScenarioParser {
                     fields.usField(root, "stepGapUs", Durations.ms(1), ""),
                     fields.doubleField(root, "jitterPct", 0, ""),
                     fields.longField(root, "seed", 1, ""),
-                    fields.booleanField(root, "syncEvents", false));
+                    fields.booleanField(root, "syncEvents", false),
+                    fields.usField(root, "dataLoaderUs", Scenario.DEFAULT_DATA_LOADER_NS, ""));
         } catch (ScenarioException e) {
             throw e;
         } catch (IllegalArgumentException e) {
@@ -92,7 +94,8 @@ final class ScenarioParser {
             }
             try {
                 out.add(new Scenario.Block(fields.optionalText(b, "name", null), fields.optionalText(b, "kernel", null),
-                        fields.usField(b, "us", 0, p + "."), fields.intField(b, "kernels", 1, p + "."), bucket));
+                        fields.usField(b, "us", 0, p + "."), fields.intField(b, "kernels", 1, p + "."), bucket,
+                        fields.usField(b, "deviceWaitUs", 0, p + ".")));
             } catch (ScenarioException e) {
                 throw e;
             } catch (IllegalArgumentException e) {

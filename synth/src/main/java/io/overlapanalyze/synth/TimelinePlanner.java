@@ -118,7 +118,7 @@ final class TimelinePlanner {
 
     /** Host time from ProfilerStep start to the step's first cudaLaunchKernel (see StepPlanner). */
     private long firstLaunchOffset() {
-        long m = 70 * US;
+        long m = s.dataLoaderNs() + 40 * US;
         return s.forward().isEmpty() ? m + 5 * US + OP_PRE : m + GAP + OP_PRE;
     }
 
@@ -152,9 +152,10 @@ final class TimelinePlanner {
 
         PlannedStep plan() {
             long h = hostStart;
-            annotations.add(new Annotation(DATALOADER, h + 2 * US, h + 32 * US));
-            annotations.add(new Annotation(ZERO_GRAD, h + 40 * US, h + 60 * US));
-            long m = h + 70 * US; // must match firstLaunchOffset()
+            long loaded = h + 2 * US + s.dataLoaderNs();
+            annotations.add(new Annotation(DATALOADER, h + 2 * US, loaded));
+            annotations.add(new Annotation(ZERO_GRAD, loaded + 8 * US, loaded + 28 * US));
+            long m = loaded + 38 * US; // must match firstLaunchOffset()
 
             if (!s.forward().isEmpty()) {
                 long fwdStart = m;
@@ -162,7 +163,7 @@ final class TimelinePlanner {
                 for (int i = 0; i < s.forward().size(); i++) {
                     Scenario.Block b = s.forward().get(i);
                     KernelOp op = launchOp(Phase.FORWARD, i, orDefault(b.name(), FWD_OP),
-                            orDefault(b.kernel(), FWD_KERNEL), m, jitter(b.ns()), b.kernels());
+                            orDefault(b.kernel(), FWD_KERNEL), m, jitter(b.ns()), b.kernels(), b.deviceWaitNs());
                     mainOps.add(op);
                     m = op.end() + GAP;
                 }
@@ -179,7 +180,7 @@ final class TimelinePlanner {
                 long lastReduceEnd = commFree;
                 computeFree = Math.max(computeFree, lastReduceEnd); // DDP: optimizer waits for all buckets
                 KernelOp op = launchOp(Phase.OPTIMIZER, 0, OPTIMIZER_OP, OPT_KERNEL, o + 2 * US,
-                        jitter(s.optimizerNs()), 1);
+                        jitter(s.optimizerNs()), 1, 0);
                 mainOps.add(op);
                 optEnd = op.end() + 2 * US;
             } else {
@@ -210,7 +211,7 @@ final class TimelinePlanner {
             for (int i = 0; i < blocks.size(); i++) {
                 Scenario.Block b = blocks.get(i);
                 KernelOp op = launchOp(Phase.BACKWARD, i, orDefault(b.name(), BWD_FN),
-                        orDefault(b.kernel(), BWD_KERNEL), a, jitter(b.ns()), b.kernels());
+                        orDefault(b.kernel(), BWD_KERNEL), a, jitter(b.ns()), b.kernels(), b.deviceWaitNs());
                 autogradOps.add(op);
                 a = op.end() + GAP;
                 if (b.bucket() != null) {
@@ -247,16 +248,19 @@ final class TimelinePlanner {
             return a;
         }
 
-        /** A host op at {@code start} launching {@code k} kernels that share {@code ns} exactly. */
+        /**
+         * A host op at {@code start} launching {@code k} kernels that share {@code ns} exactly; the
+         * first waits {@code deviceWait} after the stream is free (a stream dependency).
+         */
         private KernelOp launchOp(Phase phase, int block, String opName, String kernelName, long start, long ns,
-                int k) {
+                int k, long deviceWait) {
             k = (int) Math.min(k, ns);
             long base = ns / k;
             long extra = ns % k; // the first `extra` kernels get one more ns: exact sum
             List<PlannedKernel> kernels = new ArrayList<>(k);
             for (int j = 0; j < k; j++) {
                 long launch = start + OP_PRE + j * LAUNCH_SLOT;
-                long ks = Math.max(computeFree, launch + LAUNCH_LATENCY);
+                long ks = Math.max(computeFree + (j == 0 ? deviceWait : 0), launch + LAUNCH_LATENCY);
                 long ke = ks + base + (j < extra ? 1 : 0);
                 computeFree = ke;
                 PlannedKernel kernel = new PlannedKernel(phase, block, kernelName, launch, ks, ke);

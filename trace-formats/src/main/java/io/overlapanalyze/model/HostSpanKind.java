@@ -10,5 +10,11 @@ public enum HostSpanKind {
     /** An {@code Optimizer.step#...} annotation (not {@code Optimizer.zero_grad#...}). */
     OPTIMIZER,
     /** An autograd op ({@code autograd::engine::evaluate_function: ...} or a {@code ...Backward...} op). */
-    BACKWARD
+    BACKWARD,
+    /**
+     * Any other host range (host op, annotation, NVTX range), kept only in
+     * {@link RankTrace#hostRanges()} to say what a host thread was doing (metrics.md §11); never
+     * in {@link RankTrace#hostSpans()}.
+     */
+    RANGE
 }

@@ -50,7 +50,7 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
                         long[] unmatchedLaunchNs, boolean hostOpsPresent, boolean truncated,
                         List<String> warnings, List<StreamWait> streamWaits,
                         List<ReferenceOverlap> referenceOverlap, MemorySamples memory,
-                        String commUnclassified, List<Annotation> annotations) {
+                        String commUnclassified, List<Annotation> annotations, List<HostSpan> hostRanges) {
     public RankTrace {
         lanes = List.copyOf(lanes);
         hostSpans = List.copyOf(hostSpans);
@@ -62,6 +62,20 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
         referenceOverlap = referenceOverlap == null ? List.of() : List.copyOf(referenceOverlap);
         memory = memory == null ? MemorySamples.empty() : memory;
         annotations = annotations == null ? List.of() : List.copyOf(annotations);
+        hostRanges = hostRanges == null ? List.of() : List.copyOf(hostRanges);
+    }
+
+    /** A trace without {@link #hostRanges() host ranges} (a format or a test that records none). */
+    public RankTrace(String source, TraceFormat format, int rank, RankSource rankSource, int worldSize,
+                     List<Lane> lanes, DeviceIntervals device, List<HostSpan> hostSpans,
+                     List<HostThread> threads, List<Collective> collectives, List<ProcessGroup> groups,
+                     long[] unmatchedLaunchNs, boolean hostOpsPresent, boolean truncated,
+                     List<String> warnings, List<StreamWait> streamWaits,
+                     List<ReferenceOverlap> referenceOverlap, MemorySamples memory,
+                     String commUnclassified, List<Annotation> annotations) {
+        this(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads, collectives, groups,
+                unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits, referenceOverlap, memory,
+                commUnclassified, annotations, List.of());
     }
 
     /**
@@ -71,35 +85,35 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
     public RankTrace withRank(int newRank, RankSource newRankSource) {
         return new RankTrace(source, format, newRank, newRankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, commUnclassified, annotations);
+                referenceOverlap, memory, commUnclassified, annotations, hostRanges);
     }
 
     /** This trace marked as one whose communication cannot be classified, and why. */
     public RankTrace withCommUnclassified(String why) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, why, annotations);
+                referenceOverlap, memory, why, annotations, hostRanges);
     }
 
     /** This trace with another job size ({@code -1}: unknown); every other component is this trace's. */
     public RankTrace withWorldSize(int newWorldSize) {
         return new RankTrace(source, format, rank, rankSource, newWorldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, commUnclassified, annotations);
+                referenceOverlap, memory, commUnclassified, annotations, hostRanges);
     }
 
     /** This trace as read from {@code newSource}; every other component is this trace's. */
     public RankTrace withSource(String newSource) {
         return new RankTrace(newSource, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, commUnclassified, annotations);
+                referenceOverlap, memory, commUnclassified, annotations, hostRanges);
     }
 
     /** This trace with {@code newWarnings} in place of its warnings; every other component is this trace's. */
     public RankTrace withWarnings(List<String> newWarnings) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, newWarnings, streamWaits,
-                referenceOverlap, memory, commUnclassified, annotations);
+                referenceOverlap, memory, commUnclassified, annotations, hostRanges);
     }
 
     /** This trace with one more warning line at the end; every other component is this trace's. */
@@ -113,14 +127,21 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
     public RankTrace withMemory(MemorySamples newMemory) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, newMemory, commUnclassified, annotations);
+                referenceOverlap, newMemory, commUnclassified, annotations, hostRanges);
     }
 
     /** This trace with {@code newAnnotations} as its user annotation ranges; every other component is this trace's. */
     public RankTrace withAnnotations(List<Annotation> newAnnotations) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, commUnclassified, newAnnotations);
+                referenceOverlap, memory, commUnclassified, newAnnotations, hostRanges);
+    }
+
+    /** This trace with {@code newHostRanges} as its host ranges; every other component is this trace's. */
+    public RankTrace withHostRanges(List<HostSpan> newHostRanges) {
+        return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
+                collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
+                referenceOverlap, memory, commUnclassified, annotations, newHostRanges);
     }
 
     /** True when the rank recorded no device activity at all (a CPU-only trace). */

@@ -11,6 +11,7 @@ import io.overlapanalyze.analysis.MarkerAnalysis;
 import io.overlapanalyze.analysis.OverlapCrossCheck;
 import io.overlapanalyze.analysis.PhaseClassifier;
 import io.overlapanalyze.analysis.StepAssigner;
+import io.overlapanalyze.analysis.StepBreakdowns;
 import io.overlapanalyze.analysis.StepContext;
 import io.overlapanalyze.analysis.StepPeriods;
 import io.overlapanalyze.analysis.StreamWaitIndex;
@@ -104,6 +105,8 @@ public final class RankAnalyzer {
             // is analysed: a step's numbers cannot depend on the steps selected with --steps.
             ExposureAnalysis.Period[] periods = StepPeriods.of(trace.device(), all,
                     StepPeriods.deviceBusy(trace.device()));
+            // Where each period went (metrics.md §11): one sweep over the rank, not one per step.
+            StepBreakdowns.Result[] breakdowns = StepBreakdowns.of(trace, periods);
             // Steps are independent (the trace and the indexes are only read): a big trace's
             // thousands of steps are analysed on all cores, and kept in step order.
             IntStream indexes = IntStream.range(0, all.size());
@@ -113,7 +116,7 @@ public final class RankAnalyzer {
             List<Map.Entry<StepContext, StepReport>> analysed = indexes.mapToObj(k -> {
                 StepContext context = new StepContext(trace, all.get(k), phases);
                 return Map.entry(context, analyzeStep(context, phases, waits, options, memory, periods[k],
-                        before.busy(), annotations));
+                        before.busy(), annotations, breakdowns[k]));
             }).toList();
             for (Map.Entry<StepContext, StepReport> a : analysed) {
                 steps.add(a.getValue());
@@ -274,7 +277,8 @@ public final class RankAnalyzer {
 
     static StepReport analyzeStep(StepContext step, PhaseClassifier phases, StreamWaitIndex waits,
                                   AnalysisOptions options, MemoryAnalysis memory, ExposureAnalysis.Period period,
-                                  IntervalSet preCaptureBusy, AnnotationOverlap.Index annotations) {
+                                  IntervalSet preCaptureBusy, AnnotationOverlap.Index annotations,
+                                  StepBreakdowns.Result breakdown) {
         List<String> notes = new ArrayList<>();
         GradientSet.Selection g = GradientSet.select(step, phases);
         ExposureAnalysis.Exposure exposure = ExposureAnalysis.analyze(step, g.members(), period);
@@ -344,7 +348,7 @@ public final class RankAnalyzer {
                 gradBuckets(g.members(), markers.gL()), prefetch.exposedPrefetchNs(), prefetch.prefetches(), pipeline,
                 launch, peak, exposure.hasWork() ? exposure.stepPeriodNs() : null,
                 exposure.hasWork() ? exposure.windowOverlapNs() : null, exposure.fusedBusyNs(),
-                FusedAnalysis.fusedCommNs(step), null, AnnotationOverlap.analyze(step, annotations), null, null,
+                FusedAnalysis.fusedCommNs(step), null, AnnotationOverlap.analyze(step, annotations), breakdown.breakdown(), breakdown.idle(),
                 CommSplit.unknown());
     }
 

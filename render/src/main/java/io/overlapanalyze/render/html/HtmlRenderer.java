@@ -4,6 +4,7 @@ import io.overlapanalyze.render.Explanations;
 import io.overlapanalyze.render.FindingsView;
 import io.overlapanalyze.render.ReportRenderer;
 import io.overlapanalyze.render.TextRenderer;
+import io.overlapanalyze.render.WhereTimeWent;
 import io.overlapanalyze.render.timeline.TimelineIndex;
 import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.report.AnalysisReport;
@@ -268,6 +269,11 @@ public final class HtmlRenderer implements ReportRenderer {
                     .append("><summary>").append(Html.esc(TextRenderer.rankHeading(r))).append(" · ")
                     .append(Html.esc(r.source())).append(" · ").append(r.format().toLowerCase(Locale.ROOT))
                     .append("</summary>");
+            String where = WhereTimeWent.line(r, Html::esc);
+            if (where != null) {
+                sb.append("<p class=\"where\">").append(where.replace("\n  ", "<br>")).append("</p>")
+                        .append(BreakdownSvg.render(r, Math.max(4, 400 / report.ranks().size())));
+            }
             for (String note : r.notes()) {
                 sb.append("<p class=\"muted\">note: ").append(Html.esc(note)).append("</p>");
             }

@@ -9,7 +9,7 @@ final class Styles {
     }
 
     static final String CSS = """
-            :root{--k:#4e79a7;--c:#59a14f;--x:#e15759;--m:#b07aa1;--f:#9c755f;--t:#f2c14e;--ink:#222;--muted:#666;--line:#ddd}
+            :root{--k:#4e79a7;--c:#59a14f;--x:#e15759;--m:#b07aa1;--f:#9c755f;--t:#f2c14e;--ih:#f2a65a;--il:#c9c9c9;--iu:#ececec;--ink:#222;--muted:#666;--line:#ddd}
             body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);margin:0 auto;max-width:1180px;padding:16px 20px 48px}
             h1{font-size:22px;margin:8px 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}
             h3{font-size:15px;margin:16px 0 6px}.muted{color:var(--muted)}.verdict{background:#fff7e0;border-left:4px solid var(--t);padding:8px 12px;margin:12px 0}
@@ -24,6 +24,7 @@ final class Styles {
             .legend span{display:inline-block;margin-right:14px}.sw{display:inline-block;width:12px;height:12px;vertical-align:-1px;margin-right:4px;border-radius:2px}
             svg{display:block;margin:4px 0;font:11px system-ui,sans-serif;overflow:visible}
             svg .bg{fill:#f7f7f7}svg .k{fill:var(--k)}svg .c{fill:var(--c)}svg .x{fill:var(--x)}svg .m{fill:var(--m)}svg .f{fill:var(--f)}
+            svg .ih{fill:var(--ih)}svg .il{fill:var(--il)}svg .iu{fill:var(--iu)}
             svg .tail{fill:var(--t);fill-opacity:.3;stroke:#d4a017;stroke-width:1}svg .mk line{stroke:#333;stroke-width:1;stroke-dasharray:3 2}svg .mk text{fill:#333}
             svg .lab{fill:#444}svg .ax{stroke:#999}svg .axt{fill:#666}svg .grid{stroke:#eee}
             svg .link rect{fill:#fff;stroke:#333}svg .link text{fill:#222}svg .arrow{fill:none;stroke:#333;stroke-width:1.2}

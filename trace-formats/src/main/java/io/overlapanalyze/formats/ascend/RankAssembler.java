@@ -136,11 +136,26 @@ final class RankAssembler {
         return i;
     }
 
+    /**
+     * A Python stack frame ({@code train.py(45): main}, {@code <string>(1): <module>}), which
+     * torch_npu writes among the host ops when the stack is recorded: the whole script's frame would
+     * be the outermost range of every instant, so frames are not host ranges (as Kineto's
+     * {@code python_function} events are not).
+     */
+    private static final java.util.regex.Pattern PYTHON_FRAME = java.util.regex.Pattern.compile(".*\\(\\d+\\): .*");
+
+    /** Host ops other than steps, outermost per thread (metrics.md §11). */
+    private final io.overlapanalyze.formats.HostRangeCollector hostRanges =
+            new io.overlapanalyze.formats.HostRangeCollector();
+
     void hostOp(String name, long start, long end, long tid) {
         hostOpsPresent = true;
         HostSpanKind kind = spanKind(name);
         if (kind != null) {
             spans.add(new HostSpan(kind, name, start, end, tid));
+        }
+        if (kind != HostSpanKind.STEP && !PYTHON_FRAME.matcher(name).matches()) {
+            hostRanges.add(tid, start, end, name); // what the thread was doing (metrics.md §11)
         }
         if (name.startsWith("autograd::engine::evaluate_function: ")) {
             evaluateFunctionThreads.add(tid);
@@ -190,7 +205,7 @@ final class RankAssembler {
         device.markEndedBeforeFirstLaunch(new long[0]);
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, spans, threads(),
                 collectives, new ArrayList<>(groups.values()), new long[0], hostOpsPresent, truncated, warnings,
-                List.of(), reference, MemorySamples.empty(), null, List.of());
+                List.of(), reference, MemorySamples.empty(), null, List.of(), hostRanges.outermost(0));
     }
 
     private List<Collective> buildCollectives() {

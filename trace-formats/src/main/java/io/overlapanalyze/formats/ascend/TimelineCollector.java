@@ -196,7 +196,8 @@ final class TimelineCollector {
                 if (name != null) {
                     hostThreads.put(tid, name);
                 }
-                if (RankAssembler.spanKind(e.name) != null || e.name.startsWith("c10d::")) {
+                // Every host op: steps and phases, c10d ops, and what the host was doing (metrics.md §11).
+                if (e.ts.present) {
                     long start = ns(e.ts, "ts");
                     hostOps.add(new long[] {start, start + ns(e.dur, "dur"), tid, hostOpNames.size()});
                     hostOpNames.add(e.name);

@@ -209,6 +209,7 @@ final class DeviceSplit {
         return new RankTrace(whole.source() + " device " + device, whole.format(), rank, source, world, lanes, to,
                 whole.hostSpans(), whole.threads(), collectives, whole.groups(), whole.unmatchedLaunchNs().clone(),
                 whole.hostOpsPresent(), whole.truncated(), warnings, waits, whole.referenceOverlap(),
-                memory.isEmpty() ? MemorySamples.empty() : memory, whole.commUnclassified(), annotations);
+                memory.isEmpty() ? MemorySamples.empty() : memory, whole.commUnclassified(), annotations,
+                whole.hostRanges());
     }
 }

@@ -467,7 +467,8 @@ public final class KinetoReader implements TraceReader {
             int world = dist.worldSize() == null ? -1 : dist.worldSize();
             return new RankTrace(file, TraceFormat.KINETO, rank, source, world, lanes(), device, spans, threads(),
                     collectives, dist.groups(), unmatched, collector.hostOpsPresent, truncated, warnings.lines(),
-                    streamWaits, List.of(), collector.memory, null, AnnotationJoiner.join(collector, device, base));
+                    streamWaits, List.of(), collector.memory, null, AnnotationJoiner.join(collector, device, base),
+                    collector.hostRanges.outermost(base));
         }
 
         /** Adding the base must not overflow any time (a corrupt base, or epoch times plus a base). */

@@ -86,6 +86,8 @@ final class TraceCollector {
     final LongList hostAnnotationEnd = new LongList(16);
     final LongList hostAnnotationTid = new LongList(16);
     final List<String> hostAnnotationNames = new ArrayList<>();
+    /** Host ops and annotations other than steps, outermost per thread (metrics.md §11). */
+    final io.overlapanalyze.formats.HostRangeCollector hostRanges = new io.overlapanalyze.formats.HostRangeCollector();
     private final Map<String, String> annotationNames = new HashMap<>();
 
     final List<HostSpan> hostSpans = new ArrayList<>(); // relative times
@@ -348,6 +350,9 @@ final class TraceCollector {
             hostAnnotationNames.add(annotationNames.computeIfAbsent(name, n -> n));
         }
         HostSpanKind kind = spanKind(cpuOp, name);
+        if (kind != HostSpanKind.STEP) {
+            hostRanges.add(tid, start, end, spanNames.computeIfAbsent(name, n -> n)); // metrics.md §11
+        }
         if (kind != null) {
             hostSpans.add(new HostSpan(kind, spanNames.computeIfAbsent(name, n -> n), start, end, tid));
         }

@@ -940,6 +940,9 @@ public final class NsysReader implements TraceReader {
             } else if (NvtxNames.isCommAnnotation(base)) {
                 p.commAnnotations.add(thread, s, e, base);
             }
+            if (kind != HostSpanKind.STEP) {
+                p.hostRanges.add(thread, s, e, base); // what the thread was doing (metrics.md §11)
+            }
             if (kind == HostSpanKind.STEP && !p.spans.isEmpty()) {
                 // Step spans must not overlap (StepAssigner): a step range inside the previous one is dropped.
                 HostSpan last = lastStep(p);
@@ -1002,7 +1005,7 @@ public final class NsysReader implements TraceReader {
                 RankTrace trace = new RankTrace(file, TraceFormat.NSYS, id.rank(), id.source(), id.worldSize(),
                         r.lanes(), r.device, spans, threads, collectives, List.of(),
                         launches.unmatchedLaunches(r.processKey), hostOps, false, w.lines(), List.of(), List.of(),
-                        MemorySamples.empty(), commUnclassified, List.of());
+                        MemorySamples.empty(), commUnclassified, List.of(), p.hostRanges.outermost(0));
                 out.add(new NsysRank(r.pid, r.deviceId, id.how(), trace));
             }
             out.sort(Comparator.comparingInt((NsysRank n) -> n.trace().rank()).thenComparingLong(NsysRank::pid));

@@ -14,6 +14,8 @@ import java.util.Map;
 final class ProcessNvtx {
     /** STEP, OPTIMIZER and BACKWARD spans, in start order (rows arrive sorted). */
     final List<HostSpan> spans = new ArrayList<>();
+    /** Every other NVTX range (NCCL's own excluded), outermost per thread (metrics.md §11). */
+    final io.overlapanalyze.formats.HostRangeCollector hostRanges = new io.overlapanalyze.formats.HostRangeCollector();
     /** PyTorch {@code c10d::*} ops: a collective's enqueue time. */
     final NvtxTimeline c10d = new NvtxTimeline();
     /** PyTorch {@code nccl:*} RecordFunctions: a collective's type. */
