@@ -3,6 +3,7 @@ package io.overlapanalyze.pipeline;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.crossrank.CrossRankAnalyzer;
+import io.overlapanalyze.crossrank.CrossRankSplits;
 import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.formats.JobReader;
 import io.overlapanalyze.formats.RankNaming;
@@ -117,13 +118,16 @@ public final class AnalysisPipeline {
      */
     public static PipelineResult assemble(List<RankInput> ranksRead, List<InputProblem> unreadable, int files,
                                           boolean crossRank, List<String> skipped) {
+        CrossRankAnalyzer.Result cross = crossRank && (files > 1 || ranksRead.size() > 1)
+                ? CrossRankAnalyzer.analyzeWithWaits(ranksRead, unreadable) : null;
+        CrossRankReport crossReport = cross == null ? null : cross.report();
         List<RankReport> ranks = new ArrayList<>();
         for (RankInput input : ranksRead) {
-            ranks.add(input.report());
+            // §12 rule 2: each step's transfer/waiting split from the arrivals across ranks, where they cover it.
+            ranks.add(cross == null ? input.report()
+                    : CrossRankSplits.apply(input.report(), cross.waits().rank(input.rank())));
         }
         ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(r -> String.valueOf(r.source())));
-        CrossRankReport crossReport = crossRank && (files > 1 || ranksRead.size() > 1)
-                ? CrossRankAnalyzer.analyze(ranksRead, unreadable) : null;
         AnalysisReport report = new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks, crossReport);
         return new PipelineResult(report, ranksRead, unreadable, skipped);
     }

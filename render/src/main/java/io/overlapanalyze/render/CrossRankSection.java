@@ -142,6 +142,11 @@ final class CrossRankSection {
         if (s.timed() == 0) {
             return "no collective has device times on every rank";
         }
+        if (s.medianSkewNs() == null) {
+            return s.timed() + " timed collectives; no arrival skew or waits: the clocks or the pairing do not "
+                    + "allow them (see the notes); end skew median " + Units.ms(s.medianEndSkewNs())
+                    + " ms after alignment";
+        }
         return s.timed() + " timed collectives; arrival skew median " + Units.ms(s.medianSkewNs()) + " ms, max "
                 + Units.ms(s.maxSkewNs()) + " ms (group " + s.worstGroup() + " index " + s.worstIndex() + " "
                 + s.worstType() + (s.worstStep() == null ? "" : " in " + s.worstStep())

@@ -38,8 +38,9 @@ import java.util.Set;
  *       COMM intervals). Then its C'' − K'' is exactly E: E is disjoint from K ⊇ K'', and
  *       C' − K'' ⊆ C' − K ⊆ E. The waiting parts are built from the kept collectives, so the
  *       exposed wait |(W ∩ C) − K| = |W ∩ E| is unchanged too.</li>
- *   <li>The report keeps, per step with a defined tail, its name, tail and attribution kind with
- *       the head of its chain (the worst tail per step and the peer-bound tails read those).</li>
+ *   <li>The report keeps, per step with a defined tail or a device window, its name, tail and
+ *       attribution kind with the head of its chain (the worst tail per step and the peer-bound
+ *       tails read those), and its device window (the transfer/waiting split per step reads it).</li>
  * </ul>
  * A digest is for the cross-rank analysis only: the single-rank figures of its trace are not the
  * rank's, and its report has no buckets, totals, notes or warnings.
@@ -126,12 +127,14 @@ public final class CrossRankDigest {
     static RankReport report(RankReport r) {
         List<StepReport> steps = new ArrayList<>();
         for (StepReport s : r.steps()) {
-            if (s.tailNs() == null) {
-                continue; // neither the worst tails nor the peer-bound tails look at a step without a tail
+            boolean window = s.deviceStartNs() != null && s.deviceEndNs() != null;
+            if (s.tailNs() == null && !window) {
+                continue; // neither the tails nor the transfer/waiting split look at such a step
             }
             Attribution a = s.attribution();
             Attribution head = new Attribution(a.kind(), a.chain().isEmpty() ? List.of() : List.of(a.chain().get(0)));
-            steps.add(StepReport.empty(s.name()).withTailNs(s.tailNs()).withAttribution(head));
+            StepReport kept = StepReport.empty(s.name()).withTailNs(s.tailNs()).withAttribution(head);
+            steps.add(window ? kept.withDeviceWindow(s.deviceStartNs(), s.deviceEndNs()) : kept);
         }
         return new RankReport(r.rank(), r.rankSource(), r.source(), r.format(), r.worldSize(), steps, null,
                 List.of(), List.of(), List.of(), null, List.of(), null, null, r.findings());

@@ -244,6 +244,12 @@ public final class CrossRankReportSection implements CrossRankSection {
             html.append("No collective has device times on every rank.</p>");
             return;
         }
+        if (s.medianSkewNs() == null) {
+            html.append(s.timed()).append(" timed collectives. No arrival skew or waits: the clocks or the pairing "
+                    + "do not allow them (see the notes). End skew median ").append(Units.ms(s.medianEndSkewNs()))
+                    .append(" ms after alignment.</p>");
+            return;
+        }
         html.append(s.timed()).append(" timed collectives. Arrival skew (latest − earliest arrival): median <b>")
                 .append(Units.ms(s.medianSkewNs())).append(" ms</b>, max <b>").append(Units.ms(s.maxSkewNs()))
                 .append(" ms</b> at group ").append(Html.esc(s.worstGroup())).append(" index ").append(s.worstIndex())
