@@ -153,15 +153,17 @@ public final class CrossRankAnalyzer {
                     t == null || t.lastRank() < 0 ? null : t.lastRank(), alg,
                     alg == null || factor == null ? null : alg * factor, t == null ? null : t.waits()));
         }
+        // §12 rule 2 needs arrivals on one clock: aligned and not rough.
+        StepWaits waits = clocks.alignment().aligned() && !rough
+                ? CrossRankSplits.compute(timings, views, job.ranks()) : StepWaits.none();
+        // The worst tail per step names each tail's cause as the rank reports will (WAIT included).
+        List<RankReport> applied = reports.stream().map(r -> CrossRankSplits.apply(r, waits.rank(r.rank()))).toList();
         CrossRankReport report = new CrossRankReport(ranks, job.worldSize(), job.missing(), problems,
                 clocks.alignment(), clocks.offsets(), summaries, mismatches,
                 SkewAnalysis.summarize(timings, views, !rough),
                 rough ? List.of() : StragglerTable.build(timings, views, ranks), Bandwidth.byType(timings, groupSizes),
-                collectives, WorstTails.of(reports), notes, rough ? List.of() : PeerBoundTails.find(timings, views,
+                collectives, WorstTails.of(applied), notes, rough ? List.of() : PeerBoundTails.find(timings, views,
                 job.ranks()));
-        // §12 rule 2 needs arrivals on one clock: aligned and not rough.
-        StepWaits waits = clocks.alignment().aligned() && !rough
-                ? CrossRankSplits.compute(timings, views, job.ranks()) : StepWaits.none();
         return new Result(report, waits);
     }
 

@@ -122,14 +122,19 @@ public final class AnalysisPipeline {
                 ? CrossRankAnalyzer.analyzeWithWaits(ranksRead, unreadable) : null;
         CrossRankReport crossReport = cross == null ? null : cross.report();
         List<RankReport> ranks = new ArrayList<>();
+        List<RankInput> inputs = new ArrayList<>(ranksRead.size());
         for (RankInput input : ranksRead) {
-            // §12 rule 2: each step's transfer/waiting split from the arrivals across ranks, where they cover it.
-            ranks.add(cross == null ? input.report()
-                    : CrossRankSplits.apply(input.report(), cross.waits().rank(input.rank())));
+            // §12 rule 2: each step's transfer/waiting split from the arrivals across ranks, where they
+            // cover it. The result's inputs carry the same report objects as the job's report (the
+            // HTML timelines look a rank's trace up by its report).
+            RankReport applied = cross == null ? input.report()
+                    : CrossRankSplits.apply(input.report(), cross.waits().rank(input.rank()));
+            ranks.add(applied);
+            inputs.add(applied == input.report() ? input : new RankInput(input.trace(), applied));
         }
         ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(r -> String.valueOf(r.source())));
         AnalysisReport report = new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks, crossReport);
-        return new PipelineResult(report, ranksRead, unreadable, skipped);
+        return new PipelineResult(report, inputs, unreadable, skipped);
     }
 
     /**

@@ -170,6 +170,11 @@ class CrossRankHonestyTest {
             assertEquals(TailKind.LAST_BUCKET, s.attribution().kind(), s.name());
             assertEquals(new CommSplit(0L, MS, CommSplit.CROSS_RANK), s.commSplit(), s.name());
         }
+        // The job's worst tail per step names the cause the rank reports give.
+        result.report().crossRank().worstTails().forEach(t -> {
+            assertEquals(0, t.worstRank(), t.toString());
+            assertEquals("WAIT", t.kind(), t.toString());
+        });
     }
 
     /**

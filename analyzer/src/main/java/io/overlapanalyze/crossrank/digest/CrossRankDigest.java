@@ -12,7 +12,6 @@ import io.overlapanalyze.model.MemorySamples;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.model.StringPool;
 import io.overlapanalyze.model.Time;
-import io.overlapanalyze.report.Attribution;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
 
@@ -39,8 +38,9 @@ import java.util.Set;
  *       C' − K'' ⊆ C' − K ⊆ E. The waiting parts are built from the kept collectives, so the
  *       exposed wait |(W ∩ C) − K| = |W ∩ E| is unchanged too.</li>
  *   <li>The report keeps, per step with a defined tail or a device window, its name, tail and
- *       attribution kind with the head of its chain (the worst tail per step and the peer-bound
- *       tails read those), and its device window (the transfer/waiting split per step reads it).</li>
+ *       attribution with its whole chain (the worst tail per step, the peer-bound tails and the
+ *       WAIT cause read those: a chain is a few links), and its device window (the
+ *       transfer/waiting split per step reads it).</li>
  * </ul>
  * A digest is for the cross-rank analysis only: the single-rank figures of its trace are not the
  * rank's, and its report has no buckets, totals, notes or warnings.
@@ -131,9 +131,7 @@ public final class CrossRankDigest {
             if (s.tailNs() == null && !window) {
                 continue; // neither the tails nor the transfer/waiting split look at such a step
             }
-            Attribution a = s.attribution();
-            Attribution head = new Attribution(a.kind(), a.chain().isEmpty() ? List.of() : List.of(a.chain().get(0)));
-            StepReport kept = StepReport.empty(s.name()).withTailNs(s.tailNs()).withAttribution(head);
+            StepReport kept = StepReport.empty(s.name()).withTailNs(s.tailNs()).withAttribution(s.attribution());
             steps.add(window ? kept.withDeviceWindow(s.deviceStartNs(), s.deviceEndNs()) : kept);
         }
         return new RankReport(r.rank(), r.rankSource(), r.source(), r.format(), r.worldSize(), steps, null,

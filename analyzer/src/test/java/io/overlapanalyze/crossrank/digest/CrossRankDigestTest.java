@@ -115,7 +115,9 @@ class CrossRankDigestTest {
         assertEquals("ProfilerStep#1", s.name());
         assertEquals(4L, s.tailNs());
         assertEquals(new Attribution(TailKind.LAST_BUCKET,
-                List.of(new ChainLink(1, "ALL_REDUCE", 16L, 0, 10, 5L, 1L, null, BoundBy.DATA))), s.attribution());
+                List.of(new ChainLink(1, "ALL_REDUCE", 16L, 0, 10, 5L, 1L, null, BoundBy.DATA),
+                        new ChainLink(0, "ALL_REDUCE", 16L, -10, -5, null, null, null, BoundBy.UNEXPLAINED))),
+                s.attribution(), "the whole chain (the WAIT cause reads every link)");
         assertTrue(s.gradBuckets().isEmpty());
         assertTrue(r.notes().isEmpty());
         assertNull(r.totals());
