@@ -134,7 +134,7 @@ public final class AnalysisPipeline {
         }
         ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(r -> String.valueOf(r.source())));
         AnalysisReport report = new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks, crossReport);
-        return new PipelineResult(report, inputs, unreadable, skipped);
+        return new PipelineResult(report, inputs, unreadable, skipped, cross == null ? null : cross.waits());
     }
 
     /**

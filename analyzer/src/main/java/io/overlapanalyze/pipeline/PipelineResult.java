@@ -1,6 +1,7 @@
 package io.overlapanalyze.pipeline;
 
 import io.overlapanalyze.crossrank.RankInput;
+import io.overlapanalyze.crossrank.StepWaits;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.InputProblem;
 import io.overlapanalyze.report.RankReport;
@@ -18,10 +19,14 @@ import java.util.List;
  * @param unreadable inputs that could not be read, one line each naming the file; the others were analysed
  * @param skipped    files found in directories that are not traces by content, one line each
  *                   naming the file; never read as traces
+ * @param stepWaits  the cross-rank evidence for each rank's transfer/waiting split, already applied to
+ *                   the report's ranks; a caller that replaces a rank report by a fuller one (Spark's
+ *                   part files) applies it again ({@code CrossRankSplits.apply}); never {@code null}
  */
 public record PipelineResult(AnalysisReport report, List<RankInput> inputs, List<InputProblem> unreadable,
-                             List<String> skipped) {
+                             List<String> skipped, StepWaits stepWaits) {
     public PipelineResult {
+        stepWaits = stepWaits == null ? StepWaits.none() : stepWaits;
         inputs = List.copyOf(inputs);
         unreadable = List.copyOf(unreadable);
         skipped = List.copyOf(skipped);

@@ -134,7 +134,9 @@ final class CrossRankSection {
         return g.group() + (g.inferred() ? " (inferred)" : "") + ": ranks "
                 + g.members().stream().map(String::valueOf).collect(Collectors.joining(", ")) + ", matched by "
                 + g.matchedBy().toLowerCase(Locale.ROOT).replace('_', ' ') + ", " + g.matched()
-                + " matched on every rank; issued per rank: " + g.counts().entrySet().stream()
+                + " matched on every rank" + (g.leftOutFrom() == null ? ""
+                : " (pairing stops at " + ("SEQUENCE".equals(g.matchedBy()) ? "Seq " : "index ") + g.leftOutFrom()
+                + ": the group diverged there)") + "; issued per rank: " + g.counts().entrySet().stream()
                 .map(e -> e.getKey() + ":" + e.getValue()).collect(Collectors.joining(" "));
     }
 

@@ -143,10 +143,10 @@ final class JobOutputs {
             });
         }
         if (summary != null) {
-            writeTo(summary, null, o -> ReportJson.write(o, r, result.parts(), true, conf));
+            writeTo(summary, null, o -> ReportJson.write(o, r, result.parts(), true, result.pipeline().stepWaits(), conf));
         }
         switch (format) {
-            case JSON -> writeTo(report, stdout, o -> ReportJson.write(o, r, result.parts(), false, conf));
+            case JSON -> writeTo(report, stdout, o -> ReportJson.write(o, r, result.parts(), false, result.pipeline().stepWaits(), conf));
             case MARKDOWN -> writeTo(report, stdout, o -> new MarkdownRenderer(crossCheck).render(r, o));
             case TEXT -> writeTo(report, stdout, o -> new TextRenderer(crossCheck, null).render(r, o));
         }

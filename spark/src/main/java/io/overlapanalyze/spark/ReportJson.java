@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.overlapanalyze.render.JsonRenderer;
 import io.overlapanalyze.render.summary.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
+import io.overlapanalyze.crossrank.CrossRankSplits;
+import io.overlapanalyze.crossrank.StepWaits;
 import io.overlapanalyze.report.RankReport;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -35,9 +37,11 @@ final class ReportJson {
      * @param report  the report; a rank listed in {@code parts} stands only for its place in the order
      * @param parts   ranks whose full report is in a part file (its location), by identity
      * @param summary true for a {@code summary} baseline ({@code "kind"} first), false for {@code -f json}
+     * @param waits   the cross-rank transfer/waiting evidence: applied to each report read from a part
+     *                file, as the pipeline applied it to the reports it held ({@code CrossRankSplits.apply})
      */
     static void write(OutputStream out, AnalysisReport report, Map<RankReport, String> parts, boolean summary,
-                      Configuration conf) throws IOException {
+                      StepWaits waits, Configuration conf) throws IOException {
         ObjectMapper mapper = JsonRenderer.mapper();
         ObjectNode top = mapper.valueToTree(new AnalysisReport(report.schemaVersion(), report.tool(), List.of(),
                 report.crossRank()));
@@ -52,7 +56,7 @@ final class ReportJson {
                 Map.Entry<String, JsonNode> field = it.next();
                 g.writeFieldName(field.getKey());
                 if (field.getKey().equals("ranks")) {
-                    writeRanks(g, mapper, report.ranks(), parts, conf);
+                    writeRanks(g, mapper, report.ranks(), parts, waits, conf);
                 } else {
                     mapper.writeTree(g, field.getValue());
                 }
@@ -74,12 +78,18 @@ final class ReportJson {
     }
 
     private static void writeRanks(JsonGenerator g, ObjectMapper mapper, List<RankReport> ranks,
-                                   Map<RankReport, String> parts, Configuration conf) throws IOException {
+                                   Map<RankReport, String> parts, StepWaits waits, Configuration conf)
+            throws IOException {
         g.writeStartArray();
         for (RankReport r : ranks) {
             String part = parts.get(r);
             if (part == null) {
                 mapper.writeValue(g, r);
+                continue;
+            }
+            StepWaits.RankWaits rankWaits = waits == null ? null : waits.rank(r.rank());
+            if (rankWaits != null) {
+                mapper.writeValue(g, CrossRankSplits.apply(readRank(part, conf), rankWaits));
                 continue;
             }
             org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(part);

@@ -1,5 +1,6 @@
 package io.overlapanalyze.spark;
 
+import io.overlapanalyze.crossrank.CrossRankSplits;
 import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.formats.JobReader;
 import io.overlapanalyze.formats.TraceFormats;
@@ -95,6 +96,16 @@ final class SparkJob {
             settings.steps().requireAnyMatch(stepNames);
         }
         PipelineResult result = AnalysisPipeline.assemble(ranks, unreadable, files.size(), true, skipped);
+        // assemble applies the cross-rank transfer/waiting split to the reports it holds (a new object
+        // where it changed one, in input order): the maps by report follow.
+        Map<RankReport, RankReport> applied = new IdentityHashMap<>();
+        for (int i = 0; i < ranks.size(); i++) {
+            applied.put(ranks.get(i).report(), result.inputs().get(i).report());
+        }
+        rekey(parts, applied);
+        rekey(warnings, applied);
+        rekey(timelines, applied);
+        byKey.replaceAll((key, r) -> applied.getOrDefault(r, r));
         List<String> ordered = new ArrayList<>();
         for (RankReport r : result.report().ranks()) {
             ordered.addAll(warnings.getOrDefault(r, List.of()));
@@ -108,7 +119,8 @@ final class SparkJob {
             Map<RankReport, RankReport> fullOf = new IdentityHashMap<>();
             for (RankReport r : report.ranks()) {
                 String part = parts.get(r);
-                RankReport f = part == null ? r : ReportJson.readRank(part, sc.hadoopConfiguration());
+                RankReport f = part == null ? r : CrossRankSplits.apply(ReportJson.readRank(part,
+                        sc.hadoopConfiguration()), result.stepWaits().rank(r.rank()));
                 fullOf.put(r, f);
                 full.add(f);
             }
@@ -121,6 +133,13 @@ final class SparkJob {
             readMissingTimelines(sc, files, settings, hadoop, page, index, byKey, onPage);
         }
         return new Result(result, parts, ordered, page, index);
+    }
+
+    /** The map with each key replaced by the report {@code applied} gives for it (itself when none). */
+    private static <V> void rekey(Map<RankReport, V> map, Map<RankReport, RankReport> applied) {
+        Map<RankReport, V> copy = new IdentityHashMap<>(map);
+        map.clear();
+        copy.forEach((r, v) -> map.put(applied.getOrDefault(r, r), v));
     }
 
     /**

@@ -43,7 +43,8 @@ class ReportPartsTest {
                 assertEquals(16, written.filter(p -> p.getFileName().toString().endsWith(".json")).count());
             }
             ByteArrayOutputStream json = new ByteArrayOutputStream();
-            ReportJson.write(json, result.pipeline().report(), result.parts(), false, sc.hadoopConfiguration());
+            ReportJson.write(json, result.pipeline().report(), result.parts(), false,
+                    result.pipeline().stepWaits(), sc.hadoopConfiguration());
             assertEquals(SparkRuns.cliJson(dir), json.toString(StandardCharsets.UTF_8));
         }
     }

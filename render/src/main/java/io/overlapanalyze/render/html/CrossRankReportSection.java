@@ -220,7 +220,10 @@ public final class CrossRankReportSection implements CrossRankSection {
             html.append("<tr><td class=\"l\">").append(Html.esc(g.group())).append(g.inferred() ? " (inferred)" : "")
                     .append("</td><td class=\"l\">").append(ranges(g.members())).append("</td><td class=\"l\">")
                     .append(g.matchedBy().toLowerCase(Locale.ROOT).replace('_', ' ')).append("</td><td>")
-                    .append(g.matched()).append("</td><td class=\"l wrap\">").append(Html.esc(counts(g.counts())))
+                    .append(g.matched()).append(g.leftOutFrom() == null ? ""
+                            : " (pairing stops at " + ("SEQUENCE".equals(g.matchedBy()) ? "Seq " : "index ")
+                            + g.leftOutFrom() + ")")
+                    .append("</td><td class=\"l wrap\">").append(Html.esc(counts(g.counts())))
                     .append("</td></tr>");
         }
         html.append("</table></div>");
