@@ -155,7 +155,7 @@ public final class CrossRankAnalyzer {
         }
         // §12 rule 2 needs arrivals on one clock: aligned and not rough.
         StepWaits waits = clocks.alignment().aligned() && !rough
-                ? CrossRankSplits.compute(timings, views, job.ranks()) : StepWaits.none();
+                ? CrossRankSplits.compute(timings, views, job.ranks(), groupSizes) : StepWaits.none();
         // The worst tail per step names each tail's cause as the rank reports will (WAIT included).
         List<RankReport> applied = reports.stream().map(r -> CrossRankSplits.apply(r, waits.rank(r.rank()))).toList();
         CrossRankReport report = new CrossRankReport(ranks, job.worldSize(), job.missing(), problems,

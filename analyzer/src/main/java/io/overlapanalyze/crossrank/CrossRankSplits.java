@@ -98,15 +98,21 @@ public final class CrossRankSplits {
      * collectives; per step window: exposed = |E|, waiting = |W ∩ E|, covered when |E ∩ P| = |E|.
      * Each a binary search and the runs inside the window: no step × interval loop.
      *
-     * @param timings timings made with waits allowed (aligned, not rough clocks)
+     * <p>A collective whose group has more ranks than the input holds (a capture of 2 of 8 ranks)
+     * gives no evidence: its last arrival may be a rank that was not read, so its waits are only
+     * lower bounds and the rest would be called transfer wrongly.
+     *
+     * @param timings    timings made with waits allowed (aligned, not rough clocks)
+     * @param groupSizes per timed slot, the size of its group
      */
     static StepWaits compute(List<SkewAnalysis.Timing> timings, Map<Integer, RankView> views,
-                             List<RankInput> ranks) {
+                             List<RankInput> ranks, Map<Slot, Integer> groupSizes) {
         Map<Integer, TreeMap<Integer, Long>> waitById = new HashMap<>();
         Map<Integer, IntervalSet.Builder> waitParts = new HashMap<>();
         Map<Integer, IntervalSet.Builder> paired = new HashMap<>();
         for (SkewAnalysis.Timing t : timings) {
-            if (!t.hasWaits()) {
+            Integer size = groupSizes.get(t.slot());
+            if (!t.hasWaits() || size == null || size > t.slot().byRank().size()) {
                 continue;
             }
             for (Map.Entry<Integer, Long> w : t.waits().entrySet()) {

@@ -215,6 +215,25 @@ class CrossRankHonestyTest {
         }
     }
 
+    /**
+     * Two of a 4-rank job read (the group names 4 ranks): the last arrival may be a rank not read, so
+     * the waits among the two are lower bounds and the rest is not known to be transfer: no step gets
+     * a cross-rank split, though the waits between the ranks read are still reported.
+     */
+    @Test
+    void noCrossRankSplitWhenTheGroupHasRanksNotRead() throws Exception {
+        Job job = Job.healthy("half", 4, BuiltinScenarios.get("seed-1ms").withSteps(3)).withSlowRank(1, DELAY);
+        List<RankInput> two = JobFixture.read(job, dir).subList(0, 2);
+        var result = AnalysisPipeline.assemble(two, List.of(), 2, true, List.of());
+        assertEquals(1, result.report().crossRank().stragglers().get(0).rank(), "waits among the ranks read");
+        assertTrue(result.stepWaits().ranks().isEmpty(), result.stepWaits().toString());
+        for (RankReport rank : result.report().ranks()) {
+            for (StepReport s : rank.steps()) {
+                assertFalse(CommSplit.CROSS_RANK.equals(s.commSplit().source()), rank.rank() + " " + s.name());
+            }
+        }
+    }
+
     /** A late rank but no divergence: no position is left out and no wait is implausible. (The rough-clock
      * rule is checked end to end on the real 128-rank pair in the CLI tests.) */
     @Test
