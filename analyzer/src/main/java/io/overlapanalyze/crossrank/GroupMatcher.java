@@ -141,6 +141,19 @@ final class GroupMatcher {
                     + " (" + why + "): from there on the sequence may be shifted on some rank, so no waits, "
                     + "stragglers or clock offsets come from this group's later collectives");
         }
+        if (shift != null) {
+            // A rank that stops short is usually one that skipped a collective earlier: say where its
+            // count first fell behind, not only where its list ends.
+            for (int i = 0; i < mismatches.size(); i++) {
+                Mismatch m = mismatches.get(i);
+                if (m.kind() == MismatchKind.MISSING && !shift.step().equals(m.step())) {
+                    mismatches.set(i, new Mismatch(m.group(), m.index(), m.kind(), m.severity(), m.step(), m.ranks(),
+                            m.culprits(), m.following(), m.message() + "; the counts first differ in " + shift.step()
+                            + " (rank" + (shift.fewer().size() == 1 ? " " : "s ") + join(shift.fewer())
+                            + " issued fewer of the group's collectives there)"));
+                }
+            }
+        }
         GroupSummary summary = new GroupSummary(key.display(), key.inferred(), members, matchedBy, counts,
                 timing.size(), leftOutFrom);
         return new GroupMatch(summary, mismatches, timing, groupSize);

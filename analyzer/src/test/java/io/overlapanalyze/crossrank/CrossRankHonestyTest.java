@@ -69,6 +69,8 @@ class CrossRankHonestyTest {
         Mismatch missing = r.mismatches().stream().filter(m -> m.kind() == Mismatch.MismatchKind.MISSING)
                 .findFirst().orElseThrow(() -> new AssertionError(r.mismatches().toString()));
         assertEquals(List.of(3), missing.culprits());
+        assertTrue(missing.message().contains("the counts first differ in ProfilerStep#3 (rank 3 issued fewer"),
+                missing.message());
 
         GroupSummary g = r.groups().get(0);
         assertEquals(GROUP, g.group());
