@@ -240,7 +240,7 @@ final class DigestCodec {
             w.str(s.name());
             w.optional(s.tailNs());
             w.optional(s.deviceStartNs());
-            w.optional(s.deviceEndNs());
+            w.optional(s.deviceStartNs() == null || s.deviceEndNs() == null ? null : s.deviceEndNs() - s.deviceStartNs());
             Attribution a = s.attribution();
             w.num(a.kind().ordinal());
             w.num(a.chain().size());
@@ -270,7 +270,8 @@ final class DigestCodec {
             String name = r.str();
             Long tail = r.optional();
             Long windowStart = r.optional();
-            Long windowEnd = r.optional();
+            Long windowLength = r.optional();
+            Long windowEnd = windowStart == null || windowLength == null ? null : windowStart + windowLength;
             TailKind kind = TailKind.values()[r.integer()];
             int m = r.integer();
             List<ChainLink> chain = new ArrayList<>(m);

@@ -116,8 +116,8 @@ class CrossRankDigestTest {
         assertEquals(4L, s.tailNs());
         assertEquals(new Attribution(TailKind.LAST_BUCKET,
                 List.of(new ChainLink(1, "ALL_REDUCE", 16L, 0, 10, 5L, 1L, null, BoundBy.DATA),
-                        new ChainLink(0, "ALL_REDUCE", 16L, -10, -5, null, null, null, BoundBy.UNEXPLAINED))),
-                s.attribution(), "the whole chain (the WAIT cause reads every link)");
+                        new ChainLink(0, "ALL_REDUCE", null, -10, -5, null, null, null, BoundBy.UNEXPLAINED))),
+                s.attribution(), "the whole chain (the WAIT cause reads every link's collective and span)");
         assertTrue(s.gradBuckets().isEmpty());
         assertTrue(r.notes().isEmpty());
         assertNull(r.totals());
