@@ -1,7 +1,9 @@
 package io.overlapanalyze.report;
 
 /**
- * Arrival skew over the timed matched collectives (aligned clocks).
+ * Arrival skew over the timed matched collectives (aligned clocks). The arrival figures (median and
+ * max skew, the worst collective) are {@code null} when no collective has waits: the clocks are too
+ * rough to compare arrivals, or every timed collective had an implausible wait (metrics.md §8).
  *
  * @param timed             collectives with device times on every member
  * @param medianSkewNs      median of (latest − earliest arrival)
