@@ -5,6 +5,7 @@ import io.overlapanalyze.model.CollectiveType;
 import io.overlapanalyze.report.ClockAlignment;
 import io.overlapanalyze.report.CrossRankReport;
 import io.overlapanalyze.report.GroupSummary;
+import io.overlapanalyze.report.HumanTime;
 import io.overlapanalyze.report.InputProblem;
 import io.overlapanalyze.report.MatchedCollective;
 import io.overlapanalyze.report.Mismatch;
@@ -32,10 +33,24 @@ public final class CrossRankAnalyzer {
     }
 
     /**
+     * The cross-rank report and the evidence for each rank's transfer/waiting split.
+     *
+     * @param report the cross-rank section of the job's report
+     * @param waits  per rank and step, what {@link CrossRankSplits#apply} puts into the rank reports
+     */
+    public record Result(CrossRankReport report, StepWaits waits) {
+    }
+
+    /**
      * @param inputs        every rank read (in the order the user gave the files)
      * @param loadProblems  inputs that could not be read at all
      */
     public static CrossRankReport analyze(List<RankInput> inputs, List<InputProblem> loadProblems) {
+        return analyzeWithWaits(inputs, loadProblems).report();
+    }
+
+    /** As {@link #analyze}, with the split evidence beside the report. */
+    public static Result analyzeWithWaits(List<RankInput> inputs, List<InputProblem> loadProblems) {
         JobAssembler.Assembly job = JobAssembler.assemble(inputs);
         List<InputProblem> problems = new ArrayList<>(loadProblems);
         problems.addAll(job.problems());
@@ -44,10 +59,10 @@ public final class CrossRankAnalyzer {
         List<RankReport> reports = job.ranks().stream().map(RankInput::report).toList();
         if (ranks.size() < 2) {
             notes.add("fewer than two consistent ranks: nothing to compare across ranks");
-            return new CrossRankReport(ranks, job.worldSize(), job.missing(), problems,
+            return new Result(new CrossRankReport(ranks, job.worldSize(), job.missing(), problems,
                     new ClockAlignment(false, 0, null, "clocks not aligned: fewer than two ranks"), Map.of(),
-                    List.of(), List.of(), new SkewSummary(0, null, null, null, null, null, null, null, null, 0),
-                    List.of(), List.of(), List.of(), WorstTails.of(reports), notes, List.of());
+                    List.of(), List.of(), new SkewSummary(0, null, null, null, null, null, null, null, null, null, null),
+                    List.of(), List.of(), List.of(), WorstTails.of(reports), notes, List.of()), StepWaits.none());
         }
 
         Map<Integer, RankView> views = new TreeMap<>();
@@ -98,16 +113,27 @@ public final class CrossRankAnalyzer {
         }
 
         ClockAligner.Result clocks = ClockAligner.align(timing, ranks, views);
+        boolean rough = clocks.alignment().aligned() && clocks.alignment().maxResidualNs() > RESIDUAL_WARN_NS;
         if (!clocks.alignment().aligned()) {
             notes.add(clocks.alignment().note());
-        } else if (clocks.alignment().maxResidualNs() > RESIDUAL_WARN_NS) {
+        } else if (rough) {
             // Matched collectives should end within a few µs of each other once aligned; when they do
-            // not (point-to-point kernels inside all_to_all, sampled traces), offsets and skew are rough.
+            // not (point-to-point kernels inside all_to_all, sampled traces), offsets and skew are rough,
+            // and so is every arrival: metrics.md §8 makes no waits or "rank X was late" claims then.
             notes.add("after alignment, matched collectives still end up to "
-                    + io.overlapanalyze.report.HumanTime.us(clocks.alignment().maxResidualNs()) + " µs apart: they do not end together, "
-                    + "so clock offsets and arrival skew are rough");
+                    + HumanTime.us(clocks.alignment().maxResidualNs()) + " µs apart: they do not end together, "
+                    + "so clock offsets and arrival skew are rough; the clocks do not allow per-collective waits, "
+                    + "stragglers or late-rank claims, so none are made");
         }
-        List<SkewAnalysis.Timing> timings = SkewAnalysis.time(timing, views, clocks);
+        List<SkewAnalysis.Timing> timings = SkewAnalysis.time(timing, views, clocks, !rough);
+        int implausible = timings.stream().mapToInt(SkewAnalysis.Timing::implausible).sum();
+        if (implausible > 0) {
+            long collectivesHit = timings.stream().filter(t -> t.implausible() > 0).count();
+            notes.add(implausible + " raw wait" + (implausible == 1 ? "" : "s") + " in " + collectivesHit
+                    + " collective" + (collectivesHit == 1 ? "" : "s") + " exceeded the rank's own collective: "
+                    + "a wait cannot outlast the collective it sits in, so the pairing or the clocks are wrong "
+                    + "there; those collectives carry no waits");
+        }
         Map<Slot, SkewAnalysis.Timing> timingBySlot = new IdentityHashMap<>();
         for (SkewAnalysis.Timing t : timings) {
             timingBySlot.put(t.slot(), t);
@@ -128,10 +154,18 @@ public final class CrossRankAnalyzer {
                     t == null || t.lastRank() < 0 ? null : t.lastRank(), alg,
                     alg == null || factor == null ? null : alg * factor, t == null ? null : t.waits()));
         }
-        return new CrossRankReport(ranks, job.worldSize(), job.missing(), problems, clocks.alignment(),
-                clocks.offsets(), summaries, mismatches, SkewAnalysis.summarize(timings, views),
-                StragglerTable.build(timings, views, ranks), Bandwidth.byType(timings, groupSizes), collectives,
-                WorstTails.of(reports), notes, PeerBoundTails.find(timings, views, job.ranks()));
+        // §12 rule 2 needs arrivals on one clock: aligned and not rough.
+        StepWaits waits = clocks.alignment().aligned() && !rough
+                ? CrossRankSplits.compute(timings, views, job.ranks(), groupSizes) : StepWaits.none();
+        // The worst tail per step names each tail's cause as the rank reports will (WAIT included).
+        List<RankReport> applied = reports.stream().map(r -> CrossRankSplits.apply(r, waits.rank(r.rank()))).toList();
+        CrossRankReport report = new CrossRankReport(ranks, job.worldSize(), job.missing(), problems,
+                clocks.alignment(), clocks.offsets(), summaries, mismatches,
+                SkewAnalysis.summarize(timings, views, !rough),
+                rough ? List.of() : StragglerTable.build(timings, views, ranks), Bandwidth.byType(timings, groupSizes),
+                collectives, WorstTails.of(applied), notes, rough ? List.of() : PeerBoundTails.find(timings, views,
+                job.ranks()));
+        return new Result(report, waits);
     }
 
     /**

@@ -23,11 +23,13 @@ import java.util.TreeMap;
  *   <li>By sequence number when every member's collectives in the group carry one; positions
  *       before the latest common first Seq are dropped (captures start at different times).</li>
  *   <li>Otherwise by issue order ({@link IssueOrder}).</li>
- *   <li>Timing (clock, skew, bandwidth) uses positions every member issued. With group metadata,
- *       pairing after a TYPE divergence is unreliable (Flight Recorder's rule), so timing stops
- *       there. In the inferred implicit group an order difference is often two groups interleaved
- *       differently, so timing re-pairs the whole group by type and order within the type
- *       ({@code TYPE_ORDER}): the k-th all_to_all of every rank, the k-th all_reduce...</li>
+ *   <li>Timing (clock, skew, bandwidth) uses positions every member issued, up to the first
+ *       divergence of any kind (metrics.md §8: after it the sequence may be shifted on some rank),
+ *       or the first step in which the members issued different numbers of the group's collectives,
+ *       whichever comes first ({@link GroupSummary#leftOutFrom()}). In the inferred implicit group
+ *       an order difference with no other divergence is often two groups interleaved differently,
+ *       so timing re-pairs the whole group by type and order within the type ({@code TYPE_ORDER}):
+ *       the k-th all_to_all of every rank, the k-th all_reduce...</li>
  * </ul>
  */
 final class GroupMatcher {
@@ -51,16 +53,14 @@ final class GroupMatcher {
         int following = 0;
         int missingFollowing = 0;
         boolean typeDiverged = false;
-        int firstTypeAt = -1;
+        boolean otherDiverged = false;
         for (int i = 0; i < slots.size(); i++) {
             MismatchRules.Verdict v = MismatchRules.check(slots.get(i), members, groupSize);
             if (v == null) {
                 continue;
             }
-            if (v.kind() == MismatchKind.TYPE && !typeDiverged) {
-                typeDiverged = true;
-                firstTypeAt = i;
-            }
+            typeDiverged |= v.kind() == MismatchKind.TYPE;
+            otherDiverged |= v.kind() != MismatchKind.TYPE;
             if (firstVerdict == null) {
                 firstVerdict = v;
                 firstAt = i;
@@ -88,29 +88,163 @@ final class GroupMatcher {
                     missingFollowing, bySeq));
         }
 
+        // Where pairing stops (metrics.md §8): at the first divergence of any kind, and at the first
+        // step in which the members issued different numbers of the group's collectives (a skipped
+        // collective shifts everything after it by one on that rank; by order, the positions up to
+        // the end of that step may still look alike). Only the inferred group whose only divergence
+        // is the type is re-paired by type (two groups interleaved differently, not a shift).
+        boolean typeOnly = typeDiverged && !otherDiverged;
+        StepShift shift = stepShift(members, lists, views);
         List<Slot> timing;
         String matchedBy = bySeq ? "SEQUENCE" : "ORDER";
-        if (key.inferred() && typeDiverged) {
-            timing = byTypeOrder(key, members, lists);
+        Long leftOutFrom = null;
+        boolean shiftFirst = false;
+        if (key.inferred() && typeOnly) {
+            timing = new ArrayList<>();
+            for (Slot s : byTypeOrder(key, members, lists)) {
+                if (shift == null || shift.before(s)) {
+                    timing.add(s);
+                } else if (leftOutFrom == null || s.index() < leftOutFrom) {
+                    leftOutFrom = s.index();
+                }
+            }
             matchedBy = "TYPE_ORDER";
             notes.add("group " + key.display() + ": issue order differs between ranks without group metadata; "
                     + "timing pairs its collectives by type and order within the type");
         } else {
             timing = new ArrayList<>();
-            int stop = typeDiverged ? firstTypeAt : slots.size();
+            int stop = firstVerdict != null ? firstAt : slots.size();
+            int shiftAt = slots.size();
+            for (int i = 0; shift != null && i < slots.size(); i++) {
+                if (!shift.before(slots.get(i))) {
+                    shiftAt = i;
+                    break;
+                }
+            }
+            shiftFirst = shiftAt <= stop;
+            stop = Math.min(stop, shiftAt);
             for (int i = 0; i < stop; i++) {
                 if (slots.get(i).complete(members)) {
                     timing.add(slots.get(i));
                 }
             }
-            if (typeDiverged) {
-                notes.add("group " + key.display() + ": pairing is unreliable after the type mismatch at index "
-                        + slots.get(firstTypeAt).index() + "; timing uses the positions before it");
+            if (stop < slots.size()) {
+                leftOutFrom = slots.get(stop).index();
+            }
+        }
+        if (leftOutFrom != null) {
+            String why = shift != null && (key.inferred() && typeOnly || shiftFirst)
+                    ? "rank" + (shift.fewer().size() == 1 ? " " : "s ") + join(shift.fewer()) + " issued fewer of the "
+                    + "group's collectives than the others in " + shift.step()
+                    : "the " + firstVerdict.kind() + " mismatch there";
+            notes.add("group " + key.display() + ": pairing stops at " + (bySeq ? "Seq " : "index ") + leftOutFrom
+                    + " (" + why + "): from there on the sequence may be shifted on some rank, so no waits, "
+                    + "stragglers or clock offsets come from this group's later collectives");
+        }
+        if (shift != null) {
+            // A rank that stops short is usually one that skipped a collective earlier: say where its
+            // count first fell behind, not only where its list ends.
+            for (int i = 0; i < mismatches.size(); i++) {
+                Mismatch m = mismatches.get(i);
+                if (m.kind() == MismatchKind.MISSING && !shift.step().equals(m.step())) {
+                    mismatches.set(i, new Mismatch(m.group(), m.index(), m.kind(), m.severity(), m.step(), m.ranks(),
+                            m.culprits(), m.following(), m.message() + "; the counts first differ in " + shift.step()
+                            + " (rank" + (shift.fewer().size() == 1 ? " " : "s ") + join(shift.fewer())
+                            + " issued fewer of the group's collectives there)"));
+                }
             }
         }
         GroupSummary summary = new GroupSummary(key.display(), key.inferred(), members, matchedBy, counts,
-                timing.size());
+                timing.size(), leftOutFrom);
         return new GroupMatch(summary, mismatches, timing, groupSize);
+    }
+
+    /**
+     * The first step in which the members issued different numbers of the group's collectives.
+     *
+     * @param position the lowest position (0-based, in issue order) at which any rank starts that step
+     * @param fewer    the ranks that issued fewer than the most in it
+     * @param starts    per rank, the position of its first collective in that step (absent: none there)
+     * @param positions per rank, each collective's position (by id) in the rank's issue order
+     */
+    record StepShift(String step, int position, List<Integer> fewer, Map<Integer, Integer> starts,
+                     Map<Integer, Map<Integer, Integer>> positions) {
+        /** True when every collective of the slot comes before the shifted step on its own rank. */
+        boolean before(Slot slot) {
+            for (Map.Entry<Integer, Collective> e : slot.byRank().entrySet()) {
+                Integer start = starts.get(e.getKey());
+                if (start != null && positions.get(e.getKey()).get(e.getValue().id()) >= start) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** The first step whose per-rank counts differ, or {@code null}; collectives outside steps are not compared. */
+    static StepShift stepShift(List<Integer> members, Map<Integer, List<Collective>> lists,
+                               Map<Integer, RankView> views) {
+        Map<Integer, Map<String, Integer>> counts = new HashMap<>();
+        Map<Integer, Map<String, Integer>> firstAt = new HashMap<>();
+        Map<Integer, Map<Integer, Integer>> positions = new HashMap<>();
+        for (int r : members) {
+            Map<Integer, Integer> p = new HashMap<>();
+            positions.put(r, p);
+            Map<String, Integer> c = new HashMap<>();
+            Map<String, Integer> f = new HashMap<>();
+            List<Collective> list = lists.get(r);
+            RankView v = views.get(r);
+            for (int i = 0; i < list.size(); i++) {
+                String step = v.step(list.get(i));
+                p.put(list.get(i).id(), i);
+                if (step != null) {
+                    c.merge(step, 1, Integer::sum);
+                    f.putIfAbsent(step, i);
+                }
+            }
+            counts.put(r, c);
+            firstAt.put(r, f);
+        }
+        Map<String, int[]> agg = new HashMap<>(); // max, min over ranks that have it, first position, ranks
+        for (int r : members) {
+            for (Map.Entry<String, Integer> e : counts.get(r).entrySet()) {
+                int[] a = agg.computeIfAbsent(e.getKey(), k -> new int[] {0, Integer.MAX_VALUE, Integer.MAX_VALUE, 0});
+                a[0] = Math.max(a[0], e.getValue());
+                a[1] = Math.min(a[1], e.getValue());
+                a[2] = Math.min(a[2], firstAt.get(r).get(e.getKey()));
+                a[3]++;
+            }
+        }
+        String step = null;
+        int position = Integer.MAX_VALUE;
+        for (Map.Entry<String, int[]> e : agg.entrySet()) {
+            int[] a = e.getValue();
+            boolean differs = a[0] != a[1] || a[3] < members.size();
+            if (differs && (a[2] < position || a[2] == position && e.getKey().compareTo(step) < 0)) {
+                step = e.getKey();
+                position = a[2];
+            }
+        }
+        if (step == null) {
+            return null;
+        }
+        int max = agg.get(step)[0];
+        List<Integer> fewer = new ArrayList<>();
+        Map<Integer, Integer> starts = new HashMap<>();
+        for (int m : members) {
+            if (counts.get(m).getOrDefault(step, 0) < max) {
+                fewer.add(m);
+            }
+            Integer at = firstAt.get(m).get(step);
+            if (at != null) {
+                starts.put(m, at);
+            }
+        }
+        return new StepShift(step, position, fewer, starts, positions);
+    }
+
+    private static String join(List<Integer> ranks) {
+        return String.join(", ", ranks.stream().map(String::valueOf).toList());
     }
 
     private static List<Slot> byOrder(GroupKey key, List<Integer> members, Map<Integer, List<Collective>> lists) {

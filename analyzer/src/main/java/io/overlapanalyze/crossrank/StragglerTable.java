@@ -35,6 +35,9 @@ final class StragglerTable {
             waitParts.put(r, new ArrayList<>());
         }
         for (SkewAnalysis.Timing t : timings) {
+            if (!t.hasWaits()) {
+                continue; // arrivals not comparable there (implausible waits): nothing to say about anyone
+            }
             for (Map.Entry<Integer, Long> w : t.waits().entrySet()) {
                 acc.get(w.getKey())[0] += w.getValue();
                 if (w.getValue() > 0) {

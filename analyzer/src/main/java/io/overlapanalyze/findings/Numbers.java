@@ -1,6 +1,6 @@
 package io.overlapanalyze.findings;
 
-import java.util.Locale;
+import io.overlapanalyze.report.HumanTime;
 
 /**
  * How findings write numbers into their one-line evidence: milliseconds with three decimals and
@@ -12,8 +12,7 @@ final class Numbers {
 
     /** "85.740 ms" from ns, half up at the µs. */
     static String ms(long ns) {
-        long us = Math.floorDiv(ns + 500, 1000);
-        return Math.floorDiv(us, 1000) + "." + String.format(Locale.ROOT, "%03d", Math.floorMod(us, 1000)) + " ms";
+        return HumanTime.ms(ns) + " ms";
     }
 
     /** "78%" of {@code whole}, half up; "-" without a whole. */

@@ -3,7 +3,9 @@ package io.overlapanalyze.pipeline;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.crossrank.CrossRankAnalyzer;
+import io.overlapanalyze.crossrank.CrossRankSplits;
 import io.overlapanalyze.crossrank.RankInput;
+import io.overlapanalyze.crossrank.StepWaits;
 import io.overlapanalyze.findings.Findings;
 import io.overlapanalyze.findings.RankMedians;
 import io.overlapanalyze.formats.JobReader;
@@ -128,19 +130,26 @@ public final class AnalysisPipeline {
      * As {@link #assemble(List, List, int, boolean, List)}, with every rank's medians computed where
      * its full report was ({@code null}: from the reports given, which are then full). The result's
      * reports, in {@code report} and in {@code inputs} (same input order as {@code ranksRead}), are
-     * the ranks' revised by the cross-rank analysis, with their findings; the report has the job's.
+     * the ranks' revised by the cross-rank analysis (§12 rule 2: each step's transfer/waiting split
+     * from the arrivals across ranks, where they cover it), with their findings; the report has the
+     * job's. The inputs carry the same report objects as the job's report (the HTML timelines look a
+     * rank's trace up by its report).
      */
     public static PipelineResult assemble(List<RankInput> ranksRead, List<InputProblem> unreadable, int files,
                                           boolean crossRank, List<String> skipped,
                                           Map<Integer, RankMedians> medians) {
-        CrossRankReport crossReport = crossRank && (files > 1 || ranksRead.size() > 1)
-                ? CrossRankAnalyzer.analyze(ranksRead, unreadable) : null;
+        CrossRankAnalyzer.Result cross = crossRank && (files > 1 || ranksRead.size() > 1)
+                ? CrossRankAnalyzer.analyzeWithWaits(ranksRead, unreadable) : null;
+        CrossRankReport crossReport = cross == null ? null : cross.report();
+        StepWaits waits = cross == null ? StepWaits.none() : cross.waits();
         List<RankReport> read = new ArrayList<>();
         for (RankInput input : ranksRead) {
             read.add(input.report());
         }
+        UnaryOperator<RankReport> split = cross == null ? UnaryOperator.identity()
+                : r -> CrossRankSplits.apply(r, waits.rank(r.rank()));
         Findings findings = Findings.of(crossReport, medians != null ? medians : Findings.medians(read), read.size(),
-                UnaryOperator.identity());
+                split);
         Findings.Judged judged = findings.judge(read);
         List<RankInput> inputs = new ArrayList<>(ranksRead.size());
         for (int i = 0; i < ranksRead.size(); i++) {
@@ -150,7 +159,7 @@ public final class AnalysisPipeline {
         ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(r -> String.valueOf(r.source())));
         AnalysisReport report = new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks, crossReport,
                 judged.findings());
-        return new PipelineResult(report, inputs, unreadable, skipped, findings);
+        return new PipelineResult(report, inputs, unreadable, skipped, waits, findings);
     }
 
     /**

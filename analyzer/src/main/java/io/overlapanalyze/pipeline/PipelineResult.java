@@ -2,6 +2,7 @@ package io.overlapanalyze.pipeline;
 
 import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.findings.Findings;
+import io.overlapanalyze.crossrank.StepWaits;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.InputProblem;
 import io.overlapanalyze.report.RankReport;
@@ -19,13 +20,17 @@ import java.util.List;
  * @param unreadable inputs that could not be read, one line each naming the file; the others were analysed
  * @param skipped    files found in directories that are not traces by content, one line each
  *                   naming the file; never read as traces
+ * @param stepWaits  the cross-rank evidence for each rank's transfer/waiting split, already applied to
+ *                   the report's ranks; never {@code null}
  * @param findings   how the job's ranks were judged (metrics.md §13): a launcher that writes a rank's
- *                   full report from elsewhere (a part file) revises it with this, and ranks the
- *                   job's findings with it; {@code null} for a result built without them
+ *                   full report from elsewhere (Spark's part files) revises it with this (the
+ *                   cross-rank split applied, then its findings), and ranks the job's findings with
+ *                   it; {@code null} for a result built without them
  */
 public record PipelineResult(AnalysisReport report, List<RankInput> inputs, List<InputProblem> unreadable,
-                             List<String> skipped, Findings findings) {
+                             List<String> skipped, StepWaits stepWaits, Findings findings) {
     public PipelineResult {
+        stepWaits = stepWaits == null ? StepWaits.none() : stepWaits;
         inputs = List.copyOf(inputs);
         unreadable = List.copyOf(unreadable);
         skipped = List.copyOf(skipped);

@@ -13,9 +13,13 @@ import java.util.Map;
  *                    within the type, used for timing after an inferred order difference)
  * @param counts      collectives per rank
  * @param matched     positions every member issued (and used for timing)
+ * @param leftOutFrom index (or Seq) of the first position left out of timing because the group diverged
+ *                    there or earlier (metrics.md §8: after a divergence the sequence may be shifted on
+ *                    some rank, so no waits, stragglers or offsets come from it or anything later);
+ *                    {@code null} when no position was left out for that reason
  */
 public record GroupSummary(String group, boolean inferred, List<Integer> members, String matchedBy,
-                           Map<Integer, Integer> counts, int matched) implements java.io.Serializable {
+                           Map<Integer, Integer> counts, int matched, Long leftOutFrom) implements java.io.Serializable {
     public GroupSummary {
         members = List.copyOf(members);
         counts = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(counts));

@@ -70,7 +70,7 @@ final class Reports {
                                      List<MatchedCollective> collectives, List<Mismatch> mismatches) {
         return new CrossRankReport(ranks, ranks.size(), List.of(), List.of(),
                 new ClockAlignment(true, timed, 1_000L, null), Map.of(), List.of(), mismatches,
-                new SkewSummary(timed, null, null, null, null, null, null, null, null, 0), stragglers, List.of(),
+                new SkewSummary(timed, null, null, null, null, null, null, null, null, 0L, 0), stragglers, List.of(),
                 collectives, List.of(), List.of(), List.of());
     }
 

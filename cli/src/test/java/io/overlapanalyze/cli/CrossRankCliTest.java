@@ -66,7 +66,7 @@ class CrossRankCliTest {
         assertEquals("TYPE_ORDER", x.get("groups").get(0).get("matchedBy").asText());
         assertEquals(10, x.get("collectives").size(), "5 collectives per step, 2 steps, all matched");
         assertEquals(2, x.get("clockOffsetsNs").size());
-        assertEquals(2, x.get("stragglers").size());
+        assertEquals(0, x.get("stragglers").size(), "clocks too rough for arrivals: nobody is called a straggler");
         assertEquals(2, x.get("worstTails").size());
         assertEquals("[0,1]", texts(json(CliRun.of("-f", "json", r0.toString(), r1.toString())).get("ranks"), "rank")
                 .toString().replace(" ", ""));
@@ -79,6 +79,77 @@ class CrossRankCliTest {
         assertTrue(run.out().contains("WARNING TYPE: TYPE mismatch at group implicit index 6 (ProfilerStep#552)"),
                 run.out());
         assertFalse(run.out().contains("ERROR "), run.out());
+    }
+
+    /**
+     * Issue 26 point 3: the pair's matched collectives still end up to 2 ms apart after alignment (the
+     * report says the clocks are rough), and the text once said "it waited 164.021 ms of 47.652 ms for
+     * rank 1". With rough clocks no per-collective wait, straggler or late rank is claimed; the report
+     * says why; and no wait anywhere exceeds its collective.
+     */
+    @Test
+    void traceFilterPairMakesNoWaitClaimOnRoughClocks() throws IOException {
+        Path r0 = SharedTraces.kineto(R0);
+        Path r1 = SharedTraces.kineto(R1);
+        CliRun text = CliRun.of("--no-timeline", r0.toString(), r1.toString());
+        assertEquals(0, text.exitCode(), text.err());
+        assertFalse(text.out().contains("it waited"), text.out());
+        assertFalse(text.out().contains("waiting for rank"), text.out());
+        assertTrue(text.out().contains("the clocks do not allow per-collective waits, stragglers or late-rank claims"),
+                text.out());
+
+        JsonNode report = json(CliRun.of("-f", "json", r0.toString(), r1.toString()));
+        JsonNode x = report.get("crossRank");
+        assertTrue(x.get("clock").get("maxResidualNs").asLong() > 100_000, "rough: " + x.get("clock"));
+        assertEquals(0, x.get("peerBoundTails").size(), x.get("peerBoundTails").toString());
+        assertEquals(0, x.get("stragglers").size());
+        assertTrue(x.get("skew").get("totalWaitNs").isNull(), x.get("skew").toString());
+        assertTrue(x.get("skew").get("implausibleWaits").isNull(), "no waits made, none counted");
+        for (JsonNode c : x.get("collectives")) {
+            assertTrue(c.get("waitsNs").isNull(), c.toString());
+            assertTrue(c.get("lastRank").isNull(), c.toString());
+        }
+        for (JsonNode rank : report.get("ranks")) {
+            for (JsonNode step : rank.get("steps")) {
+                assertFalse("crossRank".equals(step.get("commSplit").get("source").asText()), step.get("name").asText());
+            }
+        }
+    }
+
+    /**
+     * Issue 26 point 3, the generated job: 8 ranks of seed-1ms, rank 5 0.8 ms late every step, rank 3
+     * never issues bucket 1 of step 3. No rank is told it waited for rank 3 (its sequence shifted; it
+     * is not slow); rank 5 is the straggler and every other rank's advice names it, with the 0.8 ms of
+     * its 1.8 ms last all-reduce it spent waiting (steps 1 and 2: pairing stops at step 3).
+     */
+    @Test
+    void aSkippedCollectiveNeverBlamesTheRankThatSkippedIt() throws IOException {
+        JobWriter.write(Job.healthy("skip", 8, BuiltinScenarios.get("seed-1ms").withSteps(4))
+                .withSlowRank(5, 800_000)
+                .withPerturbation(new Job.Perturbation(Job.Perturbation.Kind.SKIP, 3, 3, 1, null)), dir, false);
+        CliRun text = CliRun.of("--no-timeline", dir.toString());
+        assertEquals(0, text.exitCode(), text.err());
+        String out = text.out();
+        assertFalse(out.contains("for rank 3"), out);
+        assertFalse(out.contains("waiting for rank 3"), out);
+        assertTrue(out.contains("ERROR MISSING: rank 3 stops after 11 of 12"), out);
+        assertTrue(out.contains("pairing stops at index 6"), out);
+        for (int r = 0; r < 8; r++) {
+            String rank = out.substring(out.indexOf("rank " + r + " of 8"),
+                    r < 7 ? out.indexOf("rank " + (r + 1) + " of 8") : out.indexOf("across ranks"));
+            if (r == 5) {
+                assertFalse(rank.contains("waited for rank") || rank.contains("it waited"), rank);
+                continue;
+            }
+            assertTrue(rank.contains("ProfilerStep#1 tail chain: ALL_REDUCE 26.2 MB [+6.000, +7.800] DATA; it waited "
+                    + "0.800 ms of 1.800 ms for rank 5"), rank);
+            assertTrue(rank.contains("but the last reduction waited for rank 5 in 2 of 4 steps (median 0.800 ms of "
+                    + "1.800 ms)"), rank);
+        }
+        JsonNode x = json(CliRun.of("-f", "json", dir.toString())).get("crossRank");
+        assertEquals(5, x.get("stragglers").get(0).get("rank").asInt());
+        assertEquals(6, x.get("stragglers").get(0).get("timesArrivedLast").asInt());
+        assertEquals(6, x.get("groups").get(0).get("leftOutFrom").asLong());
     }
 
     @Test
@@ -241,8 +312,9 @@ class CrossRankCliTest {
         String out = text.out();
         String rank0 = out.substring(out.indexOf("rank 0 of 2"), out.indexOf("rank 1 of 2"));
         String rank1 = out.substring(out.indexOf("rank 1 of 2"), out.indexOf("across ranks"));
-        assertTrue(rank0.contains("tail: LAST_BUCKET in 2 of 2 steps, but the last reduction spent most of its time "
-                + "waiting for rank 1 in 2 of 2 steps (median 3.000 ms of 4.000 ms)"), rank0);
+        // The chain (that collective alone) waited 3 of its 4 ms: the cause is WAIT (metrics.md §6), found across ranks.
+        assertTrue(rank0.contains("tail: WAIT in 2 of 2 steps, but the last reduction waited for rank 1 in 2 of 2 "
+                + "steps (median 3.000 ms of 4.000 ms)"), rank0);
         assertFalse(rank0.contains("a smaller last bucket"), rank0);
         assertTrue(rank0.contains("it waited 3.000 ms of 4.000 ms for rank 1"), rank0);
         assertTrue(rank1.contains("a smaller last bucket"), rank1);

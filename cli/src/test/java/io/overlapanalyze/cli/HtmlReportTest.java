@@ -121,7 +121,12 @@ class HtmlReportTest {
     /** Acceptance 3: a 64-rank, 50-step job (written by the scenario generator) gives well under 5 MB. */
     @Test
     void bigJobStaysSmallAndSummarises() throws IOException {
-        Path job = bigJob(tmp.resolve("job"), 64, 50);
+        // A synchronised job (collectives end together on every rank, metrics.md §8), so that its clocks
+        // align and the waits, their heatmap and the straggler table are there to draw; independently
+        // written ranks would not end their collectives together: rough clocks, no waits.
+        Path job = tmp.resolve("job");
+        JobWriter.write(Job.healthy("big", 64, BuiltinScenarios.get("seed-4ms").withSteps(50).withJitter(5, 1000))
+                .withSlowRank(7, 300_000), job, false);
         Path file = html(job.toString());
         long size = Files.size(file);
         assertTrue(size < 5_000_000, "HTML of 64 ranks x 50 steps: " + size + " bytes");

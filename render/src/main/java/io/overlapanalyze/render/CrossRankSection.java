@@ -134,13 +134,20 @@ final class CrossRankSection {
         return g.group() + (g.inferred() ? " (inferred)" : "") + ": ranks "
                 + g.members().stream().map(String::valueOf).collect(Collectors.joining(", ")) + ", matched by "
                 + g.matchedBy().toLowerCase(Locale.ROOT).replace('_', ' ') + ", " + g.matched()
-                + " matched on every rank; issued per rank: " + g.counts().entrySet().stream()
+                + " matched on every rank" + (g.leftOutFrom() == null ? ""
+                : " (pairing stops at " + ("SEQUENCE".equals(g.matchedBy()) ? "Seq " : "index ") + g.leftOutFrom()
+                + ": the group diverged there)") + "; issued per rank: " + g.counts().entrySet().stream()
                 .map(e -> e.getKey() + ":" + e.getValue()).collect(Collectors.joining(" "));
     }
 
     private static String skew(SkewSummary s) {
         if (s.timed() == 0) {
             return "no collective has device times on every rank";
+        }
+        if (s.medianSkewNs() == null) {
+            return s.timed() + " timed collectives; no arrival skew or waits: the clocks or the pairing do not "
+                    + "allow them (see the notes); end skew median " + Units.ms(s.medianEndSkewNs())
+                    + " ms after alignment";
         }
         return s.timed() + " timed collectives; arrival skew median " + Units.ms(s.medianSkewNs()) + " ms, max "
                 + Units.ms(s.maxSkewNs()) + " ms (group " + s.worstGroup() + " index " + s.worstIndex() + " "

@@ -33,15 +33,16 @@ public final class Explanations {
 
     /**
      * Whether the late-peer advice replaces the tail kind's own: when at least half of the steps
-     * with a tail end on a collective that mostly waited for a peer (metrics.md §8).
+     * with a tail end on a collective that waited for a late peer for a quarter of it or more (metrics.md §8).
      */
     public static boolean peerBoundDominates(List<PeerBoundTail> peerBound, int stepsWithTail) {
         return !peerBound.isEmpty() && 2 * peerBound.size() >= stepsWithTail;
     }
 
     /**
-     * "the last reduction spent most of its time waiting for rank 5 in 3 of 5 steps (median 2.100 ms
-     * of 3.000 ms): ...": which rank was late and by how much, and why a bucket size cannot help.
+     * "the last reduction waited for rank 5 in 3 of 5 steps (median 2.100 ms of 3.000 ms): ...": which
+     * rank was late and by how much (a quarter or more of the collective, see the analyzer's
+     * PeerBoundTails), and why a bucket size cannot help.
      */
     public static String peerBound(List<PeerBoundTail> peerBound, int stepsWithTail) {
         Map<Integer, Long> late = peerBound.stream().map(PeerBoundTail::lateRank).filter(Objects::nonNull)
@@ -51,7 +52,7 @@ public final class Explanations {
                 .map(e -> "rank " + e.getKey()).orElse("a late peer");
         long wait = median(peerBound.stream().map(PeerBoundTail::waitNs).toList());
         long duration = median(peerBound.stream().map(PeerBoundTail::durationNs).toList());
-        return "the last reduction spent most of its time waiting for " + who + " in " + peerBound.size() + " of "
+        return "the last reduction waited for " + who + " in " + peerBound.size() + " of "
                 + stepsWithTail + (stepsWithTail == 1 ? " step" : " steps") + " (median "
                 + Units.msUnit(wait) + " of " + Units.msUnit(duration) + "): " + who
                 + " arrived late; a smaller bucket cannot fix a straggler, find what delays " + who;

@@ -12,7 +12,6 @@ import io.overlapanalyze.render.summary.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.RankReport;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,6 +36,9 @@ final class ReportJson {
      * @param report  the report; a rank listed in {@code parts} stands only for its place in the order
      * @param parts   ranks whose full report is in a part file (its location), by identity
      * @param summary true for a {@code summary} baseline ({@code "kind"} first), false for {@code -f json}
+     * @param findings how the pipeline judged the ranks it held: each report read from a part file is
+     *                revised the same way (the cross-rank split applied, then its findings), and the
+     *                job's findings are ranked from every rank's
      */
     static void write(OutputStream out, AnalysisReport report, Map<RankReport, String> parts, Findings findings,
                       boolean summary, Configuration conf) throws IOException {

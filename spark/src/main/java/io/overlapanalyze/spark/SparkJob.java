@@ -138,6 +138,13 @@ final class SparkJob {
         return new Result(result, parts, ordered, page, index);
     }
 
+    /** The map with each key replaced by the report {@code applied} gives for it (itself when none). */
+    private static <V> void rekey(Map<RankReport, V> map, Map<RankReport, RankReport> applied) {
+        Map<RankReport, V> copy = new IdentityHashMap<>(map);
+        map.clear();
+        copy.forEach((r, v) -> map.put(applied.getOrDefault(r, r), v));
+    }
+
     /**
      * The rare page that draws a step the tasks did not send (the byte limit let in a later, smaller
      * step): those ranks are read again, sending exactly the steps the page lacks.
@@ -202,12 +209,5 @@ final class SparkJob {
             e = new TraceFormatException("no trace to read");
         }
         throw new PipelineInputException(e.getMessage(), e);
-    }
-
-    private static <V> void rekey(Map<RankReport, V> map, Map<RankReport, RankReport> judgedOf) {
-        Map<RankReport, V> rekeyed = new IdentityHashMap<>();
-        map.forEach((r, v) -> rekeyed.put(judgedOf.getOrDefault(r, r), v));
-        map.clear();
-        map.putAll(rekeyed);
     }
 }

@@ -13,6 +13,7 @@ import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.model.StringPool;
 import io.overlapanalyze.model.Time;
 import io.overlapanalyze.report.Attribution;
+import io.overlapanalyze.report.ChainLink;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
 
@@ -38,8 +39,10 @@ import java.util.Set;
  *       COMM intervals). Then its C'' − K'' is exactly E: E is disjoint from K ⊇ K'', and
  *       C' − K'' ⊆ C' − K ⊆ E. The waiting parts are built from the kept collectives, so the
  *       exposed wait |(W ∩ C) − K| = |W ∩ E| is unchanged too.</li>
- *   <li>The report keeps, per step with a defined tail, its name, tail and attribution kind with
- *       the head of its chain (the worst tail per step and the peer-bound tails read those).</li>
+ *   <li>The report keeps, per step with a defined tail or a device window, its name, tail and
+ *       attribution with its whole chain (the worst tail per step, the peer-bound tails and the
+ *       WAIT cause read those; links after the head keep only collective, type, span and
+ *       bound-by), and its device window (the transfer/waiting split per step reads it).</li>
  * </ul>
  * A digest is for the cross-rank analysis only: the single-rank figures of its trace are not the
  * rank's, and its report has no buckets, totals, notes or warnings.
@@ -123,15 +126,30 @@ public final class CrossRankDigest {
                 List.of(), List.of(), MemorySamples.empty(), t.commUnclassified(), List.of());
     }
 
+    /**
+     * The attribution with its head link whole and the later links cut to what the WAIT cause reads
+     * (collective, type, device span, bound-by): their bytes and candidate times are read by nothing
+     * across ranks, and written per step they would be most of a digest's report.
+     */
+    static Attribution chain(Attribution a) {
+        List<ChainLink> links = new ArrayList<>(a.chain().size());
+        for (int i = 0; i < a.chain().size(); i++) {
+            ChainLink c = a.chain().get(i);
+            links.add(i == 0 ? c : new ChainLink(c.collective(), c.type(), null, c.startNs(), c.endNs(), null, null,
+                    null, c.boundBy()));
+        }
+        return new Attribution(a.kind(), links);
+    }
+
     static RankReport report(RankReport r) {
         List<StepReport> steps = new ArrayList<>();
         for (StepReport s : r.steps()) {
-            if (s.tailNs() == null) {
-                continue; // neither the worst tails nor the peer-bound tails look at a step without a tail
+            boolean window = s.deviceStartNs() != null && s.deviceEndNs() != null;
+            if (s.tailNs() == null && !window) {
+                continue; // neither the tails nor the transfer/waiting split look at such a step
             }
-            Attribution a = s.attribution();
-            Attribution head = new Attribution(a.kind(), a.chain().isEmpty() ? List.of() : List.of(a.chain().get(0)));
-            steps.add(StepReport.empty(s.name()).withTailNs(s.tailNs()).withAttribution(head));
+            StepReport kept = StepReport.empty(s.name()).withTailNs(s.tailNs()).withAttribution(chain(s.attribution()));
+            steps.add(window ? kept.withDeviceWindow(s.deviceStartNs(), s.deviceEndNs()) : kept);
         }
         return new RankReport(r.rank(), r.rankSource(), r.source(), r.format(), r.worldSize(), steps, null,
                 List.of(), List.of(), List.of(), null, List.of(), null, null, List.of());

@@ -42,7 +42,7 @@ import java.util.Map;
  * long arithmetic so that {@code Time.UNKNOWN} and any other value come back exactly.
  */
 final class DigestCodec {
-    private static final int FORMAT = 1;
+    private static final int FORMAT = 2; // 2: steps carry their device window
 
     private DigestCodec() {
     }
@@ -239,6 +239,8 @@ final class DigestCodec {
         for (StepReport s : r.steps()) {
             w.str(s.name());
             w.optional(s.tailNs());
+            w.optional(s.deviceStartNs());
+            w.optional(s.deviceStartNs() == null || s.deviceEndNs() == null ? null : s.deviceEndNs() - s.deviceStartNs());
             Attribution a = s.attribution();
             w.num(a.kind().ordinal());
             w.num(a.chain().size());
@@ -267,6 +269,9 @@ final class DigestCodec {
         for (int i = 0; i < n; i++) {
             String name = r.str();
             Long tail = r.optional();
+            Long windowStart = r.optional();
+            Long windowLength = r.optional();
+            Long windowEnd = windowStart == null || windowLength == null ? null : windowStart + windowLength;
             TailKind kind = TailKind.values()[r.integer()];
             int m = r.integer();
             List<ChainLink> chain = new ArrayList<>(m);
@@ -283,7 +288,8 @@ final class DigestCodec {
                 chain.add(new ChainLink(collective, type, bytes, start, end, ready, enqueue, queueFree,
                         bound < 0 ? null : BoundBy.values()[bound]));
             }
-            steps.add(StepReport.empty(name).withTailNs(tail).withAttribution(new Attribution(kind, chain)));
+            StepReport step = StepReport.empty(name).withTailNs(tail).withAttribution(new Attribution(kind, chain));
+            steps.add(windowStart == null || windowEnd == null ? step : step.withDeviceWindow(windowStart, windowEnd));
         }
         return new RankReport(rank, rankSource, source, format, world == null ? null : world.intValue(), steps, null,
                 List.of(), List.of(), List.of(), null, List.of(), null, null, List.of());

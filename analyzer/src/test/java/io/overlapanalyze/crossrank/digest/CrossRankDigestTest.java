@@ -71,7 +71,8 @@ class CrossRankDigestTest {
         StepReport withTail = StepReport.empty("ProfilerStep#1").withTailNs(4L)
                 .withAttribution(new Attribution(TailKind.LAST_BUCKET, List.of(head, before)));
         StepReport noTail = StepReport.empty("ProfilerStep#2");
-        RankReport r = new RankReport(0, "TRACE", "r0.json", "KINETO", 2, List.of(withTail, noTail), null,
+        StepReport windowOnly = StepReport.empty("ProfilerStep#3").withDeviceWindow(30, 50);
+        RankReport r = new RankReport(0, "TRACE", "r0.json", "KINETO", 2, List.of(withTail, noTail, windowOnly), null,
                 List.of("a note"), List.of("a warning"), List.of(), null, List.of(), null, null, List.of());
         return new RankInput(t, r);
     }
@@ -107,12 +108,16 @@ class CrossRankDigestTest {
         assertEquals(0, t.unmatchedLaunchNs().length);
 
         RankReport r = x.report();
-        assertEquals(1, r.steps().size(), "the step without a tail is read by no cross-rank analysis");
+        assertEquals(2, r.steps().size(), "the step without a tail or a window is read by no cross-rank analysis");
+        assertEquals(StepReport.empty("ProfilerStep#3").withDeviceWindow(30, 50), r.steps().get(1),
+                "a step's device window is kept (the transfer/waiting split per step reads it)");
         StepReport s = r.steps().get(0);
         assertEquals("ProfilerStep#1", s.name());
         assertEquals(4L, s.tailNs());
         assertEquals(new Attribution(TailKind.LAST_BUCKET,
-                List.of(new ChainLink(1, "ALL_REDUCE", 16L, 0, 10, 5L, 1L, null, BoundBy.DATA))), s.attribution());
+                List.of(new ChainLink(1, "ALL_REDUCE", 16L, 0, 10, 5L, 1L, null, BoundBy.DATA),
+                        new ChainLink(0, "ALL_REDUCE", null, -10, -5, null, null, null, BoundBy.UNEXPLAINED))),
+                s.attribution(), "the whole chain (the WAIT cause reads every link's collective and span)");
         assertTrue(s.gradBuckets().isEmpty());
         assertTrue(r.notes().isEmpty());
         assertNull(r.totals());

@@ -73,7 +73,8 @@ final class DigestCheck {
 
     /** Asserts that the digests after a serialisation round trip give the full inputs' cross-rank JSON. */
     static Outcome assertSameCrossRank(List<RankInput> full, List<InputProblem> problems) {
-        CrossRankReport expected = CrossRankAnalyzer.analyze(full, problems);
+        CrossRankAnalyzer.Result expectedWithWaits = CrossRankAnalyzer.analyzeWithWaits(full, problems);
+        CrossRankReport expected = expectedWithWaits.report();
         List<RankInput> digests = new ArrayList<>();
         int fullIntervals = 0;
         int kept = 0;
@@ -86,8 +87,11 @@ final class DigestCheck {
             fullIntervals += in.trace().device().size();
             kept += back.trace().device().size();
         }
-        CrossRankReport actual = CrossRankAnalyzer.analyze(digests, problems);
+        CrossRankAnalyzer.Result actualWithWaits = CrossRankAnalyzer.analyzeWithWaits(digests, problems);
+        CrossRankReport actual = actualWithWaits.report();
         assertEquals(json(expected), json(actual), "cross-rank JSON from the digests");
+        assertEquals(json(expectedWithWaits.waits()), json(actualWithWaits.waits()),
+                "the transfer/waiting split evidence from the digests");
         return new Outcome(expected, fullIntervals, kept, bytes, full.size());
     }
 

@@ -220,7 +220,10 @@ public final class CrossRankReportSection implements CrossRankSection {
             html.append("<tr><td class=\"l\">").append(Html.esc(g.group())).append(g.inferred() ? " (inferred)" : "")
                     .append("</td><td class=\"l\">").append(ranges(g.members())).append("</td><td class=\"l\">")
                     .append(g.matchedBy().toLowerCase(Locale.ROOT).replace('_', ' ')).append("</td><td>")
-                    .append(g.matched()).append("</td><td class=\"l wrap\">").append(Html.esc(counts(g.counts())))
+                    .append(g.matched()).append(g.leftOutFrom() == null ? ""
+                            : " (pairing stops at " + ("SEQUENCE".equals(g.matchedBy()) ? "Seq " : "index ")
+                            + g.leftOutFrom() + ")")
+                    .append("</td><td class=\"l wrap\">").append(Html.esc(counts(g.counts())))
                     .append("</td></tr>");
         }
         html.append("</table></div>");
@@ -242,6 +245,12 @@ public final class CrossRankReportSection implements CrossRankSection {
         html.append("<h3 id=\"xr-skew\">Arrival skew</h3><p class=\"skew\">");
         if (s.timed() == 0) {
             html.append("No collective has device times on every rank.</p>");
+            return;
+        }
+        if (s.medianSkewNs() == null) {
+            html.append(s.timed()).append(" timed collectives. No arrival skew or waits: the clocks or the pairing "
+                    + "do not allow them (see the notes). End skew median ").append(Units.ms(s.medianEndSkewNs()))
+                    .append(" ms after alignment.</p>");
             return;
         }
         html.append(s.timed()).append(" timed collectives. Arrival skew (latest − earliest arrival): median <b>")

@@ -58,9 +58,9 @@ class CrossRankReportSectionTest {
         }
         return new CrossRankReport(ranks, RANKS, List.of(), List.of(),
                 new ClockAlignment(true, COLLECTIVES, 2_000L, "aligned on " + COLLECTIVES + " collectives every rank joined"),
-                offsets, List.of(new GroupSummary("0 (default_pg)", false, ranks, "SEQUENCE", counts, COLLECTIVES)),
+                offsets, List.of(new GroupSummary("0 (default_pg)", false, ranks, "SEQUENCE", counts, COLLECTIVES, null)),
                 mismatches, new SkewSummary(COLLECTIVES, 300_000L, 450_000L, "0 (default_pg)", 3L, "ALL_REDUCE",
-                "ProfilerStep#0", 17, 1_000L, 123_000_000L), stragglers, List.of(), collectives, tails, List.of(),
+                "ProfilerStep#0", 17, 1_000L, 123_000_000L, 0), stragglers, List.of(), collectives, tails, List.of(),
                 List.of());
     }
 
