@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.ascend;
 
+import io.overlapanalyze.formats.input.HostRangeCollector;
 import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.CollectiveType;
@@ -145,8 +146,7 @@ final class RankAssembler {
     private static final java.util.regex.Pattern PYTHON_FRAME = java.util.regex.Pattern.compile(".*\\(\\d+\\): .*");
 
     /** Host ops other than steps, outermost per thread (metrics.md §11). */
-    private final io.overlapanalyze.formats.HostRangeCollector hostRanges =
-            new io.overlapanalyze.formats.HostRangeCollector();
+    private final HostRangeCollector hostRanges = new HostRangeCollector();
 
     void hostOp(String name, long start, long end, long tid) {
         hostOpsPresent = true;

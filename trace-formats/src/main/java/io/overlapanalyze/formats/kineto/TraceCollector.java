@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.kineto;
 
+import io.overlapanalyze.formats.input.HostRangeCollector;
 import io.overlapanalyze.formats.input.Warnings;
 import io.overlapanalyze.formats.kernels.KernelClassifier;
 import io.overlapanalyze.model.DeviceIntervals;
@@ -87,7 +88,7 @@ final class TraceCollector {
     final LongList hostAnnotationTid = new LongList(16);
     final List<String> hostAnnotationNames = new ArrayList<>();
     /** Host ops and annotations other than steps, outermost per thread (metrics.md §11). */
-    final io.overlapanalyze.formats.HostRangeCollector hostRanges = new io.overlapanalyze.formats.HostRangeCollector();
+    final HostRangeCollector hostRanges = new HostRangeCollector();
     private final Map<String, String> annotationNames = new HashMap<>();
 
     final List<HostSpan> hostSpans = new ArrayList<>(); // relative times

@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.nsys;
 
+import io.overlapanalyze.formats.input.HostRangeCollector;
 import io.overlapanalyze.model.HostSpan;
 
 import java.util.ArrayList;
@@ -15,7 +16,7 @@ final class ProcessNvtx {
     /** STEP, OPTIMIZER and BACKWARD spans, in start order (rows arrive sorted). */
     final List<HostSpan> spans = new ArrayList<>();
     /** Every other NVTX range (NCCL's own excluded), outermost per thread (metrics.md §11). */
-    final io.overlapanalyze.formats.HostRangeCollector hostRanges = new io.overlapanalyze.formats.HostRangeCollector();
+    final HostRangeCollector hostRanges = new HostRangeCollector();
     /** PyTorch {@code c10d::*} ops: a collective's enqueue time. */
     final NvtxTimeline c10d = new NvtxTimeline();
     /** PyTorch {@code nccl:*} RecordFunctions: a collective's type. */

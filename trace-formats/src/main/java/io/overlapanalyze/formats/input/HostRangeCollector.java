@@ -1,4 +1,4 @@
-package io.overlapanalyze.formats;
+package io.overlapanalyze.formats.input;
 
 import io.overlapanalyze.model.HostSpan;
 import io.overlapanalyze.model.HostSpanKind;
