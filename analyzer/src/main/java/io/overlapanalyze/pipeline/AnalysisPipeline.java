@@ -1,6 +1,7 @@
 package io.overlapanalyze.pipeline;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
+import io.overlapanalyze.analysis.CommSplitAnalysis;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.crossrank.CrossRankAnalyzer;
 import io.overlapanalyze.crossrank.RankInput;
@@ -118,8 +119,10 @@ public final class AnalysisPipeline {
     public static PipelineResult assemble(List<RankInput> ranksRead, List<InputProblem> unreadable, int files,
                                           boolean crossRank, List<String> skipped) {
         List<RankReport> ranks = new ArrayList<>();
+        int distinctRanks = (int) ranksRead.stream().mapToInt(RankInput::rank).distinct().count();
         for (RankInput input : ranksRead) {
-            ranks.add(input.report());
+            // Needs the whole input: how many ranks were read (metrics.md §12, last sentence).
+            ranks.add(CommSplitAnalysis.withOutsideRanksNote(input.trace(), input.report(), distinctRanks));
         }
         ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(r -> String.valueOf(r.source())));
         CrossRankReport crossReport = crossRank && (files > 1 || ranksRead.size() > 1)

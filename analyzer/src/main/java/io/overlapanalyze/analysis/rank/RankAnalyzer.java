@@ -2,6 +2,7 @@ package io.overlapanalyze.analysis.rank;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.AnnotationOverlap;
+import io.overlapanalyze.analysis.CommSplitAnalysis;
 import io.overlapanalyze.analysis.DataReady;
 import io.overlapanalyze.analysis.ExposureAnalysis;
 import io.overlapanalyze.analysis.FusedAnalysis;
@@ -30,7 +31,6 @@ import io.overlapanalyze.report.Parallelism;
 import io.overlapanalyze.report.PipelineReport;
 import io.overlapanalyze.report.PreCapture;
 import io.overlapanalyze.report.BucketReport;
-import io.overlapanalyze.report.CommSplit;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
 import io.overlapanalyze.report.Totals;
@@ -96,6 +96,7 @@ public final class RankAnalyzer {
                 notes.add(assignment.unassigned() + " device intervals were launched outside every step and are not analysed");
             }
             StreamWaitIndex waits = StreamWaitIndex.of(trace);
+            CommSplitAnalysis.Index splits = CommSplitAnalysis.index(trace); // once per rank: rule 3 looks at all steps
             AnnotationOverlap.Index annotations = AnnotationOverlap.index(trace);
             List<StepAssigner.Step> all = assignment.steps();
             StepPeriods.PreCaptureWork before = StepPeriods.preCapture(trace.device(), assignment.preCapture());
@@ -113,7 +114,7 @@ public final class RankAnalyzer {
             List<Map.Entry<StepContext, StepReport>> analysed = indexes.mapToObj(k -> {
                 StepContext context = new StepContext(trace, all.get(k), phases);
                 return Map.entry(context, analyzeStep(context, phases, waits, options, memory, periods[k],
-                        before.busy(), annotations));
+                        before.busy(), annotations, splits));
             }).toList();
             for (Map.Entry<StepContext, StepReport> a : analysed) {
                 steps.add(a.getValue());
@@ -275,7 +276,8 @@ public final class RankAnalyzer {
 
     static StepReport analyzeStep(StepContext step, PhaseClassifier phases, StreamWaitIndex waits,
                                   AnalysisOptions options, MemoryAnalysis memory, ExposureAnalysis.Period period,
-                                  IntervalSet preCaptureBusy, AnnotationOverlap.Index annotations) {
+                                  IntervalSet preCaptureBusy, AnnotationOverlap.Index annotations,
+                                  CommSplitAnalysis.Waits splits) {
         List<String> notes = new ArrayList<>();
         GradientSet.Selection g = GradientSet.select(step, phases);
         ExposureAnalysis.Exposure exposure = ExposureAnalysis.analyze(step, g.members(), period);
@@ -299,7 +301,7 @@ public final class RankAnalyzer {
         } else {
             DataReady dataReady = new DataReady(step, waits);
             markers = MarkerAnalysis.analyze(step, g.members(), dataReady);
-            attribution = TailAttribution.attribute(step, markers.gL(), markers.tailNs(), dataReady, options);
+            attribution = TailAttribution.attribute(step, markers.gL(), markers.tailNs(), dataReady, options, splits);
             launch = LaunchDiagnostics.analyze(step, g.members(), dataReady);
             if (dataReady.explicitCount() > 0) {
                 notes.add(NOTE_EXPLICIT_DEPENDENCIES);
@@ -330,6 +332,10 @@ public final class RankAnalyzer {
         if (prefetch.prefetches().stream().anyMatch(p -> PrefetchAnalysis.RULE_DEVICE_ORDER.equals(p.rule()))) {
             notes.add("all-gather consumers found by device order (no stream-wait events): approximate");
         }
+        CommSplitAnalysis.StepSplit commSplit = CommSplitAnalysis.splitStep(step, splits);
+        if (commSplit.note() != null) {
+            notes.add(commSplit.note());
+        }
         PipelineReport pipeline = PipelineAnalysis.analyze(step);
         Long peak = memory.unavailable() == null
                 ? memory.peak(step.step().hostStartNs(), step.step().hostEndNs()) : null;
@@ -346,7 +352,7 @@ public final class RankAnalyzer {
                 launch, peak, exposure.hasWork() ? exposure.stepPeriodNs() : null,
                 exposure.hasWork() ? exposure.windowOverlapNs() : null, exposure.fusedBusyNs(),
                 FusedAnalysis.fusedCommNs(step), null, AnnotationOverlap.analyze(step, annotations), null, null,
-                CommSplit.unknown());
+                commSplit.split());
     }
 
     /** G by device start (as GradientSet lists it), each with its size and reduction time. */
