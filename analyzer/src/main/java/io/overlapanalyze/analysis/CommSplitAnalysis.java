@@ -280,7 +280,7 @@ public final class CommSplitAnalysis {
         }
         return NOTE_OUTSIDE_PREFIX + ranksRead + (ranksRead == 1 ? " rank" : " ranks") + ", but this rank's"
                 + " collectives ran in a group of " + group + " ranks (as the capture says): the waiting in the"
-                + " transfer / waiting split may be for ranks outside the input";
+                + " transfer / waiting split " + CommSplit.OUTSIDE_RANKS_NOTE_END;
     }
 
     /** {@code report} with the outside-ranks note added when it applies; the same report otherwise. */
