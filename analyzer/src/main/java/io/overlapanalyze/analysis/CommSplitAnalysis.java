@@ -259,18 +259,22 @@ public final class CommSplitAnalysis {
         return most;
     }
 
-    /** Start of the rank note that says the waiting may be for ranks outside the input. */
-    public static final String NOTE_OUTSIDE_PREFIX = "the input holds ";
+    /** How the per-rank group note begins; {@link #resolveGroupNote} completes it once the input is known. */
+    private static final String GROUP_NOTE_START = "this rank's collectives ran in a group of ";
+    private static final java.util.regex.Pattern GROUP_NOTE = java.util.regex.Pattern.compile(
+            "^" + java.util.regex.Pattern.quote(GROUP_NOTE_START) + "(\\d+) ranks .*");
 
     /**
-     * The rank note of metrics.md §12 when the input names a group (or world) of more ranks than
-     * were read and the rank waited in some step: "the input holds 2 ranks, but this rank's
-     * collectives ran in a group of 8 ranks (as the capture says): the waiting may be for ranks
-     * outside the input". {@code null} when it does not apply.
+     * The rank's half of the note of metrics.md §12 (the input names a group or world larger than
+     * the ranks read): "this rank's collectives ran in a group of 8 ranks (as the capture says): the
+     * waiting in the transfer / waiting split may be for ranks outside the input", when the group has
+     * other ranks and the rank waited in some step; {@code null} otherwise. Made where the whole trace
+     * is (the group sizes are not in what a distributed run sends back); {@link #resolveGroupNote}
+     * keeps it only when fewer ranks were read than the group has.
      */
-    public static String outsideRanksNote(RankTrace trace, RankReport report, int ranksRead) {
+    public static String groupNote(RankTrace trace, RankReport report) {
         int group = largestGroup(trace);
-        if (group <= ranksRead || ranksRead < 1) {
+        if (group < 2) {
             return null;
         }
         boolean waited = report.steps().stream().map(StepReport::commSplit)
@@ -278,19 +282,49 @@ public final class CommSplitAnalysis {
         if (!waited) {
             return null;
         }
-        return NOTE_OUTSIDE_PREFIX + ranksRead + (ranksRead == 1 ? " rank" : " ranks") + ", but this rank's"
-                + " collectives ran in a group of " + group + " ranks (as the capture says): the waiting in the"
-                + " transfer / waiting split " + CommSplit.OUTSIDE_RANKS_NOTE_END;
+        return GROUP_NOTE_START + group + " ranks (as the capture says): the waiting in the transfer / waiting split "
+                + CommSplit.OUTSIDE_RANKS_NOTE_END;
     }
 
-    /** {@code report} with the outside-ranks note added when it applies; the same report otherwise. */
-    public static RankReport withOutsideRanksNote(RankTrace trace, RankReport report, int ranksRead) {
-        String note = outsideRanksNote(trace, report, ranksRead);
-        if (note == null || report.notes().contains(note)) {
+    /** {@code report} with {@link #groupNote} added when there is one. */
+    public static RankReport withGroupNote(RankTrace trace, RankReport report) {
+        String note = groupNote(trace, report);
+        if (note == null) {
             return report;
         }
         List<String> notes = new ArrayList<>(report.notes());
         notes.add(note);
+        return withNotes(report, notes);
+    }
+
+    /**
+     * The group note once the number of ranks read is known: "the input holds 2 ranks, but this
+     * rank's collectives ran in a group of 8 ranks (…)" when the group is larger, else removed.
+     */
+    public static RankReport resolveGroupNote(RankReport report, int ranksRead) {
+        List<String> notes = new ArrayList<>(report.notes().size());
+        boolean changed = false;
+        for (String n : report.notes()) {
+            java.util.regex.Matcher m = GROUP_NOTE.matcher(n);
+            if (!m.matches()) {
+                notes.add(n);
+                continue;
+            }
+            changed = true;
+            long group;
+            try {
+                group = Long.parseLong(m.group(1));
+            } catch (NumberFormatException e) {
+                continue;
+            }
+            if (group > ranksRead) {
+                notes.add("the input holds " + ranksRead + (ranksRead == 1 ? " rank" : " ranks") + ", but " + n);
+            }
+        }
+        return changed ? withNotes(report, notes) : report;
+    }
+
+    private static RankReport withNotes(RankReport report, List<String> notes) {
         return new RankReport(report.rank(), report.rankSource(), report.source(), report.format(),
                 report.worldSize(), report.steps(), report.totals(), notes, report.warnings(), report.crossCheck(),
                 report.parallelism(), report.contention(), report.notAvailable(), report.preCapture(),

@@ -122,7 +122,7 @@ public final class AnalysisPipeline {
         int distinctRanks = (int) ranksRead.stream().mapToInt(RankInput::rank).distinct().count();
         for (RankInput input : ranksRead) {
             // Needs the whole input: how many ranks were read (metrics.md §12, last sentence).
-            ranks.add(CommSplitAnalysis.withOutsideRanksNote(input.trace(), input.report(), distinctRanks));
+            ranks.add(CommSplitAnalysis.resolveGroupNote(input.report(), distinctRanks));
         }
         ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(r -> String.valueOf(r.source())));
         CrossRankReport crossReport = crossRank && (files > 1 || ranksRead.size() > 1)
@@ -144,6 +144,8 @@ public final class AnalysisPipeline {
             r.steps().forEach(s -> stepNames.add(s.name()));
             r = RankAnalyzer.selectSteps(r, selection, options);
         }
+        // The group sizes are in the whole trace only; assemble completes the note (metrics.md §12).
+        r = CommSplitAnalysis.withGroupNote(trace, r);
         return new RankInput(trace, r);
     }
 }

@@ -82,6 +82,17 @@ class AscendProfilerSplitScenarioTest {
                 + " 5.000 ms (profiler; 2 of 2 steps)"), text.out());
         assertTrue(text.out().contains("probably ranks outside the input"), text.out());
         assertTrue(!text.out().contains("COMM_BOUND"), text.out());
+
+        CliRun markdown = CliRun.of("-f", "markdown", job.toString());
+        assertEquals(ExitCodes.OK, markdown.exitCode(), markdown.err());
+        assertTrue(markdown.out().contains("**Transfer / waiting**: exposed comm 16.000 ms: waiting 11.000 ms, transfer"
+                + " 5.000 ms (profiler; 2 of 2 steps)."), markdown.out());
+        Path html = tmp.resolve("report.html");
+        CliRun withHtml = CliRun.of(job.toString(), "--html", html.toString(), "-f", "json");
+        assertEquals(ExitCodes.OK, withHtml.exitCode(), withHtml.err());
+        String page = java.nio.file.Files.readString(html);
+        assertTrue(page.contains("<th>of it waiting ms</th>"), "the step table's column");
+        assertTrue(page.contains("<td>5.500 (profiler)</td>"), "a step's waiting, from the profiler");
     }
 
     /**
