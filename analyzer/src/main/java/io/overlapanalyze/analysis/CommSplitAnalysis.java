@@ -259,18 +259,16 @@ public final class CommSplitAnalysis {
         return most;
     }
 
-    /** How the per-rank group note begins; {@link #resolveGroupNote} completes it once the input is known. */
-    private static final String GROUP_NOTE_START = "this rank's collectives ran in a group of ";
-    private static final java.util.regex.Pattern GROUP_NOTE = java.util.regex.Pattern.compile(
-            "^" + java.util.regex.Pattern.quote(GROUP_NOTE_START) + "(\\d+) ranks .*");
-
     /**
-     * The rank's half of the note of metrics.md §12 (the input names a group or world larger than
-     * the ranks read): "this rank's collectives ran in a group of 8 ranks (as the capture says): the
-     * waiting in the transfer / waiting split may be for ranks outside the input", when the group has
-     * other ranks and the rank waited in some step; {@code null} otherwise. Made where the whole trace
-     * is (the group sizes are not in what a distributed run sends back); {@link #resolveGroupNote}
-     * keeps it only when fewer ranks were read than the group has.
+     * The rank note of metrics.md §12 (the input names a group or world larger than the ranks read):
+     * "this rank's collectives ran in a group of 8 ranks (as the capture says): unless all 8 are in
+     * the input, the waiting in the transfer / waiting split may be for ranks outside the input",
+     * when the group has other ranks and the rank waited in some step; {@code null} otherwise.
+     *
+     * <p>Made per rank, where the whole trace is (the group sizes are not in what a distributed run
+     * sends back), and so phrased to be true whatever else was read: how many ranks the input holds
+     * is known only when the job is assembled, and the reports must not be replaced there (the
+     * renderers and the Spark driver key their tables by report identity).
      */
     public static String groupNote(RankTrace trace, RankReport report) {
         int group = largestGroup(trace);
@@ -282,7 +280,8 @@ public final class CommSplitAnalysis {
         if (!waited) {
             return null;
         }
-        return GROUP_NOTE_START + group + " ranks (as the capture says): the waiting in the transfer / waiting split "
+        return "this rank's collectives ran in a group of " + group + " ranks (as the capture says): unless all "
+                + group + " are in the input, the waiting in the transfer / waiting split "
                 + CommSplit.OUTSIDE_RANKS_NOTE_END;
     }
 
@@ -294,37 +293,6 @@ public final class CommSplitAnalysis {
         }
         List<String> notes = new ArrayList<>(report.notes());
         notes.add(note);
-        return withNotes(report, notes);
-    }
-
-    /**
-     * The group note once the number of ranks read is known: "the input holds 2 ranks, but this
-     * rank's collectives ran in a group of 8 ranks (…)" when the group is larger, else removed.
-     */
-    public static RankReport resolveGroupNote(RankReport report, int ranksRead) {
-        List<String> notes = new ArrayList<>(report.notes().size());
-        boolean changed = false;
-        for (String n : report.notes()) {
-            java.util.regex.Matcher m = GROUP_NOTE.matcher(n);
-            if (!m.matches()) {
-                notes.add(n);
-                continue;
-            }
-            changed = true;
-            long group;
-            try {
-                group = Long.parseLong(m.group(1));
-            } catch (NumberFormatException e) {
-                continue;
-            }
-            if (group > ranksRead) {
-                notes.add("the input holds " + ranksRead + (ranksRead == 1 ? " rank" : " ranks") + ", but " + n);
-            }
-        }
-        return changed ? withNotes(report, notes) : report;
-    }
-
-    private static RankReport withNotes(RankReport report, List<String> notes) {
         return new RankReport(report.rank(), report.rankSource(), report.source(), report.format(),
                 report.worldSize(), report.steps(), report.totals(), notes, report.warnings(), report.crossCheck(),
                 report.parallelism(), report.contention(), report.notAvailable(), report.preCapture(),

@@ -119,10 +119,8 @@ public final class AnalysisPipeline {
     public static PipelineResult assemble(List<RankInput> ranksRead, List<InputProblem> unreadable, int files,
                                           boolean crossRank, List<String> skipped) {
         List<RankReport> ranks = new ArrayList<>();
-        int distinctRanks = (int) ranksRead.stream().mapToInt(RankInput::rank).distinct().count();
         for (RankInput input : ranksRead) {
-            // Needs the whole input: how many ranks were read (metrics.md §12, last sentence).
-            ranks.add(CommSplitAnalysis.resolveGroupNote(input.report(), distinctRanks));
+            ranks.add(input.report());
         }
         ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(r -> String.valueOf(r.source())));
         CrossRankReport crossReport = crossRank && (files > 1 || ranksRead.size() > 1)
@@ -144,7 +142,7 @@ public final class AnalysisPipeline {
             r.steps().forEach(s -> stepNames.add(s.name()));
             r = RankAnalyzer.selectSteps(r, selection, options);
         }
-        // The group sizes are in the whole trace only; assemble completes the note (metrics.md §12).
+        // The group sizes are in the whole trace only (metrics.md §12, last sentence).
         r = CommSplitAnalysis.withGroupNote(trace, r);
         return new RankInput(trace, r);
     }

@@ -70,9 +70,9 @@ class AscendProfilerSplitScenarioTest {
                 assertEquals("WAIT", step.path("attribution").path("kind").asText(), step.toString());
             }
             String notes = rank.path("notes").toString();
-            assertTrue(notes.contains("the input holds 2 ranks, but this rank's collectives ran in a group of 4 ranks"
-                    + " (as the capture says): the waiting in the transfer / waiting split may be for ranks outside"
-                    + " the input"), notes);
+            assertTrue(notes.contains("this rank's collectives ran in a group of 4 ranks (as the capture says):"
+                    + " unless all 4 are in the input, the waiting in the transfer / waiting split may be for ranks"
+                    + " outside the input"), notes);
         }
         CliRun text = CliRun.of(job.toString());
         assertEquals(ExitCodes.OK, text.exitCode(), text.err());
@@ -80,7 +80,8 @@ class AscendProfilerSplitScenarioTest {
         // Added over the two steps: 2 × 8, 2 × 5.5, 2 × 2.5 ms.
         assertTrue(text.out().contains("transfer / waiting: exposed comm 16.000 ms: waiting 11.000 ms, transfer"
                 + " 5.000 ms (profiler; 2 of 2 steps)"), text.out());
-        assertTrue(text.out().contains("probably ranks outside the input"), text.out());
+        assertTrue(text.out().contains("(its group has ranks that may be outside the input: see the notes)"),
+                text.out());
         assertTrue(!text.out().contains("COMM_BOUND"), text.out());
 
         CliRun markdown = CliRun.of("-f", "markdown", job.toString());

@@ -35,13 +35,13 @@ public final class Explanations {
     }
 
     /**
-     * {@link #tail(TailKind)}, and for WAIT whom the collectives waited for when the report knows:
-     * ranks outside the input, when the rank's notes say its group has more ranks than were read.
+     * {@link #tail(TailKind)}, and for WAIT whom the collectives may have waited for when the report
+     * says: ranks outside the input, when the rank's notes say its group may have some.
      */
     public static String tail(TailKind kind, RankReport rank) {
         String meaning = tail(kind);
         if (kind == TailKind.WAIT && rank != null && waitsOutsideInput(rank)) {
-            return meaning + " (the group has more ranks than the input holds: probably ranks outside the input)";
+            return meaning + " (its group has ranks that may be outside the input: see the notes)";
         }
         return meaning;
     }
