@@ -43,6 +43,13 @@ import java.util.Set;
  *   <li>the chain ends on LAUNCH: LAUNCH_BOUND, even when it passed through QUEUE links first:
  *       the head of the queue was issued late, and issuing it on time would shorten the pile-up,
  *       so "only fewer bytes or more bandwidth can help" (COMM_BOUND) would mislead;</li>
+ *   <li>otherwise, when most of the chain's communication time was waiting by the transfer /
+ *       waiting split of its collectives (metrics.md §12: profiler or estimated; a collective
+ *       without a split counts as not waiting, {@link CommSplitAnalysis#mostlyWaiting}): WAIT.
+ *       Checked before COMM_BOUND (§6): "only fewer bytes or more bandwidth help" is false when
+ *       the transfers themselves were short, and before LAST_BUCKET and UNEXPLAINED for the same
+ *       reason (a smaller bucket does not shorten a wait). LAUNCH_BOUND keeps precedence: a head
+ *       issued late is a cause this rank can remove;</li>
  *   <li>otherwise at least one QUEUE link: COMM_BOUND (also when the head is UNEXPLAINED);</li>
  *   <li>{@code gL} alone bound by DATA: LAST_BUCKET;</li>
  *   <li>{@code gL} alone UNEXPLAINED: UNEXPLAINED.</li>
@@ -57,8 +64,15 @@ public final class TailAttribution {
     private TailAttribution() {
     }
 
+    /** {@link #attribute(StepContext, CollectiveSpan, Long, DataReady, AnalysisOptions, CommSplitAnalysis.Waits)} without any split: never WAIT. */
     public static Result attribute(StepContext step, CollectiveSpan gL, Long tailNs, DataReady dataReady,
                                    AnalysisOptions options) {
+        return attribute(step, gL, tailNs, dataReady, options, CommSplitAnalysis.Index.none());
+    }
+
+    /** The attribution, with {@code waits} deciding WAIT (see the class comment). */
+    public static Result attribute(StepContext step, CollectiveSpan gL, Long tailNs, DataReady dataReady,
+                                   AnalysisOptions options, CommSplitAnalysis.Waits waits) {
         if (gL == null || tailNs == null || tailNs == 0L) {
             return new Result(Attribution.none(), false);
         }
@@ -102,16 +116,30 @@ public final class TailAttribution {
             int owner = dev.collective(previous);
             g = owner >= 0 ? step.collective(owner) : null;
         }
-        return new Result(new Attribution(classify(chain), chain), approximate);
+        int[] ids = new int[chain.size()];
+        long[] durations = new long[chain.size()];
+        for (int k = 0; k < chain.size(); k++) {
+            ids[k] = chain.get(k).collective();
+            durations[k] = chain.get(k).endNs() - chain.get(k).startNs();
+        }
+        return new Result(new Attribution(classify(chain, CommSplitAnalysis.mostlyWaiting(ids, durations, waits)),
+                chain), approximate);
     }
 
     static TailKind classify(List<ChainLink> chain) {
+        return classify(chain, false);
+    }
+
+    static TailKind classify(List<ChainLink> chain, boolean mostlyWaiting) {
         if (chain.isEmpty()) {
             return TailKind.NONE;
         }
         BoundBy end = chain.get(chain.size() - 1).boundBy();
         if (end == BoundBy.LAUNCH) {
             return TailKind.LAUNCH_BOUND;
+        }
+        if (mostlyWaiting) {
+            return TailKind.WAIT;
         }
         for (ChainLink link : chain) {
             if (link.boundBy() == BoundBy.QUEUE) {

@@ -1,6 +1,7 @@
 package io.overlapanalyze.pipeline;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
+import io.overlapanalyze.analysis.CommSplitAnalysis;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.crossrank.CrossRankAnalyzer;
 import io.overlapanalyze.crossrank.CrossRankSplits;
@@ -175,6 +176,8 @@ public final class AnalysisPipeline {
             r.steps().forEach(s -> stepNames.add(s.name()));
             r = RankAnalyzer.selectSteps(r, selection, options);
         }
+        // The group sizes are in the whole trace only (metrics.md §12, last sentence).
+        r = CommSplitAnalysis.withGroupNote(trace, r);
         return new RankInput(trace, r);
     }
 }

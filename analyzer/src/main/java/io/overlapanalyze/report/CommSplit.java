@@ -16,6 +16,11 @@ public record CommSplit(Long waitNs, Long transferNs, String source) implements 
     public static final String PROFILER = "profiler";
     public static final String CROSS_RANK = "crossRank";
     public static final String ESTIMATED = "estimated";
+    /**
+     * How a rank note ends that says the waiting may be for ranks outside the input (metrics.md §12:
+     * the input names a group or world size larger than the ranks read); renderers look for it.
+     */
+    public static final String OUTSIDE_RANKS_NOTE_END = "may be for ranks outside the input";
 
     /** No evidence: both parts unknown (never 0). */
     public static CommSplit unknown() {

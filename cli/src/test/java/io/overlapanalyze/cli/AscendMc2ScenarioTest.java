@@ -113,4 +113,28 @@ class AscendMc2ScenarioTest {
             }
         }
     }
+
+    /**
+     * The profiler's split of the HCCL all-reduce [5000, 6000] µs (AscendMc2Writer.HCCL_TRANSIT_US:
+     * Transit 400 µs, at its end) in communication.json (text) and analysis.db CommAnalyzerTime (DB):
+     * exposed = [5000, 5200] ∪ [5800, 6000]; its waiting stretch [5000, 5600] covers the first 200 µs,
+     * its transfer [5600, 6000] the last 200 µs. The bare timeline has no side file and two instances
+     * only: no split.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"text", "db", "bare"})
+    void theProfilersSplitOfTheAllReduce(String form) throws Exception {
+        CliRun run = CliRun.of("-f", "json", input(form).toString());
+        assertEquals(0, run.exitCode(), run.err());
+        for (JsonNode s : JsonRenderer.mapper().readTree(run.out()).at("/ranks/0/steps")) {
+            JsonNode cs = s.get("commSplit");
+            if (form.equals("bare")) {
+                assertTrue(cs.get("waitNs").isNull() && cs.get("source").isNull(), cs.toString());
+            } else {
+                assertEquals(200 * US, cs.get("waitNs").asLong(), cs.toString());
+                assertEquals(200 * US, cs.get("transferNs").asLong(), cs.toString());
+                assertEquals("profiler", cs.get("source").asText(), cs.toString());
+            }
+        }
+    }
 }

@@ -1,7 +1,10 @@
 package io.overlapanalyze.render;
 
 import io.overlapanalyze.render.units.Units;
+import io.overlapanalyze.report.CommSplit;
 import io.overlapanalyze.report.PeerBoundTail;
+import io.overlapanalyze.report.RankReport;
+import io.overlapanalyze.report.StepReport;
 import io.overlapanalyze.report.TailKind;
 
 import java.util.Comparator;
@@ -29,6 +32,52 @@ public final class Explanations {
                     + "different bucket size cannot shorten it; find what the collective waited for";
             case NONE -> "no tail: the last reduction ended before the last backward compute";
         };
+    }
+
+    /**
+     * {@link #tail(TailKind)}, and for WAIT whom the collectives may have waited for when the report
+     * says: ranks outside the input, when the rank's notes say its group may have some.
+     */
+    public static String tail(TailKind kind, RankReport rank) {
+        String meaning = tail(kind);
+        if (kind == TailKind.WAIT && rank != null && waitsOutsideInput(rank)) {
+            return meaning + " (its group has ranks that may be outside the input: see the notes)";
+        }
+        return meaning;
+    }
+
+    /** True when the rank's notes say its waiting may be for ranks that are not in the input (metrics.md §12). */
+    public static boolean waitsOutsideInput(RankReport rank) {
+        return rank.notes().stream().anyMatch(n -> n.endsWith(CommSplit.OUTSIDE_RANKS_NOTE_END));
+    }
+
+    /**
+     * "exposed comm 16.000 ms: waiting 11.000 ms, transfer 5.000 ms (profiler; 2 of 2 steps)": the
+     * transfer / waiting split of metrics.md §12 added over {@code steps} where it is known; {@code null}
+     * when no step has one.
+     */
+    public static String commSplit(List<StepReport> steps) {
+        long wait = 0;
+        long transfer = 0;
+        int known = 0;
+        java.util.Set<String> sources = new java.util.TreeSet<>();
+        for (StepReport s : steps) {
+            CommSplit c = s.commSplit();
+            if (c != null && c.known()) {
+                wait += c.waitNs();
+                transfer += c.transferNs();
+                known++;
+                if (c.source() != null) {
+                    sources.add(c.source());
+                }
+            }
+        }
+        if (known == 0) {
+            return null;
+        }
+        return "exposed comm " + Units.msUnit(wait + transfer) + ": waiting " + Units.msUnit(wait) + ", transfer "
+                + Units.msUnit(transfer) + " (" + String.join(", ", sources) + "; " + known + " of " + steps.size()
+                + (steps.size() == 1 ? " step)" : " steps)");
     }
 
     /**

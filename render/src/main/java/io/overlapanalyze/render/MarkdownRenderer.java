@@ -93,6 +93,10 @@ public final class MarkdownRenderer implements ReportRenderer {
                         .append(", exposed comm ").append(Units.msUnit(TextRenderer.commKnown(rank)
                                 ? md.exposedCommNs() : null)).append(", overlap ")
                         .append(Units.pct(md.overlapRatio())).append(".\n");
+                String split = TextRenderer.commKnown(rank) ? Explanations.commSplit(TextRenderer.counted(rank, t)) : null;
+                if (split != null) {
+                    sb.append("\n**Transfer / waiting**: ").append(escape(split)).append(".\n");
+                }
             }
             if (!rank.steps().isEmpty()) {
                 for (BeyondView.Section section : BeyondView.sections(rank)) {

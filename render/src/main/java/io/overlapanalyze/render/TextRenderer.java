@@ -250,6 +250,10 @@ public final class TextRenderer implements ReportRenderer {
         if (!comm) {
             sb.append("communication: not available: ").append(rank.notAvailable().communication()).append('\n');
         }
+        String split = comm ? Explanations.commSplit(counted(rank, t)) : null;
+        if (split != null) {
+            sb.append("transfer / waiting: ").append(split).append('\n');
+        }
         if (rank.preCapture() != null && rank.preCapture().intervals() > 0) {
             sb.append("before the capture: ").append(rank.preCapture().intervals())
                     .append(" device intervals still running from earlier launches, busy ")
@@ -273,10 +277,16 @@ public final class TextRenderer implements ReportRenderer {
                 sb.append("tail: ").append(e.getKey()).append(" in ").append(e.getValue()).append(" of ")
                         .append(t.steps()).append(" steps")
                         .append(peerAdvice ? ", but " + Explanations.peerBound(late, counted.size())
-                                : ": " + Explanations.tail(e.getKey())).append('\n'));
+                                : ": " + Explanations.tail(e.getKey(), rank)).append('\n'));
         if (!late.isEmpty() && !peerAdvice) {
             sb.append("tail: ").append(Explanations.peerBound(late, counted.size())).append('\n');
         }
+    }
+
+    /** The steps the summary counts: complete ones, or all when the totals include partial steps. */
+    static List<StepReport> counted(RankReport rank, Totals t) {
+        boolean withPartial = t.steps() > countComplete(rank);
+        return rank.steps().stream().filter(s -> !s.partial() || withPartial).toList();
     }
 
     /** False when the trace cannot tell communication from compute: its comm figures are unknown. */

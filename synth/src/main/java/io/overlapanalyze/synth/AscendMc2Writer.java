@@ -37,7 +37,9 @@ import java.util.Map;
  * <p>The profiler's own figures are written as Huawei computes them: the Overlap Analysis lane
  * (text) and {@code StepTraceTime} (DB) with Computing = union of compute tasks except the kfc
  * stream's, so the MC² kernels count as Computing; Communication = union of the HCCL ops and the kfc
- * ops; Not Overlapped = Communication − Computing; Free = gaps between the first and last of them.
+ * ops; Not Overlapped = Communication − Computing; Free = gaps between the first and last of them;
+ * and the communication analysis of the HCCL all-reduce ({@code communication.json}, analysis.db
+ * {@code CommAnalyzerTime}) with the Transit of {@link #HCCL_TRANSIT_US}.
  *
  * <p>Per step, µs from the step's device origin ({@link #OPS}): see the table there. Steps are
  * {@link #STEP_PERIOD_US} apart.
@@ -95,7 +97,26 @@ public final class AscendMc2Writer {
             new Op("MoeDistributeCombineAicpuKernel", "AI_CPU", Where.KFC_TASK, 6600, 7100),
             new Op("MoeDistributeCombineAicpuKernel_586_6_1", null, Where.KFC_OP, 6600, 7100));
 
+    /**
+     * What the profiler's communication analysis says of the HCCL all-reduce ([5000, 6000] µs):
+     * it transferred for 400 µs, at its end (communication.json / analysis.db CommAnalyzerTime
+     * Transit); the 600 µs before were waiting.
+     */
+    public static final long HCCL_TRANSIT_US = 400;
+
     private AscendMc2Writer() {
+    }
+
+    /** The HCCL ops of every step with the profiler's split (metrics.md §12 rule 1). */
+    static List<AscendCommunicationWriter.OpTime> hcclOps() {
+        List<AscendCommunicationWriter.OpTime> out = new ArrayList<>();
+        for (Placed p : placed()) {
+            if (p.op().where() == Where.HCCL_OP) {
+                out.add(new AscendCommunicationWriter.OpTime(FIRST_STEP + p.step(), p.op().name(), p.start(),
+                        p.end() - p.start(), HCCL_TRANSIT_US * 1000));
+            }
+        }
+        return out;
     }
 
     /** The capture directory name torch_npu would use. */
@@ -137,6 +158,7 @@ public final class AscendMc2Writer {
         try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(out.resolve("trace_view.json")), 1 << 16)) {
             writeTimeline(o);
         }
+        AscendCommunicationWriter.writeJson(out, hcclOps(), 0, 0);
         profilerInfo(dir, "text");
     }
 
@@ -488,6 +510,7 @@ public final class AscendMc2Writer {
                         Durations.formatUs(comp + not + free), Durations.formatUs(not),
                         Durations.formatUs(origin(k) - hostSpan(k)[0]));
             }
+            AscendCommunicationWriter.writeCommAnalyzerTime(c, hcclOps());
         }
     }
 

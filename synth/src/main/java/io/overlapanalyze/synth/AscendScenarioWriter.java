@@ -89,6 +89,17 @@ public final class AscendScenarioWriter {
         return timeline;
     }
 
+    /**
+     * {@link #write(Scenario, Path)}, plus the profiler's communication analysis with the transfer /
+     * waiting split {@code split} sets ({@link AscendCommunicationWriter}).
+     */
+    public static SyntheticTimeline write(Scenario scenario, Path dir, AscendCommunicationWriter.ProfilerSplit split)
+            throws IOException {
+        SyntheticTimeline timeline = write(scenario, dir);
+        AscendCommunicationWriter.write(timeline, scenario.rank(), split, dir.resolve("ASCEND_PROFILER_OUTPUT"));
+        return timeline;
+    }
+
     /** Writes {@code trace_view.json} (UTF-8, not closing {@code out}). */
     public static void writeTimeline(Scenario scenario, SyntheticTimeline timeline, OutputStream out)
             throws IOException {

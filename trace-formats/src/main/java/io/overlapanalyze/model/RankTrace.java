@@ -102,6 +102,13 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
                 referenceOverlap, memory, commUnclassified, annotations, hostRanges);
     }
 
+    /** This trace with {@code newCollectives} (same ids, same order); every other component is this trace's. */
+    public RankTrace withCollectives(List<Collective> newCollectives) {
+        return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
+                newCollectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
+                referenceOverlap, memory, commUnclassified, annotations);
+    }
+
     /** This trace as read from {@code newSource}; every other component is this trace's. */
     public RankTrace withSource(String newSource) {
         return new RankTrace(newSource, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,

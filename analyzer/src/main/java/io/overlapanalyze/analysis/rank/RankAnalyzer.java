@@ -2,6 +2,7 @@ package io.overlapanalyze.analysis.rank;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.AnnotationOverlap;
+import io.overlapanalyze.analysis.CommSplitAnalysis;
 import io.overlapanalyze.analysis.DataReady;
 import io.overlapanalyze.analysis.ExposureAnalysis;
 import io.overlapanalyze.analysis.FusedAnalysis;
@@ -31,7 +32,6 @@ import io.overlapanalyze.report.Parallelism;
 import io.overlapanalyze.report.PipelineReport;
 import io.overlapanalyze.report.PreCapture;
 import io.overlapanalyze.report.BucketReport;
-import io.overlapanalyze.report.CommSplit;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
 import io.overlapanalyze.report.Totals;
@@ -97,6 +97,7 @@ public final class RankAnalyzer {
                 notes.add(assignment.unassigned() + " device intervals were launched outside every step and are not analysed");
             }
             StreamWaitIndex waits = StreamWaitIndex.of(trace);
+            CommSplitAnalysis.Index splits = CommSplitAnalysis.index(trace); // once per rank: rule 3 looks at all steps
             AnnotationOverlap.Index annotations = AnnotationOverlap.index(trace);
             List<StepAssigner.Step> all = assignment.steps();
             StepPeriods.PreCaptureWork before = StepPeriods.preCapture(trace.device(), assignment.preCapture());
@@ -116,7 +117,7 @@ public final class RankAnalyzer {
             List<Map.Entry<StepContext, StepReport>> analysed = indexes.mapToObj(k -> {
                 StepContext context = new StepContext(trace, all.get(k), phases);
                 return Map.entry(context, analyzeStep(context, phases, waits, options, memory, periods[k],
-                        before.busy(), annotations, breakdowns[k]));
+                        before.busy(), annotations, breakdowns[k], splits));
             }).toList();
             for (Map.Entry<StepContext, StepReport> a : analysed) {
                 steps.add(a.getValue());
@@ -278,7 +279,7 @@ public final class RankAnalyzer {
     static StepReport analyzeStep(StepContext step, PhaseClassifier phases, StreamWaitIndex waits,
                                   AnalysisOptions options, MemoryAnalysis memory, ExposureAnalysis.Period period,
                                   IntervalSet preCaptureBusy, AnnotationOverlap.Index annotations,
-                                  StepBreakdowns.Result breakdown) {
+                                  StepBreakdowns.Result breakdown, CommSplitAnalysis.Waits splits) {
         List<String> notes = new ArrayList<>();
         GradientSet.Selection g = GradientSet.select(step, phases);
         ExposureAnalysis.Exposure exposure = ExposureAnalysis.analyze(step, g.members(), period);
@@ -302,7 +303,7 @@ public final class RankAnalyzer {
         } else {
             DataReady dataReady = new DataReady(step, waits);
             markers = MarkerAnalysis.analyze(step, g.members(), dataReady);
-            attribution = TailAttribution.attribute(step, markers.gL(), markers.tailNs(), dataReady, options);
+            attribution = TailAttribution.attribute(step, markers.gL(), markers.tailNs(), dataReady, options, splits);
             launch = LaunchDiagnostics.analyze(step, g.members(), dataReady);
             if (dataReady.explicitCount() > 0) {
                 notes.add(NOTE_EXPLICIT_DEPENDENCIES);
@@ -333,6 +334,10 @@ public final class RankAnalyzer {
         if (prefetch.prefetches().stream().anyMatch(p -> PrefetchAnalysis.RULE_DEVICE_ORDER.equals(p.rule()))) {
             notes.add("all-gather consumers found by device order (no stream-wait events): approximate");
         }
+        CommSplitAnalysis.StepSplit commSplit = CommSplitAnalysis.splitStep(step, splits);
+        if (commSplit.note() != null) {
+            notes.add(commSplit.note());
+        }
         PipelineReport pipeline = PipelineAnalysis.analyze(step);
         Long peak = memory.unavailable() == null
                 ? memory.peak(step.step().hostStartNs(), step.step().hostEndNs()) : null;
@@ -348,8 +353,8 @@ public final class RankAnalyzer {
                 gradBuckets(g.members(), markers.gL()), prefetch.exposedPrefetchNs(), prefetch.prefetches(), pipeline,
                 launch, peak, exposure.hasWork() ? exposure.stepPeriodNs() : null,
                 exposure.hasWork() ? exposure.windowOverlapNs() : null, exposure.fusedBusyNs(),
-                FusedAnalysis.fusedCommNs(step), null, AnnotationOverlap.analyze(step, annotations), breakdown.breakdown(), breakdown.idle(),
-                CommSplit.unknown());
+                FusedAnalysis.fusedCommNs(step), null, AnnotationOverlap.analyze(step, annotations),
+                breakdown.breakdown(), breakdown.idle(), commSplit.split());
     }
 
     /** G by device start (as GradientSet lists it), each with its size and reduction time. */

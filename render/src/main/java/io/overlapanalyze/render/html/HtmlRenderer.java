@@ -178,7 +178,9 @@ public final class HtmlRenderer implements ReportRenderer {
                         .append(" of ").append(stepsWithTail).append(" steps with a tail)")
                         .append(Html.esc(Explanations.peerBoundDominates(peerBound, stepsWithTail)
                                 ? ", but " + Explanations.peerBound(peerBound, stepsWithTail)
-                                : ": " + Explanations.tail(top.get().getKey()))).append('.');
+                                : ": " + Explanations.tail(top.get().getKey(),
+                                        ranks.stream().filter(Explanations::waitsOutsideInput).findFirst()
+                                                .orElse(null)))).append('.');
             } else {
                 sb.append(": no step has a tail.");
             }
@@ -327,6 +329,12 @@ public final class HtmlRenderer implements ReportRenderer {
         return b.toString();
     }
 
+    /** The waiting part of the step's exposed communication and where it comes from (metrics.md §12), or "-". */
+    private static String waiting(StepReport s) {
+        var c = s.commSplit();
+        return c == null || !c.known() ? "-" : Units.ms(c.waitNs()) + " (" + Html.esc(String.valueOf(c.source())) + ")";
+    }
+
     private static void stepTable(RankReport r, TimelinePlan plan, boolean allRows, String rankId, StringBuilder sb) {
         if (r.steps().isEmpty()) {
             return;
@@ -334,7 +342,7 @@ public final class HtmlRenderer implements ReportRenderer {
         sb.append("<p class=\"muted\">markers in ms after the step's first device activity</p>")
                 .append("<div class=\"tw\"><table class=\"steps\"><tr><th class=\"l\">step</th><th>time ms</th><th>first ready</th>"
                         + "<th>reduce start</th><th>last compute end</th><th>last reduce end</th><th>tail ms</th>"
-                        + "<th class=\"l\">cause</th><th>exposed comm ms</th><th>overlap</th></tr>");
+                        + "<th class=\"l\">cause</th><th>exposed comm ms</th><th>of it waiting ms</th><th>overlap</th></tr>");
         int left = 0;
         for (StepReport s : r.steps()) {
             boolean drawn = plan.svgOf(s) != null;
@@ -357,8 +365,8 @@ public final class HtmlRenderer implements ReportRenderer {
                     .append(Units.rel(m.lastReduceEndNs(), s.deviceStartNs())).append("</td><td>")
                     .append(Units.ms(s.tailNs())).append("</td><td class=\"l\">")
                     .append(s.tailNs() == null ? "-" : s.attribution().kind().name()).append("</td><td>")
-                    .append(Units.ms(s.exposedCommNs())).append("</td><td>").append(Units.pct(s.overlapRatio()))
-                    .append("</td></tr>");
+                    .append(Units.ms(s.exposedCommNs())).append("</td><td>").append(waiting(s)).append("</td><td>")
+                    .append(Units.pct(s.overlapRatio())).append("</td></tr>");
         }
         sb.append("</table></div>");
         if (left > 0) {

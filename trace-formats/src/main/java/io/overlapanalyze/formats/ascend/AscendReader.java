@@ -34,7 +34,8 @@ import java.util.stream.Stream;
  * comes from {@code profiler_info_<rank>.json} {@code rank_id} (an int or a string), from msprof's
  * {@code device_<n>/info.json.<n>}, or from the database's {@code RANK_DEVICE_MAP}. torch_npu's
  * allocator records ({@code memory_record.csv} beside the timeline, the DB's {@code MEMORY_RECORD})
- * are attached by {@link AscendMemoryRecords}.
+ * are attached by {@link AscendMemoryRecords}; the profiler's transfer / waiting split of each HCCL op
+ * ({@code communication.json}, {@code analysis.db CommAnalyzerTime}) by {@link AscendCommSplits}.
  */
 public final class AscendReader implements TraceReader {
     private static final Pattern MSPROF_JSON = Pattern.compile("^msprof_(\\d{14})\\.json(\\.gz)?$");
@@ -86,13 +87,19 @@ public final class AscendReader implements TraceReader {
         FormatDetector.Content content = FormatDetector.sniff(file);
         IntFunction<RankInfo> ranks = rankInfoNear(file);
         if (content == FormatDetector.Content.SQLITE) {
-            return AscendMemoryRecords.attachDb(new DbReader(file, source, ranks).read(), file);
+            return AscendCommSplits.attachDb(AscendMemoryRecords.attachDb(new DbReader(file, source, ranks).read(), file),
+                    file.toAbsolutePath().resolveSibling(AscendCommSplits.ANALYSIS_DB));
         }
         if (content == FormatDetector.Content.EMPTY) {
             throw new TraceFormatException(file + ": file is empty");
         }
-        return AscendMemoryRecords.attachCsv(new TimelineReader(List.of(file), source, ranks).read(),
+        List<RankTrace> traces = AscendMemoryRecords.attachCsv(new TimelineReader(List.of(file), source, ranks).read(),
                 file.toAbsolutePath().resolveSibling(AscendMemoryRecords.FILE));
+        // The split lies beside a torch_npu timeline only (msprof's analyze/ output is another layout).
+        Path parent = file.toAbsolutePath().getParent();
+        return parent != null && parent.getFileName() != null
+                && parent.getFileName().toString().equals("ASCEND_PROFILER_OUTPUT")
+                ? AscendCommSplits.attachJson(traces, parent) : traces;
     }
 
     private List<RankTrace> readDirectory(Path dir) throws TraceFormatException, IOException {
@@ -100,12 +107,13 @@ public final class AscendReader implements TraceReader {
         if (Files.isDirectory(out)) {
             Path trace = out.resolve("trace_view.json");
             if (Files.isRegularFile(trace)) {
-                return AscendMemoryRecords.attachCsv(new TimelineReader(List.of(trace), dir.toString(),
-                        torchNpuRank(dir)).read(), out.resolve(AscendMemoryRecords.FILE));
+                return AscendCommSplits.attachJson(AscendMemoryRecords.attachCsv(new TimelineReader(List.of(trace),
+                        dir.toString(), torchNpuRank(dir)).read(), out.resolve(AscendMemoryRecords.FILE)), out);
             }
             Path db = newest(out, TORCH_DB);
             if (db != null) {
-                return AscendMemoryRecords.attachDb(new DbReader(db, dir.toString(), torchNpuRank(dir)).read(), db);
+                return AscendCommSplits.attachDb(AscendMemoryRecords.attachDb(new DbReader(db, dir.toString(),
+                        torchNpuRank(dir)).read(), db), out.resolve(AscendCommSplits.ANALYSIS_DB));
             }
         }
         Path prof = dir.getFileName() != null && dir.getFileName().toString().startsWith("PROF_") ? dir
