@@ -32,10 +32,23 @@ public final class Findings {
      * @param ranksRead         how many ranks the input holds
      * @param crossRankRevision what the cross-rank analysis changes in a rank's steps before its
      *                          findings are made (the identity when it changes nothing)
+     * @param exposedWaitNs     per rank, its median exposed waiting for peers across ranks (absent: unknown)
      */
     public static Findings of(CrossRankReport crossRank, Map<Integer, RankMedians> medians, int ranksRead,
+                              UnaryOperator<RankReport> crossRankRevision, Map<Integer, Long> exposedWaitNs) {
+        return new Findings(VerdictContext.ofMedians(crossRank, medians, ranksRead, exposedWaitNs),
+                crossRankRevision);
+    }
+
+    /** As {@link #of(CrossRankReport, Map, int, UnaryOperator, Map)} without cross-rank waits. */
+    public static Findings of(CrossRankReport crossRank, Map<Integer, RankMedians> medians, int ranksRead,
                               UnaryOperator<RankReport> crossRankRevision) {
-        return new Findings(VerdictContext.ofMedians(crossRank, medians, ranksRead), crossRankRevision);
+        return of(crossRank, medians, ranksRead, crossRankRevision, Map.of());
+    }
+
+    /** The median of whole ns as findings take it (an even count: the two middles' mean, half up). */
+    public static long median(long[] values) {
+        return StepFigures.median(values);
     }
 
     /** Every rank's medians, by rank id (the first report of an id when two share it). */

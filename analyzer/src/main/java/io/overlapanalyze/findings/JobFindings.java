@@ -68,7 +68,8 @@ public final class JobFindings {
             found.forEach(x -> where.addAll(x.getValue().ranks()));
             Finding f = shown.getValue();
             long saving = period == null ? f.savingNs() : Math.min(f.savingNs(), period);
-            String evidence = "rank " + shown.getKey() + ": " + f.evidence()
+            String prefix = "rank " + shown.getKey();
+            String evidence = (f.evidence().startsWith(prefix + " ") ? "" : prefix + ": ") + f.evidence()
                     + (where.size() > 1 ? " (also on " + (where.size() - 1) + " more "
                     + (where.size() == 2 ? "rank" : "ranks") + ")" : "");
             ranked.add(new Finding(f.kind(), saving, period == null || period == 0 ? f.shareOfStep()

@@ -97,8 +97,11 @@ public final class RankFindings {
         }
         communication(rank, f, claims, period, here, over, late, context, ranked);
         slowdown(rank, period, here, ranked);
-        if (late != null && late.rank() == rank.rank() && keep(late.othersWaitNs(), period)) {
-            ranked.add(straggler(late, context, period));
+        if (late != null && late.rank() == rank.rank()) {
+            long saving = othersExposedWait(late, context);
+            if (keep(saving, period)) {
+                ranked.add(straggler(late, context, saving, period));
+            }
         }
         ranked.sort(Comparator.comparingLong((Finding x) -> x.savingNs() == null ? Long.MAX_VALUE : x.savingNs())
                 .reversed().thenComparing(x -> FindingKind.valueOf(x.kind()).ordinal()));
@@ -124,8 +127,11 @@ public final class RankFindings {
                 .orElse(TailKind.LAST_BUCKET);
         String steps = kinds.get(kind) + " of " + f.steps().size() + (f.steps().size() == 1 ? " step" : " steps");
         boolean splitKnown = f.steps().stream().allMatch(s -> s.commSplit().known());
-        String evidence = "the optimizer waited " + Numbers.ms(tail) + " per step for communication after the last "
-                + "gradient (tail " + kind + " in " + steps + ")" + over;
+        long medianTail = f.median(s -> s.tailNs() == null ? 0 : s.tailNs());
+        String evidence = "the optimizer waited " + Numbers.ms(medianTail) + " per step for communication after the "
+                + "last gradient (tail " + kind + " in " + steps + ")"
+                + (tail < medianTail ? "; " + Numbers.ms(tail) + " of it counts here, the rest under WAITING, "
+                + "PIPELINE_BUBBLE or LATE_PREFETCH" : "") + over;
         String action = switch (kind) {
             case LAST_BUCKET -> "the tail is the last bucket's own transfer: make the last bucket smaller "
                     + "(DDP bucket_cap_mb, or a smaller first-registered bucket) or overlap it with the optimizer";
@@ -150,16 +156,28 @@ public final class RankFindings {
                 .findFirst().orElse(null);
         if (keep(waiting, period)) {
             Integer whom = LateRank.waitedForBy(rank.rank(), late);
+            Long forWhomNs = context.exposedWaitNs().get(rank.rank());
+            boolean outside = outsideInput(rank, context);
+            String readOf = context.ranksRead() + " of " + worldSize(rank, context) + " ranks read";
             String forWhom;
             String action;
-            if (whom != null) {
+            if (whom != null && outside && (forWhomNs == null || 2 * forWhomNs < waiting)) {
+                // The late rank among those read explains only part of it (or an unknown part: waits
+                // across a group with ranks not read are lower bounds); the rest waited for ranks the
+                // capture does not hold.
+                forWhom = (forWhomNs == null ? ", partly for rank " + whom : ", " + Numbers.ms(forWhomNs)
+                        + " of it for rank " + whom) + " (it arrived last at " + late.timesLast() + " of "
+                        + late.timed() + " timed collectives), the rest possibly for ranks that are not in the "
+                        + "input (" + readOf + ")";
+                action = "the collectives waited for peers, not for bytes: capture every rank to see which one is "
+                        + "late; bucket sizes and bandwidth will not help";
+            } else if (whom != null) {
                 forWhom = ", mostly for rank " + whom + " (it arrived last at " + late.timesLast() + " of "
                         + late.timed() + " timed collectives)";
                 action = "rank " + whom + " is late, not the network: see its findings; bucket sizes and bandwidth "
                         + "cannot fix a late peer";
-            } else if (outsideInput(rank, context)) {
-                forWhom = ", possibly for ranks that are not in the input (" + context.ranksRead() + " of "
-                        + worldSize(rank, context) + " ranks read)";
+            } else if (outside) {
+                forWhom = ", possibly for ranks that are not in the input (" + readOf + ")";
                 action = "the collectives waited for peers, not for bytes: capture every rank to see which one is "
                         + "late; bucket sizes and bandwidth will not help";
             } else {
@@ -207,15 +225,28 @@ public final class RankFindings {
                         + "less sensitive kernels"));
     }
 
-    private static Finding straggler(LateRank late, VerdictContext context, long period) {
+    /**
+     * What the others' steps would lose without the late rank: the median over the other ranks of
+     * their exposed waiting across ranks, when the cross-rank analysis measured it; else their
+     * median wait at the collectives it came last to (an upper bound: some of it hid under compute).
+     */
+    private static long othersExposedWait(LateRank late, VerdictContext context) {
+        long[] exposed = context.exposedWaitNs().entrySet().stream().filter(e -> e.getKey() != late.rank())
+                .mapToLong(Map.Entry::getValue).toArray();
+        return exposed.length == 0 ? late.othersWaitNs() : StepFigures.median(exposed);
+    }
+
+    private static Finding straggler(LateRank late, VerdictContext context, long saving, long period) {
         RankMedians mine = context.ranks().get(late.rank());
         List<RankMedians> others = context.ranks().entrySet().stream().filter(e -> e.getKey() != late.rank())
                 .map(Map.Entry::getValue).toList();
         String why = Why.late(late.rank(), mine, others);
-        return finding(FindingKind.STRAGGLER, late.othersWaitNs(), period, List.of(late.rank()),
+        boolean exposed = saving != late.othersWaitNs();
+        return finding(FindingKind.STRAGGLER, saving, period, List.of(late.rank()),
                 "rank " + late.rank() + " arrived last at " + late.timesLast() + " of " + late.timed()
                         + " timed collectives; the other ranks waited a median " + Numbers.ms(late.othersWaitNs())
-                        + " per step for it" + (why.isEmpty() ? "" : "; " + why),
+                        + " per step for it" + (exposed ? ", " + Numbers.ms(saving) + " of it with nothing else "
+                        + "to run" : "") + (why.isEmpty() ? "" : "; " + why),
                 "make rank " + late.rank() + " as fast as the others: " + Why.action(late.rank(), mine, others));
     }
 
@@ -267,11 +298,16 @@ public final class RankFindings {
         return world != null && world > context.ranksRead();
     }
 
+    /** The most ranks the input says took part: the job's world size, the rank's, or its largest group. */
     private static Integer worldSize(RankReport rank, VerdictContext context) {
-        if (context.crossRank() != null && context.crossRank().worldSize() != null) {
-            return context.crossRank().worldSize();
+        Integer most = null;
+        for (Integer n : java.util.Arrays.asList(context.crossRank() == null ? null : context.crossRank().worldSize(),
+                rank.worldSize(), rank.largestGroupSize())) {
+            if (n != null && (most == null || n > most)) {
+                most = n;
+            }
         }
-        return rank.worldSize();
+        return most;
     }
 
     static boolean keep(long savingNs, long periodNs) {

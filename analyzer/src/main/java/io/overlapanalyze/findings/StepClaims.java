@@ -10,9 +10,10 @@ import io.overlapanalyze.report.TailKind;
  * (metrics.md §13: savings are never counted twice across findings of one rank). The idle parts and
  * the copies come from the breakdown (§11), which splits the period into disjoint parts already. The
  * exposed communication is handed out in a fixed order, each cause taking what is left: exposed
- * send/recv of a pipeline, late prefetch, the tail (when its cause is the transfer or a late
- * launch), a late first launch, then the waiting and the transfer of the split (§12); what no
- * split explains stays unsplit.
+ * send/recv of a pipeline, late prefetch, the waiting of the split (§12: a tail that waited is
+ * shortened by the late side, never by a smaller bucket), the tail (when its cause is the transfer
+ * or a late launch), a late first launch, then the split's transfer; what no split explains stays
+ * unsplit.
  *
  * @param hostNs         idle waiting for the host
  * @param launchedNs     idle after the work was issued
@@ -44,6 +45,9 @@ record StepClaims(long hostNs, long launchedNs, long copyNs, long bubbleNs, long
         left -= bubble;
         long prefetch = take(s.exposedPrefetchNs() == null ? 0 : s.exposedPrefetchNs(), left);
         left -= prefetch;
+        // Waiting first: a tail that waited for a peer is shortened by the peer, not by a smaller bucket.
+        long waiting = s.commSplit().known() ? take(s.commSplit().waitNs(), left) : 0;
+        left -= waiting;
         TailKind kind = s.attribution().kind();
         boolean tailOfItsOwn = kind == TailKind.LAST_BUCKET || kind == TailKind.COMM_BOUND
                 || kind == TailKind.LAUNCH_BOUND;
@@ -54,15 +58,8 @@ record StepClaims(long hostNs, long launchedNs, long copyNs, long bubbleNs, long
             late = take(Math.min(s.launchLateNs(), s.exposedGradCommNs()), left);
         }
         left -= late;
-        long waiting = 0;
-        long transfer = 0;
-        long unsplit = 0;
-        if (s.commSplit().known()) {
-            waiting = take(s.commSplit().waitNs(), left);
-            transfer = left - waiting;
-        } else {
-            unsplit = left;
-        }
+        long transfer = s.commSplit().known() ? left : 0;
+        long unsplit = s.commSplit().known() ? 0 : left;
         return new StepClaims(host, launched, copy, bubble, prefetch, tail, late, waiting, transfer, unsplit);
     }
 

@@ -12,15 +12,20 @@ import java.util.TreeMap;
  * @param crossRank   the job's cross-rank section, or {@code null}
  * @param ranks       per rank id, its medians
  * @param ranksRead   how many ranks the input holds
+ * @param exposedWaitNs per rank, the median over the steps the cross-rank analysis timed of its exposed
+ *                    communication spent waiting for peers (§12 rule 2); absent for a rank without
+ *                    that evidence (rough clocks, one rank)
  */
-public record VerdictContext(CrossRankReport crossRank, Map<Integer, RankMedians> ranks, int ranksRead) {
+public record VerdictContext(CrossRankReport crossRank, Map<Integer, RankMedians> ranks, int ranksRead,
+                             Map<Integer, Long> exposedWaitNs) {
     public VerdictContext {
         ranks = java.util.Collections.unmodifiableMap(new TreeMap<>(ranks));
+        exposedWaitNs = java.util.Collections.unmodifiableMap(new TreeMap<>(exposedWaitNs));
     }
 
     /** The context of a job from medians computed elsewhere (one per rank read). */
     public static VerdictContext ofMedians(CrossRankReport crossRank, Map<Integer, RankMedians> medians,
-                                           int ranksRead) {
-        return new VerdictContext(crossRank, medians, ranksRead);
+                                           int ranksRead, Map<Integer, Long> exposedWaitNs) {
+        return new VerdictContext(crossRank, medians, ranksRead, exposedWaitNs);
     }
 }

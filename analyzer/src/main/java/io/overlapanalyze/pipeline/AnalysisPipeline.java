@@ -150,7 +150,7 @@ public final class AnalysisPipeline {
         UnaryOperator<RankReport> split = cross == null ? UnaryOperator.identity()
                 : r -> CrossRankSplits.apply(r, waits.rank(r.rank()));
         Findings findings = Findings.of(crossReport, medians != null ? medians : Findings.medians(read), read.size(),
-                split);
+                split, exposedWaits(waits));
         Findings.Judged judged = findings.judge(read);
         List<RankInput> inputs = new ArrayList<>(ranksRead.size());
         for (int i = 0; i < ranksRead.size(); i++) {
@@ -161,6 +161,18 @@ public final class AnalysisPipeline {
         AnalysisReport report = new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks, crossReport,
                 judged.findings());
         return new PipelineResult(report, inputs, unreadable, skipped, waits, findings);
+    }
+
+    /** Per rank, the median over its cross-rank-timed steps of their exposed waiting for peers. */
+    private static Map<Integer, Long> exposedWaits(StepWaits waits) {
+        Map<Integer, Long> out = new java.util.TreeMap<>();
+        waits.ranks().forEach((rank, w) -> {
+            if (!w.steps().isEmpty()) {
+                out.put(rank, Findings.median(w.steps().stream().mapToLong(StepWaits.StepWait::exposedWaitNs)
+                        .toArray()));
+            }
+        });
+        return out;
     }
 
     /**

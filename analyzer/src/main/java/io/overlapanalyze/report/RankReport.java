@@ -27,12 +27,15 @@ import java.util.List;
  *                    rank has no device activity, or in reports written before it existed
  * @param findings    what to change on this rank, ranked by what it could save (metrics.md §13);
  *                    empty in reports written before findings existed
+ * @param largestGroupSize the most ranks any process group of its collectives has, as the trace states
+ *                    it (member list or group size); {@code null} when no collective says. More than the
+ *                    ranks read means its waiting may be for ranks outside the input (metrics.md §12)
  */
 public record RankReport(int rank, String rankSource, String source, String format, Integer worldSize,
                          List<StepReport> steps, Totals totals, List<String> notes, List<String> warnings,
                          List<CrossCheckStep> crossCheck, Parallelism parallelism,
                          List<ContentionReport> contention, NotAvailable notAvailable, PreCapture preCapture,
-                         List<Finding> findings)
+                         List<Finding> findings, Integer largestGroupSize)
                                  implements java.io.Serializable {
     public RankReport {
         steps = List.copyOf(steps);
@@ -46,13 +49,13 @@ public record RankReport(int rank, String rankSource, String source, String form
     /** This report with {@code f} as its findings; every other component is this report's. */
     public RankReport withFindings(List<Finding> f) {
         return new RankReport(rank, rankSource, source, format, worldSize, steps, totals, notes, warnings, crossCheck,
-                parallelism, contention, notAvailable, preCapture, f);
+                parallelism, contention, notAvailable, preCapture, f, largestGroupSize);
     }
 
     /** This report with {@code s} as its steps; every other component is this report's. */
     public RankReport withSteps(List<StepReport> s) {
         return new RankReport(rank, rankSource, source, format, worldSize, s, totals, notes, warnings, crossCheck,
-                parallelism, contention, notAvailable, preCapture, findings);
+                parallelism, contention, notAvailable, preCapture, findings, largestGroupSize);
     }
 
     /**

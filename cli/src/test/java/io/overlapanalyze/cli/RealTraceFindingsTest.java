@@ -89,6 +89,22 @@ class RealTraceFindingsTest {
         }
     }
 
+    @Test
+    void theAscendCaptureOfTwoOfEightRanksWaitedMostlyForRanksItDoesNotHold() throws Exception {
+        // communication.json: 106 ms of all-reduce, 3.7 ms of it transit; rank 1 arrived 5.6 ms late
+        // at bucket 0 (PROVENANCE.md); the group has 8 ranks.
+        JsonNode report = analyse(List.of(SharedTraces.root().resolve("ascend/torch_npu_text_level1")));
+        JsonNode top = report.get("findings").get(0);
+        assertEquals("WAITING", top.get("kind").asText(), top.toString());
+        String evidence = top.get("evidence").asText();
+        assertTrue(evidence.contains("(profiler)"), evidence);
+        assertTrue(evidence.contains("not in the input (2 of 8 ranks read)"), evidence);
+        assertFalse(evidence.contains("mostly for rank"), "rank 1's 5.6 ms do not explain 98 ms: " + evidence);
+        for (JsonNode f : allFindings(report)) {
+            assertFalse(f.get("action").asText().contains("more bandwidth"), "waiting is no bandwidth problem: " + f);
+        }
+    }
+
     private static JsonNode analyse(List<Path> inputs) throws Exception {
         List<String> args = new ArrayList<>(List.of("-f", "json"));
         inputs.forEach(p -> args.add(p.toString()));

@@ -141,7 +141,17 @@ public final class RankAnalyzer {
                 trace.worldSize() >= 0 ? trace.worldSize() : null, steps, totals, notes,
                 withRepeatedStepNames(trace.warnings(), steps),
                 OverlapCrossCheck.compare(trace.referenceOverlap(), steps, profilerViews), parallelism, slowdown.rows(),
-                notAvailable(trace, steps, memory, slowdown), preCapture, List.of());
+                notAvailable(trace, steps, memory, slowdown), preCapture, List.of(), largestGroupSize(trace));
+    }
+
+    /** The most ranks any group of the trace's collectives has (member list or stated size), or {@code null}. */
+    static Integer largestGroupSize(RankTrace trace) {
+        int most = -1;
+        for (io.overlapanalyze.model.Collective c : trace.collectives()) {
+            int n = c.group() != null && !c.group().ranks().isEmpty() ? c.group().ranks().size() : c.groupSize();
+            most = Math.max(most, n);
+        }
+        return most > 0 ? most : null;
     }
 
     /** Milliseconds with three decimals, from whole ns rounded half up to the µs (for notes). */
@@ -258,7 +268,8 @@ public final class RankAnalyzer {
         return new RankReport(report.rank(), report.rankSource(), report.source(), report.format(),
                 report.worldSize(), kept, TotalsCalculator.totals(kept, options), notes, report.warnings(),
                 report.crossCheck().stream().filter(c -> selection.test(c.step())).toList(), report.parallelism(),
-                report.contention(), report.notAvailable(), report.preCapture(), report.findings());
+                report.contention(), report.notAvailable(), report.preCapture(), report.findings(),
+                report.largestGroupSize());
     }
 
     private static final String PARTIAL_NOTE_SUFFIX = " partial step(s) excluded from totals";
