@@ -54,18 +54,7 @@ public final class HostRanges {
     /** One thread's outermost ranges: starts and ends both increasing. */
     private record Outermost(long[] starts, long[] ends, String[] names) {
         long attribute(long from, long to, Map<String, Long> into) {
-            int lo = 0;
-            int hi = ends.length - 1;
-            int first = ends.length;
-            while (lo <= hi) { // first range ending after `from`
-                int mid = (lo + hi) >>> 1;
-                if (ends[mid] > from) {
-                    first = mid;
-                    hi = mid - 1;
-                } else {
-                    lo = mid + 1;
-                }
-            }
+            int first = IntervalSet.firstEndingAfter(ends, ends.length, from);
             long covered = 0;
             for (int i = first; i < ends.length && starts[i] < to; i++) {
                 long own = i > 0 ? Math.max(starts[i], ends[i - 1]) : starts[i];

@@ -143,18 +143,7 @@ public final class IntervalSet implements java.io.Serializable {
         if (to <= from || size == 0) {
             return 0;
         }
-        int lo = 0;
-        int hi = size - 1;
-        int first = size;
-        while (lo <= hi) { // first run whose end lies after `from`
-            int mid = (lo + hi) >>> 1;
-            if (ends[mid] > from) {
-                first = mid;
-                hi = mid - 1;
-            } else {
-                lo = mid + 1;
-            }
-        }
+        int first = firstEndingAfter(ends, size, from);
         long total = 0;
         for (int i = first; i < size && starts[i] < to; i++) {
             total += Math.min(ends[i], to) - Math.max(starts[i], from);
@@ -164,6 +153,14 @@ public final class IntervalSet implements java.io.Serializable {
 
     /** The index of the first run that ends after {@code t} ({@link #size()} when none does). O(log n). */
     public int firstRunEndingAfter(long t) {
+        return firstEndingAfter(ends, size, t);
+    }
+
+    /**
+     * The first index below {@code size} whose end lies after {@code t} in ascending {@code ends}, or
+     * {@code size}: where a sweep of sorted, disjoint ranges from {@code t} on starts. O(log n).
+     */
+    static int firstEndingAfter(long[] ends, int size, long t) {
         int lo = 0;
         int hi = size - 1;
         int first = size;
