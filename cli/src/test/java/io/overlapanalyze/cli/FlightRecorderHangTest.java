@@ -1,0 +1,154 @@
+package io.overlapanalyze.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.overlapanalyze.render.JsonRenderer;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 31 acceptance: the two real Flight Recorder runs of ../shared/traces/flight-recorder, whose
+ * {@code reference_analysis.txt} (the table NVIDIA's analyser is tested against) names, per process
+ * group, the ranks missing from it; and a hostile pickle, refused in one line.
+ */
+class FlightRecorderHangTest {
+    private static final String[] RUNS = {"gpu_error_2nd", "lock_gil_1st"};
+
+    @Test
+    void missingRanksPerGroupEqualTheReferenceTables() throws IOException {
+        for (String run : RUNS) {
+            Path dir = run(run);
+            Map<String, TreeSet<Integer>> expected = reference(dir.resolve("reference_analysis.txt"));
+            assertFalse(expected.isEmpty(), run + ": the reference table names no group");
+            CliRun json = CliRun.of("--format", "json", dir.toString());
+            assertEquals(0, json.exitCode(), run + ": " + json.err());
+            JsonNode hang = JsonRenderer.mapper().readTree(json.out()).get("hang");
+            assertNotNull(hang, run + ": the report has no hang section");
+            for (Map.Entry<String, TreeSet<Integer>> e : expected.entrySet()) {
+                TreeSet<Integer> missing = null;
+                for (JsonNode d : hang.get("divergences")) {
+                    if (d.get("group").asText().equals(e.getKey()) && !d.get("p2p").asBoolean()) {
+                        missing = new TreeSet<>();
+                        for (JsonNode r : d.get("missing")) {
+                            missing.add(r.asInt());
+                        }
+                    }
+                }
+                assertEquals(e.getValue(), missing, run + ": group " + e.getKey());
+            }
+            // The injection log's ranks: each is missing in every divergent group it belongs to.
+            for (int rank : faultRanks(dir.resolve("fault_injection.log"))) {
+                JsonNode found = null;
+                for (JsonNode r : hang.get("ranks")) {
+                    if (r.get("rank").asInt() == rank) {
+                        found = r;
+                    }
+                }
+                assertNotNull(found, run + ": fault rank " + rank + " is not named");
+                assertEquals("MISSING_EVERYWHERE", found.get("verdict").asText(), run + ": rank " + rank);
+            }
+            CliRun text = CliRun.of(dir.toString());
+            assertEquals(0, text.exitCode(), run + ": " + text.err());
+            System.out.println(text.out());
+        }
+    }
+
+    @Test
+    void aPickleThatAsksForAGlobalIsRefusedInOneLine(@TempDir Path tmp) throws IOException {
+        Path dump = tmp.resolve("nccl_trace_rank_0");
+        Files.write(dump, hostilePickle());
+        CliRun run = CliRun.of(dump.toString());
+        assertEquals(2, run.exitCode(), run.err());
+        assertEquals(1, run.errLines().size(), run.err());
+        String line = run.errLines().get(0);
+        assertTrue(line.contains(dump.toString()) && line.contains("GLOBAL"), line);
+        assertFalse(run.err().contains("\tat "), "no stack trace: " + run.err());
+        assertEquals("", run.out());
+    }
+
+    /**
+     * A protocol-2 pickle of a dict with a dump's keys whose {@code entries} value is
+     * {@code os.system("echo pwned")}: GLOBAL 'os system', a tuple, REDUCE.
+     */
+    static byte[] hostilePickle() {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        b.write(0x80);
+        b.write(2);
+        b.write('}'); // EMPTY_DICT
+        b.write('('); // MARK
+        shortUnicode(b, "version");
+        shortUnicode(b, "2.9");
+        shortUnicode(b, "pg_config");
+        b.write('}');
+        shortUnicode(b, "entries");
+        b.writeBytes("cos\nsystem\n".getBytes(StandardCharsets.US_ASCII)); // GLOBAL os.system
+        shortUnicode(b, "echo pwned");
+        b.write(0x85); // TUPLE1
+        b.write('R'); // REDUCE
+        b.write('u'); // SETITEMS
+        b.write('.'); // STOP
+        return b.toByteArray();
+    }
+
+    private static void shortUnicode(ByteArrayOutputStream b, String s) {
+        byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+        b.write('X'); // BINUNICODE, 4-byte little-endian length
+        b.write(bytes.length);
+        b.write(0);
+        b.write(0);
+        b.write(0);
+        b.writeBytes(bytes);
+    }
+
+    private static Path run(String name) {
+        Path dir = SharedTraces.root().resolve("flight-recorder").resolve(name);
+        Assumptions.assumeTrue(Files.isDirectory(dir), "shared Flight Recorder run " + dir + " not found: skipping");
+        return dir;
+    }
+
+    /** The reference table: {@code PGID | desc | op | size | dtype | missing ranks}, one row per group. */
+    static Map<String, TreeSet<Integer>> reference(Path file) throws IOException {
+        Map<String, TreeSet<Integer>> out = new TreeMap<>();
+        List<String> lines = Files.readAllLines(file);
+        for (String line : lines.subList(1, lines.size())) {
+            String[] cells = line.split("\\|");
+            if (cells.length < 6) {
+                continue;
+            }
+            TreeSet<Integer> ranks = new TreeSet<>();
+            for (String r : cells[5].trim().split(",")) {
+                ranks.add(Integer.parseInt(r.trim()));
+            }
+            out.put(cells[0].trim(), ranks);
+        }
+        return out;
+    }
+
+    /** The injection log's {@code Rank <n>, fault_type: ...} lines. */
+    static List<Integer> faultRanks(Path log) throws IOException {
+        List<Integer> out = new ArrayList<>();
+        for (String line : Files.readAllLines(log)) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("^Rank (\\d+),").matcher(line);
+            if (m.find()) {
+                out.add(Integer.parseInt(m.group(1)));
+            }
+        }
+        return out;
+    }
+}
