@@ -65,7 +65,10 @@ class FlightRecorderHangTest {
             }
             CliRun text = CliRun.of(dir.toString());
             assertEquals(0, text.exitCode(), run + ": " + text.err());
-            System.out.println(text.out());
+            assertTrue(text.out().contains("\nhang: group "), run + ": " + text.out());
+            assertTrue(text.out().contains("overlap metrics: not available (Flight Recorder dump: no device timeline)"),
+                    run + ": " + text.out());
+            assertFalse(text.out().contains("TYPE mismatch"), run + ": send and recv of one pair are no type mismatch");
         }
     }
 

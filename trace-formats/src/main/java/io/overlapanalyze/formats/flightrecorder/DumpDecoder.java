@@ -29,7 +29,8 @@ import java.util.regex.Pattern;
 /**
  * Turns the plain value tree of one Flight Recorder dump (from the pickle or the JSON variant: the
  * same keys) into a rank trace: the groups of {@code pg_config}, one {@link Collective} per buffered
- * operation (no device intervals: a dump has no device timeline) and the dump's own content as a
+ * collective (no device intervals: a dump has no device timeline; point-to-point operations only in
+ * the dump's entries, where they are matched by pair) and the dump's own content as a
  * {@link FlightRecorderDump}.
  */
 final class DumpDecoder {
@@ -63,6 +64,11 @@ final class DumpDecoder {
         List<FlightGroupStatus> status = status(top.get("pg_status"), entries, groups);
         List<Collective> collectives = new ArrayList<>(entries.size());
         for (FlightEntry e : entries) {
+            if (e.p2p()) {
+                // Point-to-point operations are matched by pair (send a->b against recv b<-a), which the
+                // collective matching of the common model cannot do: they stay in the dump's entries.
+                continue;
+            }
             ProcessGroup g = byName.get(e.groupName());
             if (g == null) {
                 g = new ProcessGroup(e.groupName(), e.groupDesc(), List.of());
