@@ -97,7 +97,8 @@ final class DumpDecoder {
             }
         }
         List<String> warnings = new ArrayList<>();
-        String nccl = text(top.get("nccl_version"));
+        // "nccl_version" up to format 2.9; 2.10 renamed it "comm_lib_version" (the dump is no longer NCCL-only).
+        String nccl = text(top.containsKey("nccl_version") ? top.get("nccl_version") : top.get("comm_lib_version"));
         return new RankTrace(file.toString(), TraceFormat.FLIGHT_RECORDER, rank, source, world, List.of(),
                 new DeviceIntervals(new StringPool(), 0), List.of(), List.of(), collectives, groups, new long[0],
                 false, false, warnings, List.of(), List.of(), MemorySamples.empty(), NO_DEVICE_TIMELINE, List.of(), List.of(),
