@@ -401,8 +401,11 @@ public final class HangAnalysis {
             if (missingAt == Long.MAX_VALUE && withDump.containsAll(group.ranks())) {
                 return null;
             }
-            if (missingAt == Long.MAX_VALUE) {
-                missingAt = max + 1; // only ranks without a dump are behind: they hold up whatever comes next
+            boolean onlyUndumped = missingAt == Long.MAX_VALUE;
+            if (onlyUndumped) {
+                // Only ranks without a dump can be behind; where, nobody can say: the ranks with a dump
+                // wait in their oldest buffered collective (or whatever comes after the last one).
+                missingAt = bySeq.isEmpty() ? max + 1 : bySeq.firstKey();
             }
             List<Integer> missing = new ArrayList<>();
             Map<Integer, FlightEntry> waitingEntries = new TreeMap<>();
@@ -410,7 +413,7 @@ public final class HangAnalysis {
             Map<Integer, FlightEntry> at = new TreeMap<>();
             for (int r : group.ranks()) {
                 Long l = last.get(r);
-                if (!withDump.contains(r) || l != null && l < missingAt) {
+                if (!withDump.contains(r) || !onlyUndumped && l != null && l < missingAt) {
                     missing.add(r);
                 } else if (l != null) {
                     waiting.add(r);
