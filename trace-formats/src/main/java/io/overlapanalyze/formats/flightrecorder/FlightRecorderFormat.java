@@ -19,15 +19,20 @@ import java.util.List;
  * the Kineto reader, which takes any other JSON object.
  */
 public final class FlightRecorderFormat implements FormatReader {
+    private static final java.util.regex.Pattern NAME =
+            java.util.regex.Pattern.compile("(?i).*(trace|dump)\\D*\\d{1,7}(\\.json)?");
+
     @Override
     public boolean acceptsFileName(String fileName) {
         // <prefix><rank>: PyTorch's default prefix is nccl_trace_rank_, NVIDIA's tooling writes _dump_<rank>.
-        return fileName.matches(".*\\D\\d{1,7}") || fileName.matches("\\d{1,7}");
+        // Only such prefixes are walked (a directory's other digit-ending files are not dumps); a dump
+        // named otherwise is read when given by name (the content decides).
+        return NAME.matcher(fileName).matches();
     }
 
     @Override
     public String inputNames() {
-        return "<prefix><rank> Flight Recorder dumps";
+        return "Flight Recorder *trace*<rank>, *dump*<rank>";
     }
 
     @Override
