@@ -72,6 +72,35 @@ class FlightRecorderHangTest {
         }
     }
 
+    /**
+     * PyTorch's JSON variant of the same dumps gives the same hang section: each real pickle is turned
+     * into JSON here (Pyrolite's own unpickler, on files this test trusts) and both sets are analysed.
+     */
+    @Test
+    void theJsonVariantOfTheSameDumpsGivesTheSameHangSection(@TempDir Path tmp) throws Exception {
+        Path dir = run("lock_gil_1st");
+        Path json = Files.createDirectories(tmp.resolve("json"));
+        com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        int converted = 0;
+        try (var files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("_dump_")).toList()) {
+                Object tree = new net.razorvine.pickle.Unpickler().loads(Files.readAllBytes(f));
+                Files.write(json.resolve(f.getFileName().toString()), mapper.writeValueAsBytes(tree));
+                converted++;
+            }
+        }
+        assertEquals(16, converted);
+        JsonNode fromPickles = hang(dir);
+        JsonNode fromJson = hang(json);
+        assertEquals(fromPickles, fromJson);
+    }
+
+    private static JsonNode hang(Path dir) throws IOException {
+        CliRun run = CliRun.of("--format", "json", dir.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        return JsonRenderer.mapper().readTree(run.out()).get("hang");
+    }
+
     @Test
     void aPickleThatAsksForAGlobalIsRefusedInOneLine(@TempDir Path tmp) throws IOException {
         Path dump = tmp.resolve("nccl_trace_rank_0");
