@@ -63,6 +63,10 @@ class FlightRecorderHangTest {
                 assertNotNull(found, run + ": fault rank " + rank + " is not named");
                 assertEquals("MISSING_EVERYWHERE", found.get("verdict").asText(), run + ": rank " + rank);
             }
+            CliRun markdown = CliRun.of("--format", "markdown", dir.toString());
+            assertEquals(0, markdown.exitCode(), run + ": " + markdown.err());
+            assertTrue(markdown.out().contains("## Hang (Flight Recorder)\n\n**hang: group 72 EXPERT\\_MODEL\\_PARALLEL\\_GROUP "
+                    + "nccl:all\\_to\\_all #"), run + ": " + markdown.out());
             CliRun text = CliRun.of(dir.toString());
             assertEquals(0, text.exitCode(), run + ": " + text.err());
             assertTrue(text.out().contains("\nhang: group "), run + ": " + text.out());
@@ -99,6 +103,52 @@ class FlightRecorderHangTest {
         CliRun run = CliRun.of("--format", "json", dir.toString());
         assertEquals(0, run.exitCode(), run.err());
         return JsonRenderer.mapper().readTree(run.out()).get("hang");
+    }
+
+    /**
+     * What the fault ranks' own dumps show, as read from the dumps (Python's pickle, by hand): in the
+     * GPU_ERROR run rank 9 still buffers operations, the newest (record 192093) an all_gather of group 37
+     * at #87760, and its group 72 stopped at #44790; in the LOCK_GIL run ranks 9 and 14 buffer nothing,
+     * and their pg_status puts them at #45264 in group 72, one short of the others' first pending #45265.
+     */
+    @Test
+    void theReportSaysWhatTheFaultRanksDumpsShow() throws IOException {
+        JsonNode gpu = hang(run("gpu_error_2nd"));
+        assertEquals("group 37 nccl:_all_gather_base #87760 scheduled", rank(gpu, 9).get("lastOperation").asText());
+        assertEquals(44790, progress(gpu, "72", 9).get("lastEnqueued").asLong());
+        JsonNode gil = hang(run("lock_gil_1st"));
+        for (int r : new int[] {9, 14}) {
+            assertTrue(rank(gil, r).get("lastOperation").isNull(), "rank " + r + " buffers nothing");
+            assertEquals(45264, progress(gil, "72", r).get("lastEnqueued").asLong());
+        }
+        assertEquals(45265, divergence(gil, "72").get("sequence").asLong());
+    }
+
+    private static JsonNode rank(JsonNode hang, int rank) {
+        for (JsonNode r : hang.get("ranks")) {
+            if (r.get("rank").asInt() == rank) {
+                return r;
+            }
+        }
+        throw new AssertionError("rank " + rank + " not in " + hang.get("ranks"));
+    }
+
+    private static JsonNode divergence(JsonNode hang, String group) {
+        for (JsonNode d : hang.get("divergences")) {
+            if (d.get("group").asText().equals(group) && !d.get("p2p").asBoolean()) {
+                return d;
+            }
+        }
+        throw new AssertionError("group " + group + " not in the divergences");
+    }
+
+    private static JsonNode progress(JsonNode hang, String group, int rank) {
+        for (JsonNode p : divergence(hang, group).get("progress")) {
+            if (p.get("rank").asInt() == rank) {
+                return p;
+            }
+        }
+        throw new AssertionError("rank " + rank + " not in group " + group);
     }
 
     @Test
