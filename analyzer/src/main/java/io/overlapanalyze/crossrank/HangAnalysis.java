@@ -76,14 +76,14 @@ public final class HangAnalysis {
                 found.add(p);
             }
         }
-        countBlocking(found, dumps);
+        countBlocking(found);
         found.sort(Comparator.comparingInt((Found f) -> -f.blocking).thenComparingLong(f -> f.oldestWaitNs)
                 .thenComparing(f -> f.group.name(), HangAnalysis::byNumber));
         List<HangDivergence> divergences = new ArrayList<>();
         for (Found f : found) {
             divergences.add(f.toReport());
         }
-        List<HangRank> ranks = ranks(found, dumps, groups);
+        List<HangRank> ranks = ranks(found, dumps);
         String verdict = found.isEmpty() ? "hang: no divergence: every group's ranks enqueued the same operations"
                 : verdict(found.get(0));
         if (dumps.values().stream().anyMatch(t -> t.flightRecorder().entries().isEmpty())) {
@@ -135,7 +135,7 @@ public final class HangAnalysis {
     }
 
     /** Each waiting rank counts for the divergence whose entry on it is its oldest (lowest record id). */
-    private static void countBlocking(List<Found> found, Map<Integer, RankTrace> dumps) {
+    private static void countBlocking(List<Found> found) {
         Map<Integer, Found> blockedBy = new HashMap<>();
         Map<Integer, Long> oldest = new HashMap<>();
         for (Found f : found) {
@@ -153,8 +153,7 @@ public final class HangAnalysis {
         }
     }
 
-    private static List<HangRank> ranks(List<Found> found, Map<Integer, RankTrace> dumps,
-                                        Map<String, ProcessGroup> groups) {
+    private static List<HangRank> ranks(List<Found> found, Map<Integer, RankTrace> dumps) {
         Map<Integer, Set<String>> missingIn = new TreeMap<>();
         Map<Integer, Set<String>> waitingIn = new TreeMap<>();
         for (Found f : found) {

@@ -44,7 +44,7 @@ public record FlightEntry(long recordId, String groupName, String groupDesc, int
         return p2p ? p2pSeq : collectiveSeq;
     }
 
-    /** Total elements of the inputs, or -1 when no input shape is recorded. */
+    /** Total elements of the inputs, or -1 when no input shape is recorded (or it cannot be one). */
     public long inElements() {
         return elements(inputSizes);
     }
@@ -79,12 +79,19 @@ public record FlightEntry(long recordId, String groupName, String groupDesc, int
             return -1;
         }
         long total = 0;
-        for (List<Long> shape : shapes) {
-            long n = 1;
-            for (Long d : shape) {
-                n = Math.multiplyExact(n, d);
+        try {
+            for (List<Long> shape : shapes) {
+                long n = 1;
+                for (Long d : shape) {
+                    if (d < 0) {
+                        return -1; // not a shape: unknown, not a size
+                    }
+                    n = Math.multiplyExact(n, d);
+                }
+                total = Math.addExact(total, n);
             }
-            total = Math.addExact(total, n);
+        } catch (ArithmeticException overflow) {
+            return -1; // no tensor has 2^63 elements: the dump is wrong, the size unknown
         }
         return total;
     }

@@ -119,6 +119,9 @@ final class DumpDecoder {
                 throw bad("pg_config[" + key + "] is not a dict");
             }
             String name = text(g.get("name"));
+            if (name == null && key == null) {
+                throw bad("a pg_config group has no name");
+            }
             out.add(new ProcessGroup(name != null ? name : key, text(g.get("desc")), ranks(g.get("ranks"))));
         }
         out.sort(Comparator.comparing(ProcessGroup::name, DumpDecoder::numericFirst));
@@ -135,7 +138,7 @@ final class DumpDecoder {
             }
         } else if (value != null) {
             for (Object o : list(value, "ranks")) {
-                out.add((int) number(o, "ranks"));
+                out.add(intOf(Long.toString(number(o, "ranks"))));
             }
         }
         return out;
@@ -164,7 +167,7 @@ final class DumpDecoder {
             groupName = pair.isEmpty() ? null : text(pair.get(0));
             groupDesc = pair.size() < 2 ? null : text(pair.get(1));
         }
-        int localId = e.get("pg_id") == null ? -1 : (int) number(e.get("pg_id"), "pg_id");
+        int localId = e.get("pg_id") == null ? -1 : intOf(Long.toString(number(e.get("pg_id"), "pg_id")));
         if (groupName == null) {
             groupName = localId >= 0 ? String.valueOf(localId) : "?";
         }
@@ -213,7 +216,11 @@ final class DumpDecoder {
             if (!(e.getValue() instanceof Map<?, ?> s)) {
                 throw bad("pg_status[" + text(e.getKey()) + "] is not a dict");
             }
-            byId.put(intOf(text(e.getKey())), s);
+            String key = text(e.getKey());
+            if (key == null) {
+                throw bad("a pg_status key is not a group id");
+            }
+            byId.put(intOf(key), s);
         }
         Map<Integer, String> tied = new HashMap<>();
         for (FlightEntry e : entries) {
@@ -303,8 +310,9 @@ final class DumpDecoder {
         }
     }
 
+    /** A scalar as text; {@code null} for None and for a container (never its deep {@code toString}). */
     private static String text(Object value) {
-        return value == null ? null : value.toString();
+        return value instanceof String || value instanceof Number || value instanceof Boolean ? value.toString() : null;
     }
 
     private static int numericFirst(String a, String b) {

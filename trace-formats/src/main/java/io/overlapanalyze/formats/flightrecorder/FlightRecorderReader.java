@@ -50,6 +50,9 @@ public final class FlightRecorderReader {
                     + "; a Flight Recorder dump holds only plain values, and nothing in an input is ever run");
         } catch (IOException | RuntimeException e) {
             throw new TraceFormatException(file + ": not a readable pickle: " + Messages.oneLine(e), e);
+        } catch (StackOverflowError e) {
+            // Pyrolite is iterative, but hashing a list used as a dict key recurses through its nesting.
+            throw new TraceFormatException(file + ": not a readable pickle: nested too deep for a dump");
         } finally {
             unpickler.close();
         }
