@@ -151,6 +151,24 @@ class FlightRecorderHangTest {
         throw new AssertionError("rank " + rank + " not in group " + group);
     }
 
+    /**
+     * The README's "When the job hangs" shows the first lines of the hang section on a shared run
+     * (marked not-output: ReadmeExamplesTest cannot reach ../shared/traces); they are what the tool prints.
+     */
+    @Test
+    void theReadmeShowsTheFirstLinesOfTheRealHangSection() throws IOException {
+        Path dir = run("gpu_error_2nd");
+        String readme = Files.readString(Path.of(System.getProperty("overlap.projectRoot", "..")).resolve("README.md"));
+        int section = readme.indexOf("## When the job hangs");
+        assertTrue(section >= 0, "README has no 'When the job hangs'");
+        int start = readme.indexOf("```text\n", section) + "```text\n".length();
+        String shown = readme.substring(start, readme.indexOf("```", start));
+        String out = CliRun.of(dir.toString()).out();
+        int hang = out.indexOf("\nhang: ") + 1;
+        assertTrue(hang > 0, out);
+        assertEquals(shown, out.substring(hang, hang + shown.length()));
+    }
+
     @Test
     void aPickleThatAsksForAGlobalIsRefusedInOneLine(@TempDir Path tmp) throws IOException {
         Path dump = tmp.resolve("nccl_trace_rank_0");

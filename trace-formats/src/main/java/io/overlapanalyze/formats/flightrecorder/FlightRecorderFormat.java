@@ -15,8 +15,9 @@ import java.util.List;
  * PyTorch Flight Recorder dumps ({@code TORCH_NCCL_DUMP_ON_TIMEOUT}): one file per rank, named
  * {@code <prefix><rank>}, a pickle (protocol 2) of a dict, or the same dict as JSON. Recognised by
  * content: the pickle header with the dump's keys in its head, or a JSON object whose head has
- * {@code version} and {@code entries}/{@code pg_config} and no {@code traceEvents}. Asked before
- * the Kineto reader, which takes any other JSON object.
+ * {@code entries}, {@code pg_config} or {@code pg_status} and none of Kineto's {@code traceEvents},
+ * {@code schemaVersion}, {@code distributedInfo}. Asked before the Kineto reader, which takes any
+ * other JSON object.
  */
 public final class FlightRecorderFormat implements FormatReader {
     private static final java.util.regex.Pattern NAME =
@@ -44,8 +45,12 @@ public final class FlightRecorderFormat implements FormatReader {
         }
         if (input.content() == FormatDetector.Content.KINETO_JSON) {
             String text = new String(head, StandardCharsets.ISO_8859_1);
-            return text.contains("\"version\"") && (text.contains("\"entries\"") || text.contains("\"pg_config\""))
-                    && !text.contains("\"traceEvents\"");
+            // nlohmann::json writes keys sorted: "entries" (maybe megabytes) before "version", so the head
+            // may hold no "version"; a Kineto trace names traceEvents, schemaVersion or distributedInfo
+            // (whose own pg_config must not make it a dump).
+            return (text.contains("\"entries\"") || text.contains("\"pg_config\"") || text.contains("\"pg_status\""))
+                    && !text.contains("\"traceEvents\"") && !text.contains("\"schemaVersion\"")
+                    && !text.contains("\"distributedInfo\"");
         }
         return false;
     }

@@ -177,6 +177,9 @@ class FlightRecorderReaderTest {
         FlightRecorderFormat format = new FlightRecorderFormat();
         assertFalse(format.recognises(sniffed("{\"traceEvents\": [], \"version\": 1, \"entries\": []}")));
         assertTrue(format.recognises(sniffed("{\"version\": \"2.9\", \"pg_config\": {}, \"entries\": []}")));
+        assertTrue(format.recognises(sniffed("{\"entries\": [], \"pg_config\": {}}")), "keys sorted: version last");
+        assertFalse(format.recognises(sniffed("{\"schemaVersion\": 1, \"distributedInfo\": {\"pg_config\": []}}")),
+                "a Kineto trace's distributedInfo has a pg_config");
         assertFalse(format.recognises(new io.overlapanalyze.formats.input.SniffedInput(Path.of("x"),
                 io.overlapanalyze.formats.input.FormatDetector.Content.UNKNOWN, new byte[] {(byte) 0x80, 2, ']', '.'})));
     }
