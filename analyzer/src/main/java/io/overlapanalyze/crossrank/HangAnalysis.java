@@ -51,6 +51,11 @@ public final class HangAnalysis {
         if (dumps.isEmpty()) {
             return null;
         }
+        if (dumps.size() == 1) {
+            int only = dumps.keySet().iterator().next();
+            return new HangReport("hang: one dump only (rank " + only + "): where ranks diverge needs the dumps of "
+                    + "every rank of a group", List.of(), List.of(), List.of());
+        }
         Map<String, ProcessGroup> groups = new TreeMap<>(HangAnalysis::byNumber);
         for (RankTrace t : dumps.values()) {
             for (ProcessGroup g : t.groups()) {
@@ -286,6 +291,7 @@ public final class HangAnalysis {
         private final Map<Integer, List<FlightEntry>> entries = new TreeMap<>();
         private final Map<Integer, FlightGroupStatus> status = new TreeMap<>();
         private final Set<Integer> withDump = new TreeSet<>();
+        private Set<P2pKey> p2pIndex;
 
         GroupView(ProcessGroup group, Map<Integer, RankTrace> dumps) {
             this.group = group;
@@ -486,13 +492,22 @@ public final class HangAnalysis {
         }
 
         private boolean hasPartner(int peer, FlightEntry f, boolean send) {
-            for (FlightEntry g : entries.getOrDefault(peer, List.of())) {
-                if (g.p2p() && g.p2pSeq() == f.p2pSeq() && g.peerFrom() == f.peerFrom() && g.peerTo() == f.peerTo()
-                        && g.type() == (send ? CollectiveType.RECV : CollectiveType.SEND)) {
-                    return true;
+            if (p2pIndex == null) {
+                p2pIndex = new java.util.HashSet<>();
+                for (Map.Entry<Integer, List<FlightEntry>> e : entries.entrySet()) {
+                    for (FlightEntry g : e.getValue()) {
+                        if (g.p2p()) {
+                            p2pIndex.add(new P2pKey(e.getKey(), g.p2pSeq(), g.peerFrom(), g.peerTo(), g.type()));
+                        }
+                    }
                 }
             }
-            return false;
+            return p2pIndex.contains(new P2pKey(peer, f.p2pSeq(), f.peerFrom(), f.peerTo(),
+                    send ? CollectiveType.RECV : CollectiveType.SEND));
+        }
+
+        /** One rank's p2p operation as its partner looks it up: one hash probe, not a scan of the buffer. */
+        private record P2pKey(int rank, long seq, int from, int to, CollectiveType type) {
         }
 
         private List<RankProgress> progress(long seq, boolean p2p, Map<Integer, FlightEntry> at) {

@@ -192,6 +192,14 @@ class HangAnalysisTest {
     }
 
     @Test
+    void oneDumpAloneIsNoJob() {
+        HangReport report = HangAnalysis.analyze(job(List.of(2)).subList(2, 3));
+        assertEquals("hang: one dump only (rank 2): where ranks diverge needs the dumps of every rank of a group",
+                report.verdict());
+        assertEquals(List.of(), report.divergences());
+    }
+
+    @Test
     void noDumpsNoSection() {
         assertNull(HangAnalysis.analyze(List.of()));
     }
