@@ -4,6 +4,7 @@ import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.CommSplitAnalysis;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.crossrank.CrossRankAnalyzer;
+import io.overlapanalyze.crossrank.HangAnalysis;
 import io.overlapanalyze.crossrank.CrossRankSplits;
 import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.crossrank.StepWaits;
@@ -158,8 +159,12 @@ public final class AnalysisPipeline {
         }
         List<RankReport> ranks = new ArrayList<>(judged.ranks());
         ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(r -> String.valueOf(r.source())));
+        List<RankTrace> traces = new ArrayList<>(ranksRead.size());
+        for (RankInput input : ranksRead) {
+            traces.add(input.trace());
+        }
         AnalysisReport report = new AnalysisReport(AnalysisReport.SCHEMA_VERSION, Version.tool(), ranks, crossReport,
-                judged.findings());
+                judged.findings(), HangAnalysis.analyze(traces));
         return new PipelineResult(report, inputs, unreadable, skipped, waits, findings);
     }
 

@@ -56,7 +56,7 @@ class ArchitectureTest {
             List.of("formats.input"),
             List.of("formats.json", "formats.sqlite"),
             // One package per format; a reader does not use another reader.
-            List.of("formats.kineto", "formats.nsys", "formats.ascend"),
+            List.of("formats.kineto", "formats.nsys", "formats.ascend", "formats.flightrecorder"),
             // The front door: expansion, dispatch to the readers' registry, rank naming.
             List.of("formats"),
             List.of("report"),

@@ -145,11 +145,14 @@ public final class MarkdownRenderer implements ReportRenderer {
         if (report.crossRank() != null) {
             CrossRankSection.markdown(report.crossRank(), sb);
         }
+        if (report.hang() != null) {
+            HangSection.markdown(report.hang(), sb);
+        }
         out.write(sb.toString());
         out.flush();
     }
 
-    private static String escape(String s) {
+    static String escape(String s) {
         return s.replace("|", "\\|").replace("*", "\\*").replace("_", "\\_");
     }
 }

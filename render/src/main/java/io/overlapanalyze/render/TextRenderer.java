@@ -80,6 +80,9 @@ public final class TextRenderer implements ReportRenderer {
         if (report.crossRank() != null) {
             CrossRankSection.text(report.crossRank(), sb);
         }
+        if (report.hang() != null) {
+            HangSection.text(report.hang(), sb);
+        }
         out.write(sb.toString());
         out.flush();
     }

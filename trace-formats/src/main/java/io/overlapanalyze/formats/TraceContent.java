@@ -40,7 +40,8 @@ final class TraceContent {
                 }
                 String name = p.currentName();
                 JsonToken value = p.nextToken();
-                if (name.equals("traceEvents")) {
+                // A Kineto trace; or a Flight Recorder dump in its JSON variant (its entries or groups).
+                if (name.equals("traceEvents") || name.equals("entries") || name.equals("pg_config")) {
                     return null;
                 }
                 if (name.equals("kind") && value == JsonToken.VALUE_STRING) {

@@ -9,6 +9,7 @@ import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.input.ReadOptions;
 import io.overlapanalyze.formats.input.SniffedInput;
 import io.overlapanalyze.formats.input.TraceFormatException;
+import io.overlapanalyze.formats.flightrecorder.FlightRecorderFormat;
 import io.overlapanalyze.formats.kineto.KinetoFormat;
 import io.overlapanalyze.formats.nsys.NsysFormat;
 import io.overlapanalyze.model.RankTrace;
@@ -42,7 +43,7 @@ import java.util.stream.Stream;
  * formats; a new format is a {@link FormatReader} in its own package and one entry here.
  */
 public final class TraceFormats {
-    private static final TraceFormats STANDARD = new TraceFormats(List.of(new KinetoFormat(), new NsysFormat(),
+    private static final TraceFormats STANDARD = new TraceFormats(List.of(new FlightRecorderFormat(), new KinetoFormat(), new NsysFormat(),
             new AscendFormat()));
 
     private final List<FormatReader> readers;

@@ -41,6 +41,8 @@ import java.util.List;
  * @param commUnclassified  why the trace cannot tell communication from compute (an export without
  *                          kernel names, a database without its communication table), or {@code null}
  *                          when it can: then communication figures are unknown, not zero
+ * @param flightRecorder    what a PyTorch Flight Recorder dump adds (its ring buffer, the groups' progress), or
+ *                          {@code null} for every other format
  * @param annotations       user annotation ranges ({@code record_function} labels) on the device, or on
  *                          the host with the device work they launched; empty when the trace has none
  */
@@ -50,7 +52,8 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
                         long[] unmatchedLaunchNs, boolean hostOpsPresent, boolean truncated,
                         List<String> warnings, List<StreamWait> streamWaits,
                         List<ReferenceOverlap> referenceOverlap, MemorySamples memory,
-                        String commUnclassified, List<Annotation> annotations, List<HostSpan> hostRanges) {
+                        String commUnclassified, List<Annotation> annotations, List<HostSpan> hostRanges,
+                        FlightRecorderDump flightRecorder) {
     public RankTrace {
         lanes = List.copyOf(lanes);
         hostSpans = List.copyOf(hostSpans);
@@ -75,7 +78,20 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
                      String commUnclassified, List<Annotation> annotations) {
         this(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads, collectives, groups,
                 unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits, referenceOverlap, memory,
-                commUnclassified, annotations, List.of());
+                commUnclassified, annotations, List.of(), null);
+    }
+
+    /** A trace that is no Flight Recorder dump ({@link #flightRecorder()} {@code null}). */
+    public RankTrace(String source, TraceFormat format, int rank, RankSource rankSource, int worldSize,
+                     List<Lane> lanes, DeviceIntervals device, List<HostSpan> hostSpans,
+                     List<HostThread> threads, List<Collective> collectives, List<ProcessGroup> groups,
+                     long[] unmatchedLaunchNs, boolean hostOpsPresent, boolean truncated,
+                     List<String> warnings, List<StreamWait> streamWaits,
+                     List<ReferenceOverlap> referenceOverlap, MemorySamples memory,
+                     String commUnclassified, List<Annotation> annotations, List<HostSpan> hostRanges) {
+        this(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads, collectives, groups,
+                unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits, referenceOverlap, memory,
+                commUnclassified, annotations, hostRanges, null);
     }
 
     /**
@@ -85,21 +101,21 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
     public RankTrace withRank(int newRank, RankSource newRankSource) {
         return new RankTrace(source, format, newRank, newRankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, commUnclassified, annotations, hostRanges);
+                referenceOverlap, memory, commUnclassified, annotations, hostRanges, flightRecorder);
     }
 
     /** This trace marked as one whose communication cannot be classified, and why. */
     public RankTrace withCommUnclassified(String why) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, why, annotations, hostRanges);
+                referenceOverlap, memory, why, annotations, hostRanges, flightRecorder);
     }
 
     /** This trace with another job size ({@code -1}: unknown); every other component is this trace's. */
     public RankTrace withWorldSize(int newWorldSize) {
         return new RankTrace(source, format, rank, rankSource, newWorldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, commUnclassified, annotations, hostRanges);
+                referenceOverlap, memory, commUnclassified, annotations, hostRanges, flightRecorder);
     }
 
     /** This trace with {@code newCollectives} (same ids, same order); every other component is this trace's. */
@@ -113,14 +129,14 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
     public RankTrace withSource(String newSource) {
         return new RankTrace(newSource, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, commUnclassified, annotations, hostRanges);
+                referenceOverlap, memory, commUnclassified, annotations, hostRanges, flightRecorder);
     }
 
     /** This trace with {@code newWarnings} in place of its warnings; every other component is this trace's. */
     public RankTrace withWarnings(List<String> newWarnings) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, newWarnings, streamWaits,
-                referenceOverlap, memory, commUnclassified, annotations, hostRanges);
+                referenceOverlap, memory, commUnclassified, annotations, hostRanges, flightRecorder);
     }
 
     /** This trace with one more warning line at the end; every other component is this trace's. */
@@ -134,21 +150,28 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
     public RankTrace withMemory(MemorySamples newMemory) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, newMemory, commUnclassified, annotations, hostRanges);
+                referenceOverlap, newMemory, commUnclassified, annotations, hostRanges, flightRecorder);
     }
 
     /** This trace with {@code newAnnotations} as its user annotation ranges; every other component is this trace's. */
     public RankTrace withAnnotations(List<Annotation> newAnnotations) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, commUnclassified, newAnnotations, hostRanges);
+                referenceOverlap, memory, commUnclassified, newAnnotations, hostRanges, flightRecorder);
     }
 
     /** This trace with {@code newHostRanges} as its host ranges; every other component is this trace's. */
     public RankTrace withHostRanges(List<HostSpan> newHostRanges) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, commUnclassified, annotations, newHostRanges);
+                referenceOverlap, memory, commUnclassified, annotations, newHostRanges, flightRecorder);
+    }
+
+    /** This trace with a Flight Recorder dump's own content; every other component is this trace's. */
+    public RankTrace withFlightRecorder(FlightRecorderDump dump) {
+        return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
+                collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
+                referenceOverlap, memory, commUnclassified, annotations, hostRanges, dump);
     }
 
     /** True when the rank recorded no device activity at all (a CPU-only trace). */

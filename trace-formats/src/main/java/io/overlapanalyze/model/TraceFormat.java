@@ -2,5 +2,5 @@ package io.overlapanalyze.model;
 
 /** The profiler file format a rank trace was read from. */
 public enum TraceFormat {
-    KINETO, NSYS, ASCEND
+    KINETO, NSYS, ASCEND, FLIGHT_RECORDER
 }

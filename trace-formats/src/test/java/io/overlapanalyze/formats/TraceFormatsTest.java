@@ -119,8 +119,8 @@ class TraceFormatsTest {
         assertEquals(plain + ": not a trace this tool reads (expected PyTorch profiler JSON, optionally "
                 + "gzip-compressed)", e.getMessage());
         TraceFormatException walk = assertThrows(TraceFormatException.class, () -> TraceFormats.standard().expand(dir));
-        assertEquals(dir + ": directory holds no trace files (*.json, *.json.gz, *.sqlite, Ascend *_ascend_pt or "
-                + "PROF_* directories)", walk.getMessage());
+        assertEquals(dir + ": directory holds no trace files (Flight Recorder *trace*<rank>, *dump*<rank>, *.json, "
+                + "*.json.gz, *.sqlite, Ascend *_ascend_pt or PROF_* directories)", walk.getMessage());
         assertTrue(TraceFormats.standard().withReader(new FakeFormat(null)).isTraceFileName("x.fake"));
     }
 

@@ -80,7 +80,10 @@ public final class RankAnalyzer {
         Parallelism parallelism;
         PreCapture preCapture = null;
         if (!trace.hasDeviceActivity()) {
-            notes.add(NOTE_NO_DEVICE);
+            // A Flight Recorder dump has no device timeline by nature: say so, not that the trace is empty.
+            notes.add(trace.format() == io.overlapanalyze.model.TraceFormat.FLIGHT_RECORDER
+                    && trace.commUnclassified() != null
+                    ? "overlap metrics: not available (" + trace.commUnclassified() + ")" : NOTE_NO_DEVICE);
             parallelism = ParallelismDetector.detect(trace, new PhaseClassifier(trace), 0);
         } else {
             PhaseClassifier phases = new PhaseClassifier(trace);
