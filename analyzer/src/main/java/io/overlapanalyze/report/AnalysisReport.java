@@ -26,10 +26,4 @@ public record AnalysisReport(int schemaVersion, String tool, List<RankReport> ra
         ranks = List.copyOf(ranks);
         findings = findings == null ? List.of() : List.copyOf(findings);
     }
-
-    /** A report without a {@link #hang() hang} section (no input is a Flight Recorder dump). */
-    public AnalysisReport(int schemaVersion, String tool, List<RankReport> ranks, CrossRankReport crossRank,
-                          List<Finding> findings) {
-        this(schemaVersion, tool, ranks, crossRank, findings, null);
-    }
 }

@@ -44,7 +44,7 @@ final class ReportJson {
                       boolean summary, Configuration conf) throws IOException {
         ObjectMapper mapper = JsonRenderer.mapper();
         ObjectNode top = mapper.valueToTree(new AnalysisReport(report.schemaVersion(), report.tool(), List.of(),
-                report.crossRank(), report.findings()));
+                report.crossRank(), report.findings(), report.hang()));
         try (JsonGenerator g = mapper.getFactory().createGenerator(out)) {
             g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             g.setPrettyPrinter(new DefaultPrettyPrinter());

@@ -127,7 +127,7 @@ final class SparkJob {
                 full.add(f);
             }
             page = new AnalysisReport(report.schemaVersion(), report.tool(), full, report.crossRank(),
-                    parts.isEmpty() ? report.findings() : result.findings().job(JobFindings.of(full)));
+                    parts.isEmpty() ? report.findings() : result.findings().job(JobFindings.of(full)), report.hang());
             index = new TimelineIndex();
             Map<RankReport, PrecomputedTimelines> onPage = new IdentityHashMap<>();
             timelines.forEach((r, t) -> onPage.put(fullOf.get(r), t));

@@ -67,7 +67,7 @@ class CrossRankReportSectionTest {
     @Test
     void bigJobIsSummarisedAndBinned() {
         StringBuilder sb = new StringBuilder();
-        new CrossRankReportSection().write(new AnalysisReport(AnalysisReport.SCHEMA_VERSION, "t", List.of(), bigJob(), List.of()),
+        new CrossRankReportSection().write(new AnalysisReport(AnalysisReport.SCHEMA_VERSION, "t", List.of(), bigJob(), List.of(), null),
                 sb);
         String html = sb.toString();
         assertTrue(html.length() < 1_500_000, "section of 512 ranks x 2000 collectives: " + html.length() + " chars");
