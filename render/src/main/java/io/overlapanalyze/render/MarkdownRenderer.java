@@ -29,6 +29,9 @@ public final class MarkdownRenderer implements ReportRenderer {
     public void render(AnalysisReport report, Writer out) throws IOException {
         StringBuilder sb = new StringBuilder();
         sb.append("# overlap-analyze report\n\n").append("_").append(report.tool()).append("_\n");
+        if (report.hang() != null) {
+            sb.append("\n**").append(escape(TerminalText.safe(report.hang().verdict()))).append("**\n");
+        }
         if (!report.ranks().isEmpty()) {
             sb.append("\n## ").append(FindingsView.TITLE).append("\n\n");
             if (report.findings().isEmpty()) {

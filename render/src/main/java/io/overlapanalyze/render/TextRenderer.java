@@ -63,6 +63,10 @@ public final class TextRenderer implements ReportRenderer {
     public void render(AnalysisReport report, Writer out) throws IOException {
         StringBuilder sb = new StringBuilder();
         sb.append(report.tool()).append('\n');
+        if (report.hang() != null) {
+            // A hung job's answer comes before anything else; the section at the end has the detail.
+            sb.append('\n').append(TerminalText.safe(report.hang().verdict())).append('\n');
+        }
         if (report.ranks().isEmpty()) {
             sb.append("no rank traces found\n");
         } else {
