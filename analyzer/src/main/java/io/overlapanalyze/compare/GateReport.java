@@ -38,10 +38,22 @@ public record GateReport(String kind, int schemaVersion, String tool, double alp
         return new GateReport(kind, schemaVersion, tool, alpha, minSamples, baseline, current, result, checks, w);
     }
 
-    /** Runs the checks. */
+    /** Runs the checks, allowing nothing ({@link GatePolicy#STRICT}). */
     public static GateReport evaluate(Run baseline, Run current, List<GateThreshold> thresholds,
                                       AnalysisOptions options, double alpha, String tool) {
+        return evaluate(baseline, current, thresholds, options, alpha, tool, GatePolicy.STRICT);
+    }
+
+    /**
+     * Runs the checks: first, when the current run's ranks were analysed together, that it has no
+     * cross-rank {@code ERROR} ({@link GateCheck#CROSS_RANK_ERRORS}); then one per threshold.
+     */
+    public static GateReport evaluate(Run baseline, Run current, List<GateThreshold> thresholds,
+                                      AnalysisOptions options, double alpha, String tool, GatePolicy policy) {
         List<GateCheck> checks = new ArrayList<>();
+        if (current.crossRank() != null) {
+            checks.add(GateCheck.crossRankErrors(baseline, current, policy.allowMismatch()));
+        }
         for (GateThreshold t : thresholds) {
             StepMetric m = StepMetric.byKey(t.metric());
             MetricChange c = MetricChange.of(m, baseline.samples(m, options), current.samples(m, options), alpha);
@@ -49,8 +61,13 @@ public record GateReport(String kind, int schemaVersion, String tool, double alp
         }
         GateStatus result = checks.stream().anyMatch(c -> c.status() == GateStatus.REGRESSION)
                 ? GateStatus.REGRESSION : GateStatus.PASS;
+        List<String> warnings = DiffReport.sideWarnings("baseline", baseline, "current", current);
+        for (GateCheck c : checks) {
+            if (c.metric().equals(GateCheck.CROSS_RANK_ERRORS) && c.overThreshold() && c.status() == GateStatus.PASS) {
+                warnings.add("current: " + c.reason());
+            }
+        }
         return new GateReport(KIND, SCHEMA_VERSION, tool, alpha, Samples.MIN_FOR_TEST, RunSide.of(baseline, options),
-                RunSide.of(current, options), result, checks,
-                DiffReport.sideWarnings("baseline", baseline, "current", current));
+                RunSide.of(current, options), result, checks, warnings);
     }
 }

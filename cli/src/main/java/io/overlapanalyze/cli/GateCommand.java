@@ -8,6 +8,7 @@ import io.overlapanalyze.cli.compare.GateRenderer;
 import io.overlapanalyze.cli.compare.RunLoader;
 import io.overlapanalyze.cli.compare.ThresholdValues;
 import io.overlapanalyze.compare.AnnotationMetric;
+import io.overlapanalyze.compare.GatePolicy;
 import io.overlapanalyze.compare.GateReport;
 import io.overlapanalyze.compare.GateStatus;
 import io.overlapanalyze.compare.GateThreshold;
@@ -136,6 +137,11 @@ public final class GateCommand implements Callable<Integer> {
                     + "(default: exit 2, since a check must not pass on input it could not read).")
     boolean allowUnreadable;
 
+    @Option(names = "--allow-mismatch",
+            description = "Pass a current run with a cross-rank ERROR (collectives that differ between ranks: the job "
+                    + "would hang or reduce the wrong data), with a warning (default: the check crossRankErrors fails).")
+    boolean allowMismatch;
+
     @Override
     public Integer call() {
         kernelPatterns.apply();
@@ -169,7 +175,7 @@ public final class GateCommand implements Callable<Integer> {
                 inputs);
         String currentLabel = current.size() == 1 ? current.get(0).toString()
                 : current.get(0) + " (+" + (current.size() - 1) + " more)";
-        RunLoader.Loaded currentSide = RunLoader.load(currentLabel, pipelineInput.withPaths(current), inputs);
+        RunLoader.Loaded currentSide = RunLoader.load(currentLabel, pipelineInput.withPaths(current), inputs, true);
         StderrWarnings.notes(spec.commandLine().getErr(), RunLoader.skipped(baseSide, currentSide));
         requireReadable(baseSide, currentSide);
         Run base = baseSide.run();
@@ -180,7 +186,8 @@ public final class GateCommand implements Callable<Integer> {
         for (AnnotationMetric m : AnnotationMetric.common(base, run, options)) {
             thresholds.add(new GateThreshold(m.key(), annotationIncrease, annotationDelta));
         }
-        GateReport evaluated = GateReport.evaluate(base, run, thresholds, options, alpha, Version.tool());
+        GateReport evaluated = GateReport.evaluate(base, run, thresholds, options, alpha, Version.tool(),
+                new GatePolicy(allowMismatch, false));
         GateReport report = evaluated.withWarnings(RunLoader.withUnreadable(evaluated.warnings(), "baseline", baseSide,
                 "current", currentSide));
         StderrWarnings.lines(spec.commandLine().getErr(), report.warnings());

@@ -6,6 +6,7 @@ import io.overlapanalyze.render.JsonRenderer;
 import io.overlapanalyze.compare.GateCheck;
 import io.overlapanalyze.compare.GateReport;
 import io.overlapanalyze.compare.GateStatus;
+import io.overlapanalyze.compare.MetricUnit;
 import io.overlapanalyze.compare.StepMetric;
 
 import javax.xml.stream.XMLOutputFactory;
@@ -56,7 +57,7 @@ public final class GateRenderer {
         sb.append('\n');
         for (GateCheck c : g.checks()) {
             if (c.status() != GateStatus.PASS || c.overThreshold()) {
-                sb.append("- ").append(StepMetric.byKey(c.metric()).label()).append(": ").append(why(c)).append('\n');
+                sb.append("- ").append(c.label()).append(": ").append(why(c)).append('\n');
             }
         }
         return sb.toString();
@@ -73,7 +74,7 @@ public final class GateRenderer {
         sb.append('\n');
         for (GateCheck c : g.checks()) {
             if (c.status() != GateStatus.PASS || c.overThreshold()) {
-                sb.append("- **").append(StepMetric.byKey(c.metric()).label()).append("**: ").append(TextTable.md(why(c)))
+                sb.append("- **").append(c.label()).append("**: ").append(TextTable.md(why(c)))
                         .append('\n');
             }
         }
@@ -88,6 +89,13 @@ public final class GateRenderer {
         rows.add(new String[] {"check", "baseline", "current", "change", "relative", "fails when", "significance",
                 "status"});
         for (GateCheck c : g.checks()) {
+            if (c.metric().equals(GateCheck.CROSS_RANK_ERRORS)) {
+                rows.add(new String[] {c.label(), Fmt.value(c.unit(), c.baseline()), Fmt.value(c.unit(), c.current()),
+                        Fmt.change(c.unit(), c.absChange()), "-",
+                        c.overThreshold() && c.status() == GateStatus.PASS ? "allowed (--allow-mismatch)" : "any ERROR",
+                        "-", c.status().name()});
+                continue;
+            }
             rows.add(new String[] {Fmt.name(StepMetric.byKey(c.metric())), Fmt.value(c.unit(), c.baseline()),
                     Fmt.value(c.unit(), c.current()), Fmt.change(c.unit(), c.absChange()), Fmt.rel(c.relChange()),
                     Fmt.threshold(c.maxIncrease(), c.minDelta()),
@@ -103,6 +111,9 @@ public final class GateRenderer {
 
     /** "tail 1.000 → 8.000 ms (+7.000 ms, +700.0%), fails when > +10% and ≥ 0.100 ms: over thresholds and significant (p=0.0039)". */
     static String sentence(GateCheck c) {
+        if (c.metric().equals(GateCheck.CROSS_RANK_ERRORS)) {
+            return c.label() + " " + Fmt.value(c.unit(), c.current()) + ": " + c.reason();
+        }
         StepMetric m = StepMetric.byKey(c.metric());
         String p = c.pValue() == null ? "" : " (p=" + Fmt.p(c.pValue()) + ")";
         return m.label() + " " + Fmt.value(c.unit(), c.baseline()) + " → " + Fmt.value(c.unit(), c.current())
@@ -154,7 +165,7 @@ public final class GateRenderer {
                     x.writeAttribute("type", "regression");
                     x.writeAttribute("message", sentence);
                     x.writeCharacters(sentence + "\nbaseline samples " + c.samplesBaseline() + ", current samples "
-                            + c.samplesCurrent() + "; values in ns: baseline " + c.baseline() + ", current "
+                            + c.samplesCurrent() + "; values" + (c.unit() == MetricUnit.NS ? " in ns" : "") + ": baseline " + c.baseline() + ", current "
                             + c.current() + ", change " + c.absChange());
                     x.writeEndElement();
                     x.writeCharacters("\n    ");

@@ -1,0 +1,52 @@
+package io.overlapanalyze.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static io.overlapanalyze.cli.DiffGateFixtures.entry;
+import static io.overlapanalyze.cli.DiffGateFixtures.expect;
+import static io.overlapanalyze.cli.DiffGateFixtures.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Issue 28: a gate that cannot pass a job that would hang, nor input it did not read, nor a change
+ * it could not test. Each case as the issue tells it, on the committed samples or generated runs.
+ */
+class GateTrustTest {
+    @TempDir
+    static Path tmp;
+
+    static Path sample(String name) {
+        return SamplesTest.samples().resolve(name);
+    }
+
+    /** Case 1: the same times, but rank 2 issues ALL_REDUCE where the others REDUCE_SCATTER (samples/README-jobs.md). */
+    @Test
+    void aCrossRankErrorFailsTheGateUnlessAllowed() throws Exception {
+        String base = sample("job-healthy-4rank").toString();
+        String bad = sample("job-order-mismatch").toString();
+        JsonNode g = json(expect(1, "gate", "--baseline", base, bad, "-f", "json").out());
+        assertEquals("REGRESSION", g.get("result").asText());
+        JsonNode check = entry(g.get("checks"), "crossRankErrors");
+        assertEquals("REGRESSION", check.get("status").asText());
+        assertEquals(1, check.get("current").asLong());
+        assertTrue(check.get("reason").asText().contains("TYPE mismatch"), check.toString());
+        // Every timed check passes: only the cross-rank check fails.
+        for (String m : new String[] {"tail", "exposedComm", "stepTime"}) {
+            assertEquals("PASS", entry(g.get("checks"), m).get("status").asText(), m);
+        }
+
+        CliRun allowed = expect(0, "gate", "--baseline", base, bad, "--allow-mismatch");
+        assertTrue(allowed.err().contains("allowed by --allow-mismatch"), allowed.err());
+        assertTrue(allowed.out().contains("allowed (--allow-mismatch)"), allowed.out());
+
+        JsonNode healthy = json(expect(0, "gate", "--baseline", base, base, "-f", "json").out());
+        JsonNode ok = entry(healthy.get("checks"), "crossRankErrors");
+        assertEquals("PASS", ok.get("status").asText());
+        assertEquals(0, ok.get("current").asLong());
+    }
+}
