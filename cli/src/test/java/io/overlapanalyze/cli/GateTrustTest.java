@@ -2,14 +2,18 @@ package io.overlapanalyze.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import static io.overlapanalyze.cli.DiffGateFixtures.entry;
 import static io.overlapanalyze.cli.DiffGateFixtures.expect;
 import static io.overlapanalyze.cli.DiffGateFixtures.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -48,5 +52,34 @@ class GateTrustTest {
         JsonNode ok = entry(healthy.get("checks"), "crossRankErrors");
         assertEquals("PASS", ok.get("status").asText());
         assertEquals(0, ok.get("current").asLong());
+    }
+
+    static List<List<String>> emptyPaths() {
+        String seed = sample("seed-1ms.pt.trace.json").toString();
+        String out = tmp.resolve("out.txt").toString();
+        return List.of(
+                List.of("gate", "--baseline", "", seed),
+                List.of("gate", "--baseline", seed, ""),
+                List.of("gate", "--baseline", seed, seed, "--markdown", ""),
+                List.of("diff", "", seed),
+                List.of("diff", seed, ""),
+                List.of(""),
+                List.of(seed, ""),
+                List.of(seed, "-o", ""),
+                List.of(seed, "--html", ""),
+                List.of("summary", ""),
+                List.of("whatif", ""),
+                List.of("annotate", "", "-o", out));
+    }
+
+    /** Case 2: an empty argument (an unset variable) is bad usage, never the working directory. */
+    @ParameterizedTest
+    @MethodSource("emptyPaths")
+    void anEmptyPathIsBadUsageEverywhere(List<String> args) {
+        CliRun r = CliRun.of(args.toArray(String[]::new));
+        assertEquals(2, r.exitCode(), () -> args + "\n" + r.out() + r.err());
+        assertEquals(1, r.errLines().size(), r.err());
+        assertTrue(r.err().contains("an empty path"), r.err());
+        assertFalse(r.out().contains("pass"), r.out());
     }
 }
