@@ -17,7 +17,7 @@ package io.overlapanalyze.compare;
  * @param verdict         significance verdict; {@code null} for a check that is not statistical
  *                        ({@link #CROSS_RANK_ERRORS})
  * @param overThreshold   the change is over both thresholds
- * @param status          PASS, REGRESSION, or SKIPPED
+ * @param status          PASS, REGRESSION, SKIPPED or INCONCLUSIVE
  * @param reason          why, in words
  */
 public record GateCheck(String metric, MetricUnit unit, Number baseline, Number current, Number absChange,
@@ -86,9 +86,10 @@ public record GateCheck(String metric, MetricUnit unit, Number baseline, Number 
             case SIGNIFICANT -> of(t, c, true, GateStatus.REGRESSION, "over thresholds and significant");
             case NOT_SIGNIFICANT -> of(t, c, true, GateStatus.PASS,
                     "over thresholds but not significant: within the runs' noise");
-            // metrics.md §10: significance is required only "with enough samples".
-            default -> of(t, c, true, GateStatus.REGRESSION,
-                    "over thresholds; too few samples for a significance test, so the thresholds decide");
+            // metrics.md §10: a change over its thresholds that cannot be tested is inconclusive, never a pass.
+            default -> of(t, c, true, GateStatus.INCONCLUSIVE, "over thresholds, but too few samples ("
+                    + c.samplesA() + " vs " + c.samplesB() + "; " + Samples.MIN_FOR_TEST + " a side needed) to tell "
+                    + "it from noise: inconclusive");
         };
     }
 

@@ -44,14 +44,17 @@ import java.util.concurrent.Callable;
         description = {"Check a run against a baseline for CI: exit 1 when tail, exposed comm or step time regressed.",
                 "",
                 "A check fails when its median grew by more than its relative threshold AND by at least its "
-                        + "absolute one, and, when both runs have at least 5 complete steps × ranks, the growth is "
-                        + "significant (Mann-Whitney U). With fewer samples the thresholds alone decide. "
+                        + "absolute one, and the growth is significant (Mann-Whitney U, when both runs have at least 5 "
+                        + "complete steps × ranks). A growth over the thresholds with fewer samples is INCONCLUSIVE, "
+                        + "which fails too unless --inconclusive pass. A cross-rank ERROR in the current run (the job "
+                        + "would hang) fails the check crossRankErrors unless --allow-mismatch. "
                         + "Improvements never fail. BASE and CURRENT are each traces, a directory of traces, or a "
                         + "saved summary ('summary')."},
         footer = {"", "Defaults: tail +10%% and 0.1ms, exposed comm +10%% and 0.1ms, step time +5%% and 0.5ms; fused busy "
                         + "+10%% and 0.1ms, checked when both runs have fused kernels; each user annotation's exposed comm +10%% "
                         + "and 0.1ms, checked for the annotation names both runs have.",
-                "Exit codes: 0 pass, 1 regression, 2 bad usage or unreadable input, 3 internal error."})
+                "Exit codes: 0 pass, 1 regression (or inconclusive, or a cross-rank error), 2 bad usage or unreadable "
+                        + "input, 3 internal error."})
 public final class GateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -142,6 +145,14 @@ public final class GateCommand implements Callable<Integer> {
                     + "would hang or reduce the wrong data), with a warning (default: the check crossRankErrors fails).")
     boolean allowMismatch;
 
+    /** What a check over its thresholds with too few samples to test does to the gate. */
+    enum Inconclusive { FAIL, PASS }
+
+    @Option(names = "--inconclusive", paramLabel = "fail|pass", defaultValue = "fail",
+            description = "A check over its thresholds with too few samples (under 5 a side) to tell the change from "
+                    + "noise is INCONCLUSIVE: 'fail' fails the gate (default), 'pass' passes it with a warning.")
+    Inconclusive inconclusive;
+
     @Override
     public Integer call() {
         kernelPatterns.apply();
@@ -187,7 +198,7 @@ public final class GateCommand implements Callable<Integer> {
             thresholds.add(new GateThreshold(m.key(), annotationIncrease, annotationDelta));
         }
         GateReport evaluated = GateReport.evaluate(base, run, thresholds, options, alpha, Version.tool(),
-                new GatePolicy(allowMismatch, false));
+                new GatePolicy(allowMismatch, inconclusive == Inconclusive.PASS));
         GateReport report = evaluated.withWarnings(RunLoader.withUnreadable(evaluated.warnings(), "baseline", baseSide,
                 "current", currentSide));
         StderrWarnings.lines(spec.commandLine().getErr(), report.warnings());
@@ -207,7 +218,7 @@ public final class GateCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
         }
-        return report.result() == GateStatus.REGRESSION ? ExitCodes.REGRESSION : ExitCodes.OK;
+        return report.result() == GateStatus.PASS ? ExitCodes.OK : ExitCodes.REGRESSION;
     }
 
     /** An unreadable input fails the gate (exit 2, naming it) unless {@code --allow-unreadable}. */

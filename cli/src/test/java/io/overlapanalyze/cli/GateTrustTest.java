@@ -82,4 +82,38 @@ class GateTrustTest {
         assertTrue(r.err().contains("an empty path"), r.err());
         assertFalse(r.out().contains("pass"), r.out());
     }
+
+    /**
+     * Inconclusive (§10): 1 ms → 4 ms tail with 3 steps a side is over every threshold, but 3 against 3
+     * cannot be tested. It fails (exit 1, INCONCLUSIVE), never a silent pass; {@code --inconclusive pass}
+     * passes it with a warning; within the thresholds it is a plain pass.
+     */
+    @Test
+    void overThresholdsWithTooFewSamplesIsInconclusive() throws Exception {
+        Path few1 = DiffGateFixtures.seedRun(tmp, "seed-1ms", 3, 2.0, 31);
+        Path few4 = DiffGateFixtures.seedRun(tmp, "seed-4ms", 3, 2.0, 32);
+        JsonNode g = json(expect(1, "gate", "--baseline", few1.toString(), few4.toString(), "-f", "json").out());
+        assertEquals("INCONCLUSIVE", g.get("result").asText());
+        assertEquals("fail", g.get("inconclusive").asText());
+        JsonNode tail = entry(g.get("checks"), "tail");
+        assertEquals("INCONCLUSIVE", tail.get("status").asText());
+        assertEquals("TOO_FEW_SAMPLES", tail.get("verdict").asText());
+        assertEquals(3, tail.get("samplesCurrent").asInt());
+        CliRun text = expect(1, "gate", "--baseline", few1.toString(), few4.toString());
+        assertTrue(text.out().startsWith("overlap-analyze gate: INCONCLUSIVE (3 of 3 checks"), text.out());
+
+        CliRun passed = expect(0, "gate", "--baseline", few1.toString(), few4.toString(), "--inconclusive", "pass");
+        assertTrue(passed.out().startsWith("overlap-analyze gate: pass (3 checks, 3 inconclusive passed"), passed.out());
+        assertTrue(passed.err().contains("tail: over thresholds, but too few samples (3 vs 3"), passed.err());
+
+        Path junit = tmp.resolve("inconclusive.xml");
+        expect(1, "gate", "--baseline", few1.toString(), few4.toString(), "--junit", junit.toString());
+        String xml = java.nio.file.Files.readString(junit);
+        assertTrue(xml.contains("failures=\"3\"") && xml.contains("type=\"inconclusive\""), xml);
+
+        // Within thresholds (the run against itself), too few samples are no reason to fail.
+        expect(0, "gate", "--baseline", few1.toString(), few1.toString());
+        CliRun bad = expect(2, "gate", "--baseline", few1.toString(), few4.toString(), "--inconclusive", "maybe");
+        assertTrue(bad.err().contains("--inconclusive"), bad.err());
+    }
 }

@@ -40,10 +40,27 @@ public final class GateRenderer {
     }
 
     private static String headline(GateReport g) {
-        long failed = g.checks().stream().filter(c -> c.status() == GateStatus.REGRESSION).count();
-        return g.result() == GateStatus.REGRESSION
-                ? "REGRESSION (" + failed + " of " + g.checks().size() + " checks failed)"
-                : "pass (" + g.checks().size() + " checks)";
+        long failed = count(g, GateStatus.REGRESSION);
+        long inconclusive = count(g, GateStatus.INCONCLUSIVE);
+        int n = g.checks().size();
+        return switch (g.result()) {
+            case REGRESSION -> "REGRESSION (" + failed + " of " + n + " checks failed"
+                    + (inconclusive > 0 ? ", " + inconclusive + " inconclusive" : "") + ")";
+            case INCONCLUSIVE -> "INCONCLUSIVE (" + inconclusive + " of " + n + " checks over their thresholds with too "
+                    + "few samples to test)";
+            default -> "pass (" + n + " checks" + (inconclusive > 0 ? ", " + inconclusive
+                    + " inconclusive passed by --inconclusive pass" : "") + ")";
+        };
+    }
+
+    private static long count(GateReport g, GateStatus status) {
+        return g.checks().stream().filter(c -> c.status() == status).count();
+    }
+
+    /** An inconclusive check fails the gate unless the report says they pass. */
+    private static boolean fails(GateReport g, GateCheck c) {
+        return c.status() == GateStatus.REGRESSION
+                || (c.status() == GateStatus.INCONCLUSIVE && !"pass".equals(g.inconclusive()));
     }
 
     static String text(GateReport g) {
@@ -65,7 +82,7 @@ public final class GateRenderer {
 
     static String markdown(GateReport g) {
         StringBuilder sb = new StringBuilder();
-        sb.append("### ").append(g.result() == GateStatus.REGRESSION ? "❌" : "✅").append(" overlap-analyze gate: ")
+        sb.append("### ").append(g.result() == GateStatus.PASS ? "✅" : "❌").append(" overlap-analyze gate: ")
                 .append(headline(g)).append("\n\n");
         sb.append("Baseline `").append(g.baseline().label()).append("` (").append(DiffRenderer.sideDetails(g.baseline()))
                 .append("), current `").append(g.current().label()).append("` (")
@@ -79,8 +96,8 @@ public final class GateRenderer {
             }
         }
         sb.append("\nMedians over complete steps × ranks. A check fails when the increase is over both thresholds "
-                + "and, with at least ").append(g.minSamples()).append(" samples a side, significant "
-                + "(Mann-Whitney U, alpha ").append(g.alpha()).append(").\n");
+                + "and significant (Mann-Whitney U, alpha ").append(g.alpha()).append(", with at least ")
+                .append(g.minSamples()).append(" samples a side; with fewer it is inconclusive).\n");
         return sb.toString();
     }
 
@@ -130,7 +147,7 @@ public final class GateRenderer {
         StringWriter sw = new StringWriter();
         try {
             XMLStreamWriter x = XMLOutputFactory.newFactory().createXMLStreamWriter(sw);
-            long failures = g.checks().stream().filter(c -> c.status() == GateStatus.REGRESSION).count();
+            long failures = g.checks().stream().filter(c -> fails(g, c)).count();
             long skipped = g.checks().stream().filter(c -> c.status() == GateStatus.SKIPPED).count();
             x.writeStartDocument("UTF-8", "1.0");
             x.writeCharacters("\n");
@@ -159,10 +176,10 @@ public final class GateRenderer {
                 x.writeAttribute("name", c.metric());
                 x.writeAttribute("time", "0");
                 String sentence = sentence(c);
-                if (c.status() == GateStatus.REGRESSION) {
+                if (fails(g, c)) {
                     x.writeCharacters("\n      ");
                     x.writeStartElement("failure");
-                    x.writeAttribute("type", "regression");
+                    x.writeAttribute("type", c.status() == GateStatus.INCONCLUSIVE ? "inconclusive" : "regression");
                     x.writeAttribute("message", sentence);
                     x.writeCharacters(sentence + "\nbaseline samples " + c.samplesBaseline() + ", current samples "
                             + c.samplesCurrent() + "; values" + (c.unit() == MetricUnit.NS ? " in ns" : "") + ": baseline " + c.baseline() + ", current "
