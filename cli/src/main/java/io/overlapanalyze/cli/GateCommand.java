@@ -51,8 +51,8 @@ import java.util.concurrent.Callable;
                         + "Improvements never fail. BASE and CURRENT are each traces, a directory of traces, or a "
                         + "saved summary ('summary')."},
         footer = {"", "Defaults: tail +10%% and 0.1ms, exposed comm +10%% and 0.1ms, step time +5%% and 0.5ms; fused busy "
-                        + "+10%% and 0.1ms, checked when both runs have fused kernels; each user annotation's exposed comm +10%% "
-                        + "and 0.1ms, checked for the annotation names both runs have.",
+                        + "+10%% and 0.1ms, checked when both runs have fused kernels; a user annotation's exposed comm +10%% "
+                        + "and 0.1ms, checked when asked (--check annotations, --check annotation:NAME).",
                 "Exit codes: 0 pass, 1 regression (or inconclusive, or a cross-rank error), 2 bad usage or unreadable "
                         + "input, 3 internal error."})
 public final class GateCommand implements Callable<Integer> {
@@ -102,9 +102,14 @@ public final class GateCommand implements Callable<Integer> {
             description = "Smallest fused-busy increase that can fail (default ${DEFAULT-VALUE}).")
     String minFused;
 
+    @Option(names = "--check", paramLabel = "WHAT",
+            description = {"Also check, besides the step-level checks: 'annotations' (the exposed communication of "
+                    + "every user annotation both runs have) or 'annotation:NAME' (that annotation's). Repeatable."})
+    List<String> extraChecks = new ArrayList<>();
+
     @Option(names = "--max-annotation-exposed-increase", paramLabel = "PCT", defaultValue = "10%",
-            description = "Relative threshold on each user annotation's exposed communication (micro-batch overlap), "
-                    + "checked for every annotation name both runs have (default ${DEFAULT-VALUE}).")
+            description = "Relative threshold on each checked user annotation's exposed communication (micro-batch "
+                    + "overlap; see --check) (default ${DEFAULT-VALUE}).")
     String maxAnnotation;
 
     @Option(names = "--min-annotation-exposed-delta", paramLabel = "TIME", defaultValue = "0.1ms",
@@ -194,7 +199,7 @@ public final class GateCommand implements Callable<Integer> {
         if (base.samples(Metric.FUSED_BUSY, options).size() > 0 && run.samples(Metric.FUSED_BUSY, options).size() > 0) {
             thresholds.add(fused);
         }
-        for (AnnotationMetric m : AnnotationMetric.common(base, run, options)) {
+        for (AnnotationMetric m : annotationChecks(base, run, options)) {
             thresholds.add(new GateThreshold(m.key(), annotationIncrease, annotationDelta));
         }
         GateReport evaluated = GateReport.evaluate(base, run, thresholds, options, alpha, Version.tool(),
@@ -219,6 +224,36 @@ public final class GateCommand implements Callable<Integer> {
             throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
         }
         return report.result() == GateStatus.PASS ? ExitCodes.OK : ExitCodes.REGRESSION;
+    }
+
+    /**
+     * The per-annotation checks asked for with {@code --check}: none by default (a run with many
+     * annotations would bury the step-level checks under rows that rarely move), every name both runs
+     * have for {@code annotations}, and each {@code annotation:NAME}. A named annotation neither run has
+     * is bad usage (a typo must not pass as a check); one only a side has is a SKIPPED check.
+     */
+    private List<AnnotationMetric> annotationChecks(Run base, Run run, AnalysisOptions options) {
+        java.util.Set<AnnotationMetric> out = new java.util.LinkedHashSet<>();
+        for (String what : extraChecks) {
+            if (what.equals("annotations")) {
+                out.addAll(AnnotationMetric.common(base, run, options));
+            } else if (what.startsWith("annotation:") && what.length() > "annotation:".length()) {
+                String name = what.substring("annotation:".length());
+                java.util.Set<String> known = new java.util.TreeSet<>(AnnotationMetric.names(base, options));
+                known.addAll(AnnotationMetric.names(run, options));
+                if (!known.contains(name)) {
+                    throw new UserInputException("--check " + what + ": neither run has an annotation named '" + name
+                            + "'" + (known.isEmpty() ? " (they have no user annotation)"
+                            : " (they have: " + String.join(", ", known.stream().limit(10).toList())
+                            + (known.size() > 10 ? ", ..." : "") + ")"));
+                }
+                out.add(new AnnotationMetric(name));
+            } else {
+                throw new UserInputException("--check: unknown check '" + what + "'; use 'annotations' or "
+                        + "'annotation:NAME'");
+            }
+        }
+        return new ArrayList<>(out);
     }
 
     /** An unreadable input fails the gate (exit 2, naming it) unless {@code --allow-unreadable}. */
