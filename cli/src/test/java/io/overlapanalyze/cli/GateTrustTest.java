@@ -1,6 +1,8 @@
 package io.overlapanalyze.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -8,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Consumer;
 
 import static io.overlapanalyze.cli.DiffGateFixtures.entry;
 import static io.overlapanalyze.cli.DiffGateFixtures.expect;
@@ -115,5 +118,79 @@ class GateTrustTest {
         expect(0, "gate", "--baseline", few1.toString(), few1.toString());
         CliRun bad = expect(2, "gate", "--baseline", few1.toString(), few4.toString(), "--inconclusive", "maybe");
         assertTrue(bad.err().contains("--inconclusive"), bad.err());
+    }
+
+    /** A summary of a 6-step seed run, edited by {@code edit}, written to {@code name}. */
+    private static Path editedSummary(String name, Consumer<ObjectNode> edit) throws Exception {
+        Path run = DiffGateFixtures.seedRun(tmp, "seed-1ms", 6, 2.0, 41);
+        Path good = tmp.resolve("good-summary.json");
+        if (!java.nio.file.Files.exists(good)) {
+            expect(0, "summary", run.toString(), "-o", good.toString());
+        }
+        ObjectNode root = (ObjectNode) json(java.nio.file.Files.readString(good));
+        edit.accept(root);
+        Path out = tmp.resolve(name + ".json");
+        java.nio.file.Files.writeString(out, root.toPrettyString());
+        return out;
+    }
+
+    private static ObjectNode step0(ObjectNode root) {
+        return (ObjectNode) root.get("ranks").get(0).get("steps").get(0);
+    }
+
+    /** Case 4: a baseline's values are checked for sense; an impossible one is exit 2 naming the field. */
+    @Test
+    void aBaselineWithImpossibleValuesIsRefusedNamingTheField() throws Exception {
+        Path current = DiffGateFixtures.seedRun(tmp, "seed-1ms", 6, 2.0, 42);
+        // The untouched summary is a baseline like any other.
+        expect(0, "gate", "--baseline", editedSummary("untouched", r -> { }).toString(), current.toString());
+
+        record Bad(String name, String field, Consumer<ObjectNode> edit) {
+        }
+        List<Bad> bad = List.of(
+                new Bad("negative-step", "steps[0].stepTimeNs", r -> {
+                    ObjectNode st = step0(r);
+                    st.put("deviceEndNs", st.get("deviceStartNs").asLong() - 5);
+                    st.put("stepTimeNs", -5);
+                }),
+                new Bad("step-not-window", "steps[0].stepTimeNs", r -> step0(r).put("stepTimeNs", 1)),
+                new Bad("huge-step", "steps[0].stepTimeNs", r -> {
+                    ObjectNode st = step0(r);
+                    long huge = Long.MAX_VALUE - 10;
+                    st.put("deviceStartNs", 0);
+                    st.put("deviceEndNs", huge);
+                    st.put("stepTimeNs", huge);
+                }),
+                new Bad("exposed-over-busy", "steps[0].exposedCommNs",
+                        r -> step0(r).put("exposedCommNs", step0(r).get("commBusyNs").asLong() + 1)),
+                new Bad("tail-over-step", "steps[0].tailNs",
+                        r -> step0(r).put("tailNs", step0(r).get("stepTimeNs").asLong() + 1)),
+                new Bad("negative-tail", "steps[0].tailNs", r -> step0(r).put("tailNs", -1)),
+                new Bad("duplicate-rank", "ranks[1].rank", r -> {
+                    ArrayNode ranks = (ArrayNode) r.get("ranks");
+                    ranks.add(ranks.get(0).deepCopy());
+                }),
+                new Bad("no-kind", "\"kind\" is missing", r -> r.remove("kind")),
+                new Bad("other-kind", "\"kind\" is \"Overlap-Analyze Summary\"",
+                        r -> r.put("kind", "Overlap-Analyze Summary")),
+                new Bad("result-kind", "\"kind\"", r -> r.put("kind", "overlap-analyze gate")),
+                new Bad("schema-1.0", "schemaVersion", r -> r.put("schemaVersion", 1.0)));
+        for (Bad b : bad) {
+            Path f = editedSummary(b.name(), b.edit());
+            CliRun r = expect(2, "gate", "--baseline", f.toString(), current.toString());
+            assertEquals(1, r.errLines().size(), b.name() + ": " + r.err());
+            assertTrue(r.err().contains(b.field()), b.name() + " names " + b.field() + ": " + r.err());
+            assertTrue(r.err().contains(f.getFileName().toString()), b.name() + ": " + r.err());
+        }
+    }
+
+    /** Two summaries of the same rank on one side would count its samples twice too. */
+    @Test
+    void theSameRankInTwoSummariesIsRefused() throws Exception {
+        Path current = DiffGateFixtures.seedRun(tmp, "seed-1ms", 6, 2.0, 43);
+        Path a = editedSummary("twin-a", r -> { });
+        Path b = editedSummary("twin-b", r -> { });
+        CliRun r = expect(2, "gate", "--baseline", current.toString(), a.toString(), b.toString());
+        assertTrue(r.err().contains("rank 0 is in two summaries"), r.err());
     }
 }

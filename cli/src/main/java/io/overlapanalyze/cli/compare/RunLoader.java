@@ -74,6 +74,7 @@ public final class RunLoader {
         Set<String> writers = new LinkedHashSet<>();
         List<Path> traces = new ArrayList<>();
         CrossRankReport cross = null;
+        Map<Integer, Path> summaryOfRank = new HashMap<>();
         int summaries = 0;
         for (Path f : files) {
             switch (kinds.computeIfAbsent(f, SummaryFile::classify)) {
@@ -84,12 +85,19 @@ public final class RunLoader {
                     // first that has one; they are not merged).
                     cross = cross == null ? r.crossRank() : cross;
                     for (RankReport rank : r.ranks()) {
+                        Path before = summaryOfRank.putIfAbsent(rank.rank(), f);
+                        if (before != null) {
+                            // Within one summary SummaryFile refuses it; across two the samples would count twice too.
+                            throw new PipelineInputException(label + ": rank " + rank.rank() + " is in two summaries ("
+                                    + before + " and " + f + "): its samples would count twice");
+                        }
                         rank.steps().forEach(st -> stepNames.add(st.name()));
                         ranks.add(selection == null ? rank : RankAnalyzer.selectSteps(rank, selection, options));
                     }
                     summaries++;
                 }
-                case OTHER_RESULT -> throw new PipelineInputException(f + ": is a diff or gate result, not a summary "
+                case OTHER_RESULT -> throw new PipelineInputException(f + ": its \"kind\" says it is another result of "
+                        + "this tool (a diff or gate), not a summary "
                         + "or trace (write a summary with 'overlap-analyze summary')");
                 default -> traces.add(f);
             }
