@@ -193,4 +193,37 @@ class GateTrustTest {
         CliRun r = expect(2, "gate", "--baseline", current.toString(), a.toString(), b.toString());
         assertTrue(r.err().contains("rank 0 is in two summaries"), r.err());
     }
+
+    /**
+     * Case 5: a job directory where rank 1 is a link to its file (read like the others), rank 2 a
+     * dangling link and rank 3 a FIFO: both are unreadable inputs, named, and the gate does not pass on
+     * the ranks it could read (exit 2). Before, all three were left out in silence and the gate passed
+     * on one rank; reading the FIFO would have blocked.
+     */
+    @Test
+    void aDanglingLinkOrAFifoInAJobDirectoryIsAnUnreadableInput() throws Exception {
+        Path job = java.nio.file.Files.createDirectories(tmp.resolve("job-with-holes"));
+        Path healthy = sample("job-healthy-4rank");
+        java.nio.file.Files.copy(healthy.resolve("rank-0.pt.trace.json"), job.resolve("rank-0.pt.trace.json"));
+        java.nio.file.Files.createSymbolicLink(job.resolve("rank-1.pt.trace.json"),
+                healthy.resolve("rank-1.pt.trace.json").toAbsolutePath());
+        java.nio.file.Files.createSymbolicLink(job.resolve("rank-2.pt.trace.json"), tmp.resolve("gone.pt.trace.json"));
+
+        CliRun r = expect(2, "gate", "--baseline", healthy.toString(), job.toString());
+        assertEquals(1, r.errLines().size(), r.err());
+        assertTrue(r.err().contains("rank-2.pt.trace.json: a symbolic link to a file that does not exist"), r.err());
+        // With --allow-unreadable the readable ranks are checked, the link's target among them.
+        JsonNode g = json(expect(0, "gate", "--baseline", healthy.toString(), job.toString(), "--allow-unreadable",
+                "-f", "json").out());
+        assertEquals(2, g.get("current").get("ranks").asInt(), "rank 0 and the linked rank 1");
+
+        Path fifo = job.resolve("rank-3.pt.trace.json");
+        Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mk.waitFor() == 0, "mkfifo is not available here");
+        java.nio.file.Files.delete(job.resolve("rank-2.pt.trace.json"));
+        CliRun f = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60),
+                () -> CliRun.of("gate", "--baseline", healthy.toString(), job.toString()), "a FIFO must not be opened");
+        assertEquals(2, f.exitCode(), f.err());
+        assertTrue(f.err().contains("rank-3.pt.trace.json: not a regular file (a FIFO"), f.err());
+    }
 }

@@ -74,6 +74,10 @@ public final class SummaryFile {
      * the keys seen before the damage already said summary (then reading it reports the damage).
      */
     public static Content classify(Path file) {
+        if (!java.nio.file.Files.isRegularFile(file)) {
+            // Never opened: a FIFO would block, a dangling link cannot be; the trace readers name the problem.
+            return Content.NOT_SUMMARY;
+        }
         boolean schema = false;
         boolean ranks = false;
         String kind = null;
