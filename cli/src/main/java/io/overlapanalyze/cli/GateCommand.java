@@ -125,6 +125,22 @@ public final class GateCommand implements Callable<Integer> {
             description = "Also write a markdown table (e.g. to $GITHUB_STEP_SUMMARY).")
     Path markdown;
 
+    @Option(names = "--markdown-append", negatable = true,
+            description = "Append the markdown to FILE instead of replacing it (default: append when FILE is "
+                    + "$GITHUB_STEP_SUMMARY, which collects every step's summary; --no-markdown-append replaces).")
+    Boolean markdownAppend;
+
+    /** The environment: {@code GITHUB_STEP_SUMMARY} decides whether markdown appends by default. */
+    private final java.util.Map<String, String> env;
+
+    public GateCommand() {
+        this(System.getenv());
+    }
+
+    GateCommand(java.util.Map<String, String> env) {
+        this.env = env;
+    }
+
     @Option(names = "--junit", paramLabel = "FILE", description = "Also write JUnit XML, one test case per check.")
     Path junit;
 
@@ -209,7 +225,12 @@ public final class GateCommand implements Callable<Integer> {
         StderrWarnings.lines(spec.commandLine().getErr(), report.warnings());
 
         if (markdown != null) {
-            SafeOutput.write(markdown, inputs, w -> GateRenderer.render(report, DiffRenderer.Format.MARKDOWN, w));
+            SafeOutput.TextContent md = w -> GateRenderer.render(report, DiffRenderer.Format.MARKDOWN, w);
+            if (appendMarkdown()) {
+                SafeOutput.append(markdown, inputs, md);
+            } else {
+                SafeOutput.write(markdown, inputs, md);
+            }
         }
         if (junit != null) {
             SafeOutput.write(junit, inputs, w -> w.write(GateRenderer.junit(report)));
@@ -224,6 +245,35 @@ public final class GateCommand implements Callable<Integer> {
             throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
         }
         return report.result() == GateStatus.PASS ? ExitCodes.OK : ExitCodes.REGRESSION;
+    }
+
+    /**
+     * Whether {@code --markdown} appends: as asked, else when it is the GitHub job summary
+     * ({@code $GITHUB_STEP_SUMMARY}), which GitHub means to be appended to by every step (replacing it
+     * would drop what earlier steps wrote).
+     */
+    private boolean appendMarkdown() {
+        if (markdownAppend != null) {
+            return markdownAppend;
+        }
+        String summary = env.get("GITHUB_STEP_SUMMARY");
+        if (summary == null || summary.isEmpty()) {
+            return false;
+        }
+        Path s;
+        try {
+            s = Path.of(summary);
+        } catch (java.nio.file.InvalidPathException e) {
+            return false;
+        }
+        try {
+            if (java.nio.file.Files.exists(s) && java.nio.file.Files.exists(markdown)) {
+                return java.nio.file.Files.isSameFile(s, markdown);
+            }
+        } catch (IOException e) {
+            // Compared by name below.
+        }
+        return s.toAbsolutePath().normalize().equals(markdown.toAbsolutePath().normalize());
     }
 
     /**

@@ -75,7 +75,7 @@ public final class Main {
                 .addSubcommand(new SynthCommand())
                 .addSubcommand(new SummaryCommand())
                 .addSubcommand(new DiffCommand())
-                .addSubcommand(new GateCommand())
+                .addSubcommand(new GateCommand(env))
                 .addSubcommand(new WhatIfCommand())
                 .addSubcommand(new AnnotateCommand())
                 .addSubcommand(new CommandLine.HelpCommand());

@@ -226,4 +226,44 @@ class GateTrustTest {
         assertEquals(2, f.exitCode(), f.err());
         assertTrue(f.err().contains("rank-3.pt.trace.json: not a regular file (a FIFO"), f.err());
     }
+
+    private static CliRun withEnv(java.util.Map<String, String> env, String... args) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code = Main.run(args, new java.io.PrintWriter(out, true), new java.io.PrintWriter(err, true), env);
+        return new CliRun(code, out.toString(), err.toString());
+    }
+
+    /**
+     * Case 7: GitHub collects every step's job summary in the file {@code $GITHUB_STEP_SUMMARY} names, to
+     * be appended to; the README's {@code --markdown "$GITHUB_STEP_SUMMARY"} replaced what earlier steps
+     * wrote. It appends there by default, anywhere with {@code --markdown-append}.
+     */
+    @Test
+    void markdownAppendsToTheGithubStepSummary() throws Exception {
+        String seed = sample("seed-1ms.pt.trace.json").toString();
+        Path summary = tmp.resolve("step-summary.md");
+        java.nio.file.Files.writeString(summary, "## Tests\n\nall green");
+        java.util.Map<String, String> github = java.util.Map.of("GITHUB_STEP_SUMMARY", summary.toString());
+        for (int i = 0; i < 2; i++) {
+            CliRun r = withEnv(github, "gate", "--baseline", seed, seed, "--markdown", summary.toString());
+            assertEquals(0, r.exitCode(), r.err());
+        }
+        String text = java.nio.file.Files.readString(summary);
+        assertTrue(text.startsWith("## Tests\n\nall green\n\n### ✅ overlap-analyze gate"), text);
+        assertEquals(2, text.split("overlap-analyze gate: pass", -1).length - 1, text);
+
+        // Elsewhere the file is replaced, unless asked; and --no-markdown-append replaces the job summary too.
+        Path other = tmp.resolve("other.md");
+        java.nio.file.Files.writeString(other, "earlier\n");
+        assertEquals(0, withEnv(github, "gate", "--baseline", seed, seed, "--markdown", other.toString()).exitCode());
+        assertTrue(java.nio.file.Files.readString(other).startsWith("### ✅"));
+        java.nio.file.Files.writeString(other, "earlier\n");
+        assertEquals(0, withEnv(java.util.Map.of(), "gate", "--baseline", seed, seed, "--markdown", other.toString(),
+                "--markdown-append").exitCode());
+        assertTrue(java.nio.file.Files.readString(other).startsWith("earlier\n\n### ✅"));
+        assertEquals(0, withEnv(github, "gate", "--baseline", seed, seed, "--markdown", summary.toString(),
+                "--no-markdown-append").exitCode());
+        assertTrue(java.nio.file.Files.readString(summary).startsWith("### ✅"));
+    }
 }
