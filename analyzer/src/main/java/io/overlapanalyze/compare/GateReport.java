@@ -22,12 +22,14 @@ import java.util.List;
  * @param checks        one per checked metric, in threshold order
  * @param warnings      what the readers of either run skipped or repaired ("current: trace.json: truncated…"):
  *                      a gate that passes on damaged input must say so; also what the policy let pass
+ * @param comparability whether the runs can be compared at all (metrics.md §10), with the differences; the
+ *                      gate refuses incomparable runs unless allowed, then warns
  * @param inconclusive  what an INCONCLUSIVE check does to the result: "fail" (the default) or "pass"
  *                      ({@code --inconclusive pass}, with a warning per check)
  */
 public record GateReport(String kind, int schemaVersion, String tool, double alpha, int minSamples,
                          RunSide baseline, RunSide current, GateStatus result, List<GateCheck> checks,
-                         List<String> warnings, String inconclusive) {
+                         List<String> warnings, String inconclusive, Comparability comparability) {
     public static final String KIND = "overlap-analyze gate";
     public static final int SCHEMA_VERSION = 1;
 
@@ -39,7 +41,7 @@ public record GateReport(String kind, int schemaVersion, String tool, double alp
     /** This report with other warnings (every other component carried over). */
     public GateReport withWarnings(List<String> w) {
         return new GateReport(kind, schemaVersion, tool, alpha, minSamples, baseline, current, result, checks, w,
-                inconclusive);
+                inconclusive, comparability);
     }
 
     /** Runs the checks, allowing nothing ({@link GatePolicy#STRICT}). */
@@ -67,6 +69,10 @@ public record GateReport(String kind, int schemaVersion, String tool, double alp
         GateStatus result = checks.stream().anyMatch(c -> c.status() == GateStatus.REGRESSION) ? GateStatus.REGRESSION
                 : inconclusive && !policy.inconclusivePasses() ? GateStatus.INCONCLUSIVE : GateStatus.PASS;
         List<String> warnings = DiffReport.sideWarnings("baseline", baseline, "current", current);
+        Comparability comparability = Comparability.of(baseline, current, options);
+        if (!comparability.comparable()) {
+            warnings.add(comparability.warning("the baseline and the current run"));
+        }
         for (GateCheck c : checks) {
             if (c.metric().equals(GateCheck.CROSS_RANK_ERRORS) && c.overThreshold() && c.status() == GateStatus.PASS) {
                 warnings.add("current: " + c.reason());
@@ -76,6 +82,7 @@ public record GateReport(String kind, int schemaVersion, String tool, double alp
             }
         }
         return new GateReport(KIND, SCHEMA_VERSION, tool, alpha, Samples.MIN_FOR_TEST, RunSide.of(baseline, options),
-                RunSide.of(current, options), result, checks, warnings, policy.inconclusivePasses() ? "pass" : "fail");
+                RunSide.of(current, options), result, checks, warnings, policy.inconclusivePasses() ? "pass" : "fail",
+                comparability);
     }
 }

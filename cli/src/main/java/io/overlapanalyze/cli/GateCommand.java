@@ -161,6 +161,11 @@ public final class GateCommand implements Callable<Integer> {
                     + "(default: exit 2, since a check must not pass on input it could not read).")
     boolean allowUnreadable;
 
+    @Option(names = "--allow-incomparable",
+            description = "Check runs that are not comparable (another world size, other ranks, other step names: "
+                    + "metrics.md §10), with a warning (default: exit 2 naming the differences).")
+    boolean allowIncomparable;
+
     @Option(names = "--allow-mismatch",
             description = "Pass a current run with a cross-rank ERROR (collectives that differ between ranks: the job "
                     + "would hang or reduce the wrong data), with a warning (default: the check crossRankErrors fails).")
@@ -220,6 +225,10 @@ public final class GateCommand implements Callable<Integer> {
         }
         GateReport evaluated = GateReport.evaluate(base, run, thresholds, options, alpha, Version.tool(),
                 new GatePolicy(allowMismatch, inconclusive == Inconclusive.PASS));
+        if (!evaluated.comparability().comparable() && !allowIncomparable) {
+            throw new UserInputException(evaluated.comparability().warning("the baseline and the current run")
+                    + "; a gate does not compare two different jobs (--allow-incomparable checks them anyway)");
+        }
         GateReport report = evaluated.withWarnings(RunLoader.withUnreadable(evaluated.warnings(), "baseline", baseSide,
                 "current", currentSide));
         StderrWarnings.lines(spec.commandLine().getErr(), report.warnings());

@@ -212,9 +212,12 @@ class GateTrustTest {
         CliRun r = expect(2, "gate", "--baseline", healthy.toString(), job.toString());
         assertEquals(1, r.errLines().size(), r.err());
         assertTrue(r.err().contains("rank-2.pt.trace.json: a symbolic link to a file that does not exist"), r.err());
-        // With --allow-unreadable the readable ranks are checked, the link's target among them.
+        // With --allow-unreadable the readable ranks are checked, the link's target among them; 2 ranks against 4
+        // are not comparable (§10) until that is allowed too.
+        CliRun twoOfFour = expect(2, "gate", "--baseline", healthy.toString(), job.toString(), "--allow-unreadable");
+        assertTrue(twoOfFour.err().contains("ranks read: 4 (0, 1, 2, 3) vs 2 (0, 1)"), twoOfFour.err());
         JsonNode g = json(expect(0, "gate", "--baseline", healthy.toString(), job.toString(), "--allow-unreadable",
-                "-f", "json").out());
+                "--allow-incomparable", "-f", "json").out());
         assertEquals(2, g.get("current").get("ranks").asInt(), "rank 0 and the linked rank 1");
 
         Path fifo = job.resolve("rank-3.pt.trace.json");
@@ -265,5 +268,39 @@ class GateTrustTest {
         assertEquals(0, withEnv(github, "gate", "--baseline", seed, seed, "--markdown", summary.toString(),
                 "--no-markdown-append").exitCode());
         assertTrue(java.nio.file.Files.readString(summary).startsWith("### ✅"));
+    }
+
+    /**
+     * Case 3 (comparability, §10): one rank of a 2-rank job (seed-1ms.scenario.json: worldSize 2, rank 0)
+     * against the 4 ranks of another job (job-healthy-4rank) are two jobs: the gate refuses them (exit 2,
+     * naming the differences) unless --allow-incomparable; diff warns. The same job twice scores 1.
+     */
+    @Test
+    void incomparableRunsAreRefusedByTheGateAndAWarningInDiff() throws Exception {
+        String one = sample("seed-1ms.pt.trace.json").toString();
+        String job = sample("job-healthy-4rank").toString();
+        CliRun refused = expect(2, "gate", "--baseline", one, job);
+        assertEquals(1, refused.errLines().size(), refused.err());
+        assertTrue(refused.err().contains("world size: 2 vs 4"), refused.err());
+        assertTrue(refused.err().contains("ranks read: 1 (0) vs 4 (0, 1, 2, 3)"), refused.err());
+        assertTrue(refused.err().contains("--allow-incomparable"), refused.err());
+
+        CliRun allowed = CliRun.of("gate", "--baseline", one, job, "--allow-incomparable", "-f", "json");
+        assertTrue(allowed.exitCode() == 0 || allowed.exitCode() == 1, allowed.err());
+        JsonNode c = json(allowed.out()).get("comparability");
+        assertFalse(c.get("comparable").asBoolean());
+        assertEquals(0.5, c.get("score").asDouble(), 1e-9, "world size and ranks differ; step names and collectives match");
+        assertTrue(allowed.err().contains("are not comparable"), allowed.err());
+
+        CliRun diff = expect(0, "diff", one, job, "-f", "json");
+        assertFalse(json(diff.out()).get("comparability").get("comparable").asBoolean());
+        assertTrue(diff.err().contains("A and B are not comparable"), diff.err());
+        CliRun diffText = expect(0, "diff", one, job);
+        assertTrue(diffText.out().contains("comparability 0.50 (NOT comparable): world size: 2 vs 4"), diffText.out());
+
+        JsonNode same = json(expect(0, "diff", job, job, "-f", "json").out()).get("comparability");
+        assertTrue(same.get("comparable").asBoolean());
+        assertEquals(1.0, same.get("score").asDouble(), 0.0);
+        assertEquals(0, same.get("differences").size());
     }
 }

@@ -69,7 +69,9 @@ public final class GateRenderer {
         sb.append("baseline: ").append(g.baseline().label()).append("  (")
                 .append(DiffRenderer.sideDetails(g.baseline())).append(")\n");
         sb.append("current:  ").append(g.current().label()).append("  (")
-                .append(DiffRenderer.sideDetails(g.current())).append(")\n\n");
+                .append(DiffRenderer.sideDetails(g.current())).append(")\n");
+        DiffRenderer.comparability(g.comparability(), sb, false);
+        sb.append('\n');
         TextTable.render(rows(g), Set.of(0, 5, 6, 7), sb);
         sb.append('\n');
         for (GateCheck c : g.checks()) {
@@ -87,6 +89,9 @@ public final class GateRenderer {
         sb.append("Baseline `").append(g.baseline().label()).append("` (").append(DiffRenderer.sideDetails(g.baseline()))
                 .append("), current `").append(g.current().label()).append("` (")
                 .append(DiffRenderer.sideDetails(g.current())).append(").\n\n");
+        if (DiffRenderer.comparability(g.comparability(), sb, true)) {
+            sb.append('\n');
+        }
         TextTable.markdown(rows(g), "lrrrrlll", sb);
         sb.append('\n');
         for (GateCheck c : g.checks()) {
