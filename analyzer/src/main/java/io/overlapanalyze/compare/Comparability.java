@@ -16,8 +16,9 @@ import java.util.TreeSet;
  * one machine against rank 1 of 2 on another is two jobs, and their step times say nothing about a
  * change. JSON field names are a contract.
  *
- * <p>Each aspect a report records is compared; the score is the share of them that match (1.0: all).
- * The job's shape (world size, the ranks read, the steps' names with their numbers taken out) must
+ * <p>Each aspect both reports record is compared (a world size a side does not know is not); the score
+ * is the share of them that match (1.0: all). The job's shape (world size, the number of ranks read,
+ * the steps' names with their numbers taken out) must
  * match for the runs to be comparable; the gradient collectives of a step (type and bytes) may
  * differ, which is what a bucket-size change does, and only lower the score.
  *
@@ -25,7 +26,7 @@ import java.util.TreeSet;
  * @param comparable  the job's shape matches (the differences, if any, are in collectives only)
  * @param differences each aspect that differs, in words with both values ("world size: 8 vs 2")
  * @param compared    the aspects compared, in order
- * @param notCompared the §10 aspects the reports do not record, so not compared
+ * @param notCompared the §10 aspects not compared: not recorded in reports, or unknown on a side
  */
 public record Comparability(double score, boolean comparable, List<String> differences, List<String> compared,
                             List<String> notCompared) {
@@ -38,26 +39,36 @@ public record Comparability(double score, boolean comparable, List<String> diffe
     /** Compares the shapes of {@code a} and {@code b} over their aggregated steps. */
     public static Comparability of(Run a, Run b, AnalysisOptions options) {
         List<String> differences = new ArrayList<>();
-        List<String> compared = List.of("worldSize", "ranks", "stepNames", "gradientCollectives");
+        List<String> compared = new ArrayList<>();
+        List<String> notCompared = new ArrayList<>();
         int same = 0;
         boolean shape = true;
         Set<Integer> worldA = worldSizes(a);
         Set<Integer> worldB = worldSizes(b);
-        if (worldA.equals(worldB)) {
-            same++;
+        if (worldA.isEmpty() || worldB.isEmpty()) {
+            // Unknown is not different: a trace (or an older summary) that does not say is compared on the rest.
+            notCompared.add("worldSize");
         } else {
-            shape = false;
-            differences.add("world size: " + show(worldA) + " vs " + show(worldB));
+            compared.add("worldSize");
+            if (worldA.equals(worldB)) {
+                same++;
+            } else {
+                shape = false;
+                differences.add("world size: " + show(worldA) + " vs " + show(worldB));
+            }
         }
+        compared.add("ranks");
         Set<Integer> ranksA = rankIds(a);
         Set<Integer> ranksB = rankIds(b);
-        if (ranksA.equals(ranksB)) {
+        // The number of ranks read (§10): rank 0 against rank 1 of one job is a fair comparison, 1 against 4 is not.
+        if (ranksA.size() == ranksB.size()) {
             same++;
         } else {
             shape = false;
             differences.add("ranks read: " + ranksA.size() + " (" + show(ranksA) + ") vs " + ranksB.size() + " ("
                     + show(ranksB) + ")");
         }
+        compared.add("stepNames");
         Set<String> stepsA = stepNames(a, options);
         Set<String> stepsB = stepNames(b, options);
         if (stepsA.equals(stepsB)) {
@@ -66,6 +77,7 @@ public record Comparability(double score, boolean comparable, List<String> diffe
             shape = false;
             differences.add("step names: " + show(stepsA) + " vs " + show(stepsB));
         }
+        compared.add("gradientCollectives");
         Set<String> collA = collectives(a, options);
         Set<String> collB = collectives(b, options);
         if (collA.equals(collB)) {
@@ -73,8 +85,8 @@ public record Comparability(double score, boolean comparable, List<String> diffe
         } else {
             differences.add("gradient collectives (type, bytes) in the steps: " + show(collA) + " vs " + show(collB));
         }
-        return new Comparability((double) same / compared.size(), shape, differences, compared,
-                List.of("deviceModel", "collectiveGroups", "kernelNames"));
+        notCompared.addAll(List.of("deviceModel", "collectiveGroups", "kernelNames"));
+        return new Comparability((double) same / compared.size(), shape, differences, compared, notCompared);
     }
 
     /** "WHO are not comparable (score 0.25): world size: 8 vs 2; …". */
