@@ -69,7 +69,8 @@ public record AnnotationMetric(String annotation) implements StepMetric {
         return out;
     }
 
-    private static Set<String> names(Run run, AnalysisOptions options) {
+    /** The annotation names of the run's aggregated steps, sorted. */
+    public static Set<String> names(Run run, AnalysisOptions options) {
         Set<String> out = new TreeSet<>();
         for (StepReport s : run.aggregatedSteps(options)) {
             for (AnnotationReport a : s.annotations()) {

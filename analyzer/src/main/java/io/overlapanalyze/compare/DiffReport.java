@@ -22,10 +22,13 @@ import java.util.Objects;
  * @param metrics       one entry per metric, in {@link Metric} order, then one per user annotation name
  *                      both runs have ({@link AnnotationMetric}), by name
  * @param structure     the bucket layout of each side and what changed
- * @param warnings      what the readers of either side skipped or repaired ("A: trace.json: truncated…")
+ * @param warnings      what the readers of either side skipped or repaired ("A: trace.json: truncated…"), and
+ *                      that the runs are not comparable when they are not
+ * @param comparability whether the runs can be compared at all (metrics.md §10), with the differences
  */
 public record DiffReport(String kind, int schemaVersion, String tool, double alpha, int minSamples, RunSide a,
-                         RunSide b, List<MetricChange> metrics, Structure structure, List<String> warnings) {
+                         RunSide b, List<MetricChange> metrics, Structure structure, List<String> warnings,
+                         Comparability comparability) {
     public static final String KIND = "overlap-analyze diff";
     public static final int SCHEMA_VERSION = 1;
 
@@ -36,7 +39,8 @@ public record DiffReport(String kind, int schemaVersion, String tool, double alp
 
     /** This report with other warnings (every other component carried over). */
     public DiffReport withWarnings(List<String> w) {
-        return new DiffReport(kind, schemaVersion, tool, alpha, minSamples, a, b, metrics, structure, w);
+        return new DiffReport(kind, schemaVersion, tool, alpha, minSamples, a, b, metrics, structure, w,
+                comparability);
     }
 
     /**
@@ -79,9 +83,14 @@ public record DiffReport(String kind, int schemaVersion, String tool, double alp
         TailKind ka = la.tailKind();
         TailKind kb = lb.tailKind();
         boolean attributionChanged = ka != null && kb != null && ka != kb;
+        Comparability comparability = Comparability.of(a, b, options);
+        List<String> warnings = sideWarnings("A", a, "B", b);
+        if (!comparability.comparable()) {
+            warnings.add(comparability.warning("A and B"));
+        }
         return new DiffReport(KIND, SCHEMA_VERSION, tool, alpha, Samples.MIN_FOR_TEST, RunSide.of(a, options),
                 RunSide.of(b, options), changes, new Structure(la, lb, layoutChanged, attributionChanged),
-                sideWarnings("A", a, "B", b));
+                warnings, comparability);
     }
 
     /** Both runs' warnings, each line prefixed with the side it comes from. */

@@ -2,6 +2,8 @@ package io.overlapanalyze.compare;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.TotalsCalculator;
+import io.overlapanalyze.report.CrossRankReport;
+import io.overlapanalyze.report.Mismatch;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
 
@@ -13,11 +15,29 @@ import java.util.List;
  *
  * @param label   what the user named it (the path typed)
  * @param origin  "traces" or "summary", and which tool wrote the summary
- * @param ranks   per-rank reports
+ * @param ranks     per-rank reports
+ * @param crossRank the cross-rank analysis of these ranks (metrics.md §8) when it was run (a gate runs it
+ *                  on the current side) or saved with the summary, else {@code null}
  */
-public record Run(String label, String origin, List<RankReport> ranks) {
+public record Run(String label, String origin, List<RankReport> ranks, CrossRankReport crossRank) {
     public Run {
         ranks = List.copyOf(ranks);
+    }
+
+    /** A run whose ranks were not analysed together. */
+    public Run(String label, String origin, List<RankReport> ranks) {
+        this(label, origin, ranks, null);
+    }
+
+    /**
+     * The cross-rank {@code ERROR}s (a collective mismatch where the group is known: the job would
+     * hang or reduce the wrong data), or {@code null} when the ranks were not analysed together.
+     */
+    public List<Mismatch> crossRankErrors() {
+        if (crossRank == null) {
+            return null;
+        }
+        return crossRank.mismatches().stream().filter(m -> m.severity() == Mismatch.Severity.ERROR).toList();
     }
 
     /** Every rank's warnings, each naming its input. */

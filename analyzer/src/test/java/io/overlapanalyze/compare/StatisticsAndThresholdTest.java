@@ -93,11 +93,17 @@ class StatisticsAndThresholdTest {
         assertTrue(g.overThreshold());
         assertEquals(GateStatus.PASS, g.status());
 
-        // Same medians with 3 samples a side: no test possible, the thresholds decide.
+        // Same medians with 3 samples a side: no test possible, so over the thresholds is inconclusive (§10).
         MetricChange few = MetricChange.of(Metric.TAIL, ns(1_000_000, 5_000_000, 9_000_000),
                 ns(2_000_000, 6_000_000, 10_000_000), 0.05);
         GateCheck f = GateCheck.evaluate(GateThreshold.TAIL, few);
         assertEquals(Verdict.TOO_FEW_SAMPLES, f.verdict());
-        assertEquals(GateStatus.REGRESSION, f.status());
+        assertEquals(GateStatus.INCONCLUSIVE, f.status());
+        assertTrue(f.overThreshold());
+
+        // Within the thresholds, too few samples change nothing: a pass.
+        MetricChange fewSmall = MetricChange.of(Metric.TAIL, ns(1_000_000, 1_000_000, 1_000_000),
+                ns(1_010_000, 1_010_000, 1_010_000), 0.05);
+        assertEquals(GateStatus.PASS, GateCheck.evaluate(GateThreshold.TAIL, fewSmall).status());
     }
 }

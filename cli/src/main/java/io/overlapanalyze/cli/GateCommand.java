@@ -8,6 +8,7 @@ import io.overlapanalyze.cli.compare.GateRenderer;
 import io.overlapanalyze.cli.compare.RunLoader;
 import io.overlapanalyze.cli.compare.ThresholdValues;
 import io.overlapanalyze.compare.AnnotationMetric;
+import io.overlapanalyze.compare.GatePolicy;
 import io.overlapanalyze.compare.GateReport;
 import io.overlapanalyze.compare.GateStatus;
 import io.overlapanalyze.compare.GateThreshold;
@@ -43,14 +44,17 @@ import java.util.concurrent.Callable;
         description = {"Check a run against a baseline for CI: exit 1 when tail, exposed comm or step time regressed.",
                 "",
                 "A check fails when its median grew by more than its relative threshold AND by at least its "
-                        + "absolute one, and, when both runs have at least 5 complete steps × ranks, the growth is "
-                        + "significant (Mann-Whitney U). With fewer samples the thresholds alone decide. "
+                        + "absolute one, and the growth is significant (Mann-Whitney U, when both runs have at least 5 "
+                        + "complete steps × ranks). A growth over the thresholds with fewer samples is INCONCLUSIVE, "
+                        + "which fails too unless --inconclusive pass. A cross-rank ERROR in the current run (the job "
+                        + "would hang) fails the check crossRankErrors unless --allow-mismatch. "
                         + "Improvements never fail. BASE and CURRENT are each traces, a directory of traces, or a "
                         + "saved summary ('summary')."},
         footer = {"", "Defaults: tail +10%% and 0.1ms, exposed comm +10%% and 0.1ms, step time +5%% and 0.5ms; fused busy "
-                        + "+10%% and 0.1ms, checked when both runs have fused kernels; each user annotation's exposed comm +10%% "
-                        + "and 0.1ms, checked for the annotation names both runs have.",
-                "Exit codes: 0 pass, 1 regression, 2 bad usage or unreadable input, 3 internal error."})
+                        + "+10%% and 0.1ms, checked when both runs have fused kernels; a user annotation's exposed comm +10%% "
+                        + "and 0.1ms, checked when asked (--check annotations, --check annotation:NAME).",
+                "Exit codes: 0 pass, 1 regression (or inconclusive, or a cross-rank error), 2 bad usage or unreadable "
+                        + "input, 3 internal error."})
 public final class GateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -98,9 +102,14 @@ public final class GateCommand implements Callable<Integer> {
             description = "Smallest fused-busy increase that can fail (default ${DEFAULT-VALUE}).")
     String minFused;
 
+    @Option(names = "--check", paramLabel = "WHAT",
+            description = {"Also check, besides the step-level checks: 'annotations' (the exposed communication of "
+                    + "every user annotation both runs have) or 'annotation:NAME' (that annotation's). Repeatable."})
+    List<String> extraChecks = new ArrayList<>();
+
     @Option(names = "--max-annotation-exposed-increase", paramLabel = "PCT", defaultValue = "10%",
-            description = "Relative threshold on each user annotation's exposed communication (micro-batch overlap), "
-                    + "checked for every annotation name both runs have (default ${DEFAULT-VALUE}).")
+            description = "Relative threshold on each checked user annotation's exposed communication (micro-batch "
+                    + "overlap; see --check) (default ${DEFAULT-VALUE}).")
     String maxAnnotation;
 
     @Option(names = "--min-annotation-exposed-delta", paramLabel = "TIME", defaultValue = "0.1ms",
@@ -115,6 +124,22 @@ public final class GateCommand implements Callable<Integer> {
     @Option(names = "--markdown", paramLabel = "FILE",
             description = "Also write a markdown table (e.g. to $GITHUB_STEP_SUMMARY).")
     Path markdown;
+
+    @Option(names = "--markdown-append", negatable = true,
+            description = "Append the markdown to FILE instead of replacing it (default: append when FILE is "
+                    + "$GITHUB_STEP_SUMMARY, which collects every step's summary; --no-markdown-append replaces).")
+    Boolean markdownAppend;
+
+    /** The environment: {@code GITHUB_STEP_SUMMARY} decides whether markdown appends by default. */
+    private final java.util.Map<String, String> env;
+
+    public GateCommand() {
+        this(System.getenv());
+    }
+
+    GateCommand(java.util.Map<String, String> env) {
+        this.env = env;
+    }
 
     @Option(names = "--junit", paramLabel = "FILE", description = "Also write JUnit XML, one test case per check.")
     Path junit;
@@ -135,6 +160,24 @@ public final class GateCommand implements Callable<Integer> {
             description = "Check the readable traces when some input cannot be read, with a warning naming it "
                     + "(default: exit 2, since a check must not pass on input it could not read).")
     boolean allowUnreadable;
+
+    @Option(names = "--allow-incomparable",
+            description = "Check runs that are not comparable (another world size, other ranks, other step names: "
+                    + "metrics.md §10), with a warning (default: exit 2 naming the differences).")
+    boolean allowIncomparable;
+
+    @Option(names = "--allow-mismatch",
+            description = "Pass a current run with a cross-rank ERROR (collectives that differ between ranks: the job "
+                    + "would hang or reduce the wrong data), with a warning (default: the check crossRankErrors fails).")
+    boolean allowMismatch;
+
+    /** What a check over its thresholds with too few samples to test does to the gate. */
+    enum Inconclusive { FAIL, PASS }
+
+    @Option(names = "--inconclusive", paramLabel = "fail|pass", defaultValue = "fail",
+            description = "A check over its thresholds with too few samples (under 5 a side) to tell the change from "
+                    + "noise is INCONCLUSIVE: 'fail' fails the gate (default), 'pass' passes it with a warning.")
+    Inconclusive inconclusive;
 
     @Override
     public Integer call() {
@@ -169,7 +212,7 @@ public final class GateCommand implements Callable<Integer> {
                 inputs);
         String currentLabel = current.size() == 1 ? current.get(0).toString()
                 : current.get(0) + " (+" + (current.size() - 1) + " more)";
-        RunLoader.Loaded currentSide = RunLoader.load(currentLabel, pipelineInput.withPaths(current), inputs);
+        RunLoader.Loaded currentSide = RunLoader.load(currentLabel, pipelineInput.withPaths(current), inputs, true);
         StderrWarnings.notes(spec.commandLine().getErr(), RunLoader.skipped(baseSide, currentSide));
         requireReadable(baseSide, currentSide);
         Run base = baseSide.run();
@@ -177,16 +220,26 @@ public final class GateCommand implements Callable<Integer> {
         if (base.samples(Metric.FUSED_BUSY, options).size() > 0 && run.samples(Metric.FUSED_BUSY, options).size() > 0) {
             thresholds.add(fused);
         }
-        for (AnnotationMetric m : AnnotationMetric.common(base, run, options)) {
+        for (AnnotationMetric m : annotationChecks(base, run, options)) {
             thresholds.add(new GateThreshold(m.key(), annotationIncrease, annotationDelta));
         }
-        GateReport evaluated = GateReport.evaluate(base, run, thresholds, options, alpha, Version.tool());
+        GateReport evaluated = GateReport.evaluate(base, run, thresholds, options, alpha, Version.tool(),
+                new GatePolicy(allowMismatch, inconclusive == Inconclusive.PASS));
+        if (!evaluated.comparability().comparable() && !allowIncomparable) {
+            throw new UserInputException(evaluated.comparability().warning("the baseline and the current run")
+                    + "; a gate does not compare two different jobs (--allow-incomparable checks them anyway)");
+        }
         GateReport report = evaluated.withWarnings(RunLoader.withUnreadable(evaluated.warnings(), "baseline", baseSide,
                 "current", currentSide));
         StderrWarnings.lines(spec.commandLine().getErr(), report.warnings());
 
         if (markdown != null) {
-            SafeOutput.write(markdown, inputs, w -> GateRenderer.render(report, DiffRenderer.Format.MARKDOWN, w));
+            SafeOutput.TextContent md = w -> GateRenderer.render(report, DiffRenderer.Format.MARKDOWN, w);
+            if (appendMarkdown()) {
+                SafeOutput.append(markdown, inputs, md);
+            } else {
+                SafeOutput.write(markdown, inputs, md);
+            }
         }
         if (junit != null) {
             SafeOutput.write(junit, inputs, w -> w.write(GateRenderer.junit(report)));
@@ -200,7 +253,66 @@ public final class GateCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
         }
-        return report.result() == GateStatus.REGRESSION ? ExitCodes.REGRESSION : ExitCodes.OK;
+        return report.result() == GateStatus.PASS ? ExitCodes.OK : ExitCodes.REGRESSION;
+    }
+
+    /**
+     * Whether {@code --markdown} appends: as asked, else when it is the GitHub job summary
+     * ({@code $GITHUB_STEP_SUMMARY}), which GitHub means to be appended to by every step (replacing it
+     * would drop what earlier steps wrote).
+     */
+    private boolean appendMarkdown() {
+        if (markdownAppend != null) {
+            return markdownAppend;
+        }
+        String summary = env.get("GITHUB_STEP_SUMMARY");
+        if (summary == null || summary.isEmpty()) {
+            return false;
+        }
+        Path s;
+        try {
+            s = Path.of(summary);
+        } catch (java.nio.file.InvalidPathException e) {
+            return false;
+        }
+        try {
+            if (java.nio.file.Files.exists(s) && java.nio.file.Files.exists(markdown)) {
+                return java.nio.file.Files.isSameFile(s, markdown);
+            }
+        } catch (IOException e) {
+            // Compared by name below.
+        }
+        return s.toAbsolutePath().normalize().equals(markdown.toAbsolutePath().normalize());
+    }
+
+    /**
+     * The per-annotation checks asked for with {@code --check}: none by default (a run with many
+     * annotations would bury the step-level checks under rows that rarely move), every name both runs
+     * have for {@code annotations}, and each {@code annotation:NAME}. A named annotation neither run has
+     * is bad usage (a typo must not pass as a check); one only a side has is a SKIPPED check.
+     */
+    private List<AnnotationMetric> annotationChecks(Run base, Run run, AnalysisOptions options) {
+        java.util.Set<AnnotationMetric> out = new java.util.LinkedHashSet<>();
+        for (String what : extraChecks) {
+            if (what.equals("annotations")) {
+                out.addAll(AnnotationMetric.common(base, run, options));
+            } else if (what.startsWith("annotation:") && what.length() > "annotation:".length()) {
+                String name = what.substring("annotation:".length());
+                java.util.Set<String> known = new java.util.TreeSet<>(AnnotationMetric.names(base, options));
+                known.addAll(AnnotationMetric.names(run, options));
+                if (!known.contains(name)) {
+                    throw new UserInputException("--check " + what + ": neither run has an annotation named '" + name
+                            + "'" + (known.isEmpty() ? " (they have no user annotation)"
+                            : " (they have: " + String.join(", ", known.stream().limit(10).toList())
+                            + (known.size() > 10 ? ", ..." : "") + ")"));
+                }
+                out.add(new AnnotationMetric(name));
+            } else {
+                throw new UserInputException("--check: unknown check '" + what + "'; use 'annotations' or "
+                        + "'annotation:NAME'");
+            }
+        }
+        return new ArrayList<>(out);
     }
 
     /** An unreadable input fails the gate (exit 2, naming it) unless {@code --allow-unreadable}. */

@@ -4,6 +4,7 @@ import io.overlapanalyze.options.StandardOutput;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.options.OptionParsing;
+import io.overlapanalyze.options.PathConverter;
 import io.overlapanalyze.options.UserInputException;
 import picocli.CommandLine;
 
@@ -74,7 +75,7 @@ public final class Main {
                 .addSubcommand(new SynthCommand())
                 .addSubcommand(new SummaryCommand())
                 .addSubcommand(new DiffCommand())
-                .addSubcommand(new GateCommand())
+                .addSubcommand(new GateCommand(env))
                 .addSubcommand(new WhatIfCommand())
                 .addSubcommand(new AnnotateCommand())
                 .addSubcommand(new CommandLine.HelpCommand());
@@ -84,8 +85,18 @@ public final class Main {
         cl.setExecutionExceptionHandler(new ErrorHandler());
         cl.setParameterExceptionHandler((ex, a) -> {
             CommandLine c = ex.getCommandLine();
+            if (ex instanceof CommandLine.UnmatchedArgumentException u && u.getUnmatched().contains("")) {
+                // picocli does not offer an empty word to the root command's paths: say what it is.
+                c.getErr().println("overlap-analyze: " + PathConverter.EMPTY);
+                c.getErr().flush();
+                return ExitCodes.BAD_INPUT;
+            }
             c.getErr().println("overlap-analyze: " + Messages.printable(ex.getMessage()));
-            c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
+            // A value that was given but cannot be taken (an empty path, a size without digits): the line names
+            // the option and why; the help would add nothing. Other usage errors point to it.
+            if (!(ex.getCause() instanceof CommandLine.TypeConversionException)) {
+                c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help' for more information.");
+            }
             c.getErr().flush();
             return ExitCodes.BAD_INPUT;
         });

@@ -65,12 +65,15 @@ class SummaryCommandTest {
         assertEquals(d.get("structure").get("a"), d.get("structure").get("b"));
     }
 
+    /** Issue 28: a baseline must say what it is; the plain report is refused with how to write a summary. */
     @Test
-    void plainJsonReportIsAcceptedToo() throws Exception {
+    void plainJsonReportIsRefusedAsABaseline() throws Exception {
         Path s = tmp.resolve("report.json");
         expect(0, "--format", "json", oneMs.toString(), "-o", s.toString());
         assertFalse(json(Files.readString(s)).has("kind"));
-        expect(0, "gate", "--baseline", s.toString(), oneMs.toString());
+        CliRun r = expect(2, "gate", "--baseline", s.toString(), oneMs.toString());
+        assertEquals(1, r.errLines().size(), r.err());
+        assertTrue(r.err().contains("\"kind\" is missing") && r.err().contains("overlap-analyze summary"), r.err());
     }
 
     @Test
@@ -82,6 +85,9 @@ class SummaryCommandTest {
         String text = Files.readString(old);
         assertFalse(text.contains("gradBuckets"), "the fixture must be the old layout");
         assertFalse(json(text).has("kind"), "the fixture must be the old layout");
+        // Without "kind" it is refused (issue 28: a baseline says what it is); with it, the old layout reads.
+        expect(2, "gate", "--baseline", old.toString(), oneMs.toString());
+        Files.writeString(old, text.replaceFirst("\\{", "{\n  \"kind\" : \"overlap-analyze summary\","));
 
         // Same scenario, same seed: the medians of the old summary equal the fresh analysis exactly.
         JsonNode d = json(expect(0, "diff", old.toString(), oneMs.toString(), "-f", "json").out());
@@ -139,7 +145,7 @@ class SummaryCommandTest {
         Path diffJson = tmp.resolve("diff-result.json");
         expect(0, "diff", oneMs.toString(), oneMs.toString(), "-f", "json", "-o", diffJson.toString());
         CliRun wrong = expect(2, "gate", "--baseline", diffJson.toString(), oneMs.toString());
-        assertTrue(wrong.err().contains("is a diff or gate result"), wrong.err());
+        assertTrue(wrong.err().contains("another result of this tool (a diff or gate)"), wrong.err());
 
         CliRun over = expect(2, "summary", oneMs.toString(), "-o", oneMs.toString());
         assertTrue(over.err().contains("refusing to overwrite"), over.err());

@@ -10,9 +10,13 @@ public final class OptionParsing {
     private OptionParsing() {
     }
 
-    /** Sets on {@code cl} (and the subcommands it holds now) what the options rely on; returns it. */
+    /**
+     * Sets on {@code cl} (and the subcommands it holds now) what the options rely on; returns it. Every
+     * {@link java.nio.file.Path} argument goes through {@link PathConverter} (an empty one is bad usage).
+     */
     public static CommandLine configure(CommandLine cl) {
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.registerConverter(java.nio.file.Path.class, new PathConverter());
         return cl;
     }
 }

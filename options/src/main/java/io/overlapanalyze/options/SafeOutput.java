@@ -135,6 +135,53 @@ public final class SafeOutput {
         });
     }
 
+    /**
+     * Appends UTF-8 text to {@code target} (created when missing), as a CI job summary expects
+     * ({@code $GITHUB_STEP_SUMMARY} collects what every step writes there). The text is rendered
+     * first and written in one call, so a failure to render leaves the file as it was; after earlier
+     * content it starts on a new line with a blank line before it (a markdown block of its own). The
+     * same targets as {@link #write} are refused; a device or FIFO is written through.
+     */
+    public static void append(Path target, Collection<Path> inputs, TextContent content) {
+        if (isStandardOutput(target)) {
+            write(target, inputs, content);
+            return;
+        }
+        refuseInput(target, InputFiles.of(inputs));
+        Path abs = target.toAbsolutePath().normalize();
+        int type = typeOf(abs);
+        if (type != S_IFREG && type != 0) {
+            write(target, inputs, content); // devices and FIFOs are written through; the rest is refused there
+            return;
+        }
+        java.io.StringWriter text = new java.io.StringWriter();
+        try {
+            content.writeTo(text);
+            Path real = InputFiles.realLocation(abs);
+            long before = type == 0 ? 0 : Files.size(real);
+            String lead = before == 0 ? "" : (endsWithNewline(real) ? "\n" : "\n\n");
+            if (real.getParent() != null) {
+                Files.createDirectories(real.getParent());
+            }
+            Files.write(real, (lead + text).getBytes(StandardCharsets.UTF_8), StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw new UserInputException(Messages.quote(target) + ": cannot append: " + Messages.oneLine(e), e);
+        }
+    }
+
+    private static boolean endsWithNewline(Path file) throws IOException {
+        try (java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(file, StandardOpenOption.READ)) {
+            if (ch.size() == 0) {
+                return true;
+            }
+            ch.position(ch.size() - 1);
+            java.nio.ByteBuffer last = java.nio.ByteBuffer.allocate(1);
+            ch.read(last);
+            return last.get(0) == '\n';
+        }
+    }
+
     /** Writes bytes to {@code target}. */
     public static void writeBytes(Path target, Collection<Path> inputs, ByteContent content) {
         if (isStandardOutput(target)) {

@@ -124,7 +124,20 @@ public final class TraceFormats {
                 public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
                     boolean wanted = nameFilter != null ? nameFilter.matches(file.getFileName())
                             : isTraceFileName(file.getFileName().toString());
-                    if (attrs.isRegularFile() && wanted) {
+                    if (!wanted) {
+                        return FileVisitResult.CONTINUE;
+                    }
+                    if (attrs.isRegularFile()) {
+                        found.add(file);
+                    } else if (Files.isDirectory(file)) {
+                        // A link to a directory is not walked (no loops); one a reader reads whole is an input.
+                        if (isInputDirectory(file)) {
+                            found.add(file);
+                        }
+                    } else {
+                        // Named like a trace but a link (to a file, or dangling) or a FIFO, socket or device: an
+                        // input like the others, so that one that cannot be read is reported as unreadable
+                        // ({@link #read}) instead of being left out in silence (a job would pass on 3 of 4 ranks).
                         found.add(file);
                     }
                     return FileVisitResult.CONTINUE;
@@ -268,8 +281,15 @@ public final class TraceFormats {
         if (directory && !isInputDirectory(input)) {
             throw new TraceFormatException(input + ": is a directory");
         }
+        if (!Files.exists(input) && Files.isSymbolicLink(input)) {
+            throw new TraceFormatException(input + ": a symbolic link to a file that does not exist" + linkTarget(input));
+        }
         if (!Files.isReadable(input)) {
             throw new TraceFormatException(input + (Files.exists(input) ? ": permission denied" : ": no such file"));
+        }
+        if (!directory && !Files.isRegularFile(input)) {
+            // Opening a FIFO blocks until a writer comes, a device may never end: neither is a trace file.
+            throw new TraceFormatException(input + ": not a regular file (a FIFO, socket or device); not read");
         }
         try {
             SniffedInput sniffed = sniff(input, directory);
@@ -296,6 +316,15 @@ public final class TraceFormats {
             throw new TraceFormatException(input + ": permission denied", e);
         } catch (IOException e) {
             throw new TraceFormatException(input + ": cannot read: " + Messages.oneLine(e), e);
+        }
+    }
+
+    /** " (→ TARGET)" for a link whose target can be read, else "". */
+    private static String linkTarget(Path link) {
+        try {
+            return " (" + Messages.quote(Files.readSymbolicLink(link)) + ")";
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return "";
         }
     }
 

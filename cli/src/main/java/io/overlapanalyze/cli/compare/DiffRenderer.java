@@ -50,7 +50,9 @@ public final class DiffRenderer {
         sb.append("overlap-analyze diff: medians over complete steps × ranks; significance by Mann-Whitney U at alpha ")
                 .append(d.alpha()).append(" with ≥ ").append(d.minSamples()).append(" samples a side\n");
         sb.append("A: ").append(side(d.a())).append('\n');
-        sb.append("B: ").append(side(d.b())).append("\n\n");
+        sb.append("B: ").append(side(d.b())).append("\n");
+        comparability(d.comparability(), sb, false);
+        sb.append('\n');
         TextTable.render(metricRows(d), Set.of(0, 6), sb);
         sb.append("\nstructure\n");
         TextTable.render(structureRows(d), Set.of(0, 1, 2), sb);
@@ -61,6 +63,21 @@ public final class DiffRenderer {
         return sb.toString();
     }
 
+    /**
+     * One line on how comparable the runs are (metrics.md §10), only when they differ in something:
+     * "comparability 0.75 (comparable): gradient collectives … differ". Returns whether it wrote one.
+     */
+    static boolean comparability(io.overlapanalyze.compare.Comparability c, StringBuilder sb, boolean markdown) {
+        if (c == null || c.differences().isEmpty()) {
+            return false;
+        }
+        String line = "comparability " + String.format(Locale.ROOT, "%.2f", c.score())
+                + (c.comparable() ? " (comparable)" : " (NOT comparable)") + ": " + String.join("; ", c.differences());
+        sb.append(markdown ? "**" + TextTable.md(line.substring(0, line.indexOf(':') + 1)) + "** "
+                + TextTable.md(line.substring(line.indexOf(':') + 2)) : line).append('\n');
+        return true;
+    }
+
     static String markdown(DiffReport d) {
         StringBuilder sb = new StringBuilder();
         sb.append("## overlap-analyze diff\n\n");
@@ -68,6 +85,9 @@ public final class DiffRenderer {
         sb.append("- **B**: `").append(d.b().label()).append("` (").append(sideDetails(d.b())).append(")\n\n");
         sb.append("Medians over complete steps × ranks; significance by Mann-Whitney U at alpha ").append(d.alpha())
                 .append(" with at least ").append(d.minSamples()).append(" samples a side.\n\n");
+        if (comparability(d.comparability(), sb, true)) {
+            sb.append('\n');
+        }
         TextTable.markdown(metricRows(d), "lrrrrrl", sb);
         sb.append("\n### Gradient bucket structure\n\n");
         TextTable.markdown(structureRows(d), "lll", sb);

@@ -6,6 +6,7 @@ import io.overlapanalyze.render.JsonRenderer;
 import io.overlapanalyze.compare.GateCheck;
 import io.overlapanalyze.compare.GateReport;
 import io.overlapanalyze.compare.GateStatus;
+import io.overlapanalyze.compare.MetricUnit;
 import io.overlapanalyze.compare.StepMetric;
 
 import javax.xml.stream.XMLOutputFactory;
@@ -39,10 +40,27 @@ public final class GateRenderer {
     }
 
     private static String headline(GateReport g) {
-        long failed = g.checks().stream().filter(c -> c.status() == GateStatus.REGRESSION).count();
-        return g.result() == GateStatus.REGRESSION
-                ? "REGRESSION (" + failed + " of " + g.checks().size() + " checks failed)"
-                : "pass (" + g.checks().size() + " checks)";
+        long failed = count(g, GateStatus.REGRESSION);
+        long inconclusive = count(g, GateStatus.INCONCLUSIVE);
+        int n = g.checks().size();
+        return switch (g.result()) {
+            case REGRESSION -> "REGRESSION (" + failed + " of " + n + " checks failed"
+                    + (inconclusive > 0 ? ", " + inconclusive + " inconclusive" : "") + ")";
+            case INCONCLUSIVE -> "INCONCLUSIVE (" + inconclusive + " of " + n + " checks over their thresholds with too "
+                    + "few samples to test)";
+            default -> "pass (" + n + " checks" + (inconclusive > 0 ? ", " + inconclusive
+                    + " inconclusive passed by --inconclusive pass" : "") + ")";
+        };
+    }
+
+    private static long count(GateReport g, GateStatus status) {
+        return g.checks().stream().filter(c -> c.status() == status).count();
+    }
+
+    /** An inconclusive check fails the gate unless the report says they pass. */
+    private static boolean fails(GateReport g, GateCheck c) {
+        return c.status() == GateStatus.REGRESSION
+                || (c.status() == GateStatus.INCONCLUSIVE && !"pass".equals(g.inconclusive()));
     }
 
     static String text(GateReport g) {
@@ -51,12 +69,14 @@ public final class GateRenderer {
         sb.append("baseline: ").append(g.baseline().label()).append("  (")
                 .append(DiffRenderer.sideDetails(g.baseline())).append(")\n");
         sb.append("current:  ").append(g.current().label()).append("  (")
-                .append(DiffRenderer.sideDetails(g.current())).append(")\n\n");
+                .append(DiffRenderer.sideDetails(g.current())).append(")\n");
+        DiffRenderer.comparability(g.comparability(), sb, false);
+        sb.append('\n');
         TextTable.render(rows(g), Set.of(0, 5, 6, 7), sb);
         sb.append('\n');
         for (GateCheck c : g.checks()) {
             if (c.status() != GateStatus.PASS || c.overThreshold()) {
-                sb.append("- ").append(StepMetric.byKey(c.metric()).label()).append(": ").append(why(c)).append('\n');
+                sb.append("- ").append(c.label()).append(": ").append(why(c)).append('\n');
             }
         }
         return sb.toString();
@@ -64,22 +84,25 @@ public final class GateRenderer {
 
     static String markdown(GateReport g) {
         StringBuilder sb = new StringBuilder();
-        sb.append("### ").append(g.result() == GateStatus.REGRESSION ? "❌" : "✅").append(" overlap-analyze gate: ")
+        sb.append("### ").append(g.result() == GateStatus.PASS ? "✅" : "❌").append(" overlap-analyze gate: ")
                 .append(headline(g)).append("\n\n");
         sb.append("Baseline `").append(g.baseline().label()).append("` (").append(DiffRenderer.sideDetails(g.baseline()))
                 .append("), current `").append(g.current().label()).append("` (")
                 .append(DiffRenderer.sideDetails(g.current())).append(").\n\n");
+        if (DiffRenderer.comparability(g.comparability(), sb, true)) {
+            sb.append('\n');
+        }
         TextTable.markdown(rows(g), "lrrrrlll", sb);
         sb.append('\n');
         for (GateCheck c : g.checks()) {
             if (c.status() != GateStatus.PASS || c.overThreshold()) {
-                sb.append("- **").append(StepMetric.byKey(c.metric()).label()).append("**: ").append(TextTable.md(why(c)))
+                sb.append("- **").append(c.label()).append("**: ").append(TextTable.md(why(c)))
                         .append('\n');
             }
         }
         sb.append("\nMedians over complete steps × ranks. A check fails when the increase is over both thresholds "
-                + "and, with at least ").append(g.minSamples()).append(" samples a side, significant "
-                + "(Mann-Whitney U, alpha ").append(g.alpha()).append(").\n");
+                + "and significant (Mann-Whitney U, alpha ").append(g.alpha()).append(", with at least ")
+                .append(g.minSamples()).append(" samples a side; with fewer it is inconclusive).\n");
         return sb.toString();
     }
 
@@ -88,6 +111,13 @@ public final class GateRenderer {
         rows.add(new String[] {"check", "baseline", "current", "change", "relative", "fails when", "significance",
                 "status"});
         for (GateCheck c : g.checks()) {
+            if (c.metric().equals(GateCheck.CROSS_RANK_ERRORS)) {
+                rows.add(new String[] {c.label(), Fmt.value(c.unit(), c.baseline()), Fmt.value(c.unit(), c.current()),
+                        Fmt.change(c.unit(), c.absChange()), "-",
+                        c.overThreshold() && c.status() == GateStatus.PASS ? "allowed (--allow-mismatch)" : "any ERROR",
+                        "-", c.status().name()});
+                continue;
+            }
             rows.add(new String[] {Fmt.name(StepMetric.byKey(c.metric())), Fmt.value(c.unit(), c.baseline()),
                     Fmt.value(c.unit(), c.current()), Fmt.change(c.unit(), c.absChange()), Fmt.rel(c.relChange()),
                     Fmt.threshold(c.maxIncrease(), c.minDelta()),
@@ -103,6 +133,9 @@ public final class GateRenderer {
 
     /** "tail 1.000 → 8.000 ms (+7.000 ms, +700.0%), fails when > +10% and ≥ 0.100 ms: over thresholds and significant (p=0.0039)". */
     static String sentence(GateCheck c) {
+        if (c.metric().equals(GateCheck.CROSS_RANK_ERRORS)) {
+            return c.label() + " " + Fmt.value(c.unit(), c.current()) + ": " + c.reason();
+        }
         StepMetric m = StepMetric.byKey(c.metric());
         String p = c.pValue() == null ? "" : " (p=" + Fmt.p(c.pValue()) + ")";
         return m.label() + " " + Fmt.value(c.unit(), c.baseline()) + " → " + Fmt.value(c.unit(), c.current())
@@ -119,7 +152,7 @@ public final class GateRenderer {
         StringWriter sw = new StringWriter();
         try {
             XMLStreamWriter x = XMLOutputFactory.newFactory().createXMLStreamWriter(sw);
-            long failures = g.checks().stream().filter(c -> c.status() == GateStatus.REGRESSION).count();
+            long failures = g.checks().stream().filter(c -> fails(g, c)).count();
             long skipped = g.checks().stream().filter(c -> c.status() == GateStatus.SKIPPED).count();
             x.writeStartDocument("UTF-8", "1.0");
             x.writeCharacters("\n");
@@ -148,13 +181,13 @@ public final class GateRenderer {
                 x.writeAttribute("name", c.metric());
                 x.writeAttribute("time", "0");
                 String sentence = sentence(c);
-                if (c.status() == GateStatus.REGRESSION) {
+                if (fails(g, c)) {
                     x.writeCharacters("\n      ");
                     x.writeStartElement("failure");
-                    x.writeAttribute("type", "regression");
+                    x.writeAttribute("type", c.status() == GateStatus.INCONCLUSIVE ? "inconclusive" : "regression");
                     x.writeAttribute("message", sentence);
                     x.writeCharacters(sentence + "\nbaseline samples " + c.samplesBaseline() + ", current samples "
-                            + c.samplesCurrent() + "; values in ns: baseline " + c.baseline() + ", current "
+                            + c.samplesCurrent() + "; values" + (c.unit() == MetricUnit.NS ? " in ns" : "") + ": baseline " + c.baseline() + ", current "
                             + c.current() + ", change " + c.absChange());
                     x.writeEndElement();
                     x.writeCharacters("\n    ");

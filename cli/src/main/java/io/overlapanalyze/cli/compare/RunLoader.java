@@ -11,6 +11,7 @@ import io.overlapanalyze.pipeline.PipelineResult;
 import io.overlapanalyze.pipeline.StepSelection;
 import io.overlapanalyze.render.summary.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
+import io.overlapanalyze.report.CrossRankReport;
 import io.overlapanalyze.report.RankReport;
 
 import java.nio.file.Path;
@@ -46,12 +47,21 @@ public final class RunLoader {
     }
 
     /**
-     * @param label  what to call the run (the path as typed)
-     * @param in     its files and directories ({@code in.paths()}) and how to read them; traces go
-     *               through {@link AnalysisPipeline}, as for every command, without the cross-rank analysis
-     * @param inputs receives every file read, so outputs never overwrite one
+     * As {@link #load(String, PipelineInput, List, boolean)} without the cross-rank analysis (a diff).
      */
     public static Loaded load(String label, PipelineInput in, List<Path> inputs) {
+        return load(label, in, inputs, false);
+    }
+
+    /**
+     * @param label     what to call the run (the path as typed)
+     * @param in        its files and directories ({@code in.paths()}) and how to read them; traces go
+     *                  through {@link AnalysisPipeline}, as for every command
+     * @param inputs    receives every file read, so outputs never overwrite one
+     * @param crossRank analyse the ranks of traces together too (a gate's current run: a job that would hang
+     *                  must not pass); a summary's saved cross-rank section is kept either way
+     */
+    public static Loaded load(String label, PipelineInput in, List<Path> inputs, boolean crossRank) {
         Map<Path, SummaryFile.Content> kinds = new HashMap<>();
         TraceFormats.Expanded expanded = AnalysisPipeline.expand(in,
                 f -> kinds.computeIfAbsent(f, SummaryFile::classify) != SummaryFile.Content.NOT_SUMMARY);
@@ -63,19 +73,31 @@ public final class RunLoader {
         List<String> stepNames = new ArrayList<>();
         Set<String> writers = new LinkedHashSet<>();
         List<Path> traces = new ArrayList<>();
+        CrossRankReport cross = null;
+        Map<Integer, Path> summaryOfRank = new HashMap<>();
         int summaries = 0;
         for (Path f : files) {
             switch (kinds.computeIfAbsent(f, SummaryFile::classify)) {
                 case SUMMARY -> {
                     AnalysisReport r = SummaryFile.read(f);
                     writers.add(r.tool() == null ? "an unknown version" : r.tool());
+                    // One summary is one job: its saved cross-rank section speaks for it (with several, the
+                    // first that has one; they are not merged).
+                    cross = cross == null ? r.crossRank() : cross;
                     for (RankReport rank : r.ranks()) {
+                        Path before = summaryOfRank.putIfAbsent(rank.rank(), f);
+                        if (before != null) {
+                            // Within one summary SummaryFile refuses it; across two the samples would count twice too.
+                            throw new PipelineInputException(label + ": rank " + rank.rank() + " is in two summaries ("
+                                    + before + " and " + f + "): its samples would count twice");
+                        }
                         rank.steps().forEach(st -> stepNames.add(st.name()));
                         ranks.add(selection == null ? rank : RankAnalyzer.selectSteps(rank, selection, options));
                     }
                     summaries++;
                 }
-                case OTHER_RESULT -> throw new PipelineInputException(f + ": is a diff or gate result, not a summary "
+                case OTHER_RESULT -> throw new PipelineInputException(f + ": its \"kind\" says it is another result of "
+                        + "this tool (a diff or gate), not a summary "
                         + "or trace (write a summary with 'overlap-analyze summary')");
                 default -> traces.add(f);
             }
@@ -89,13 +111,14 @@ public final class RunLoader {
         List<String> unreadable = List.of();
         if (!traces.isEmpty()) {
             PipelineResult result = AnalysisPipeline.analyse(new TraceFormats.Expanded(traces, List.of()),
-                    in.withCrossRank(false), null);
+                    in.withCrossRank(crossRank), null);
             ranks.addAll(result.report().ranks());
+            cross = result.report().crossRank();
             unreadable = result.unreadableLines();
         }
         ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(r -> String.valueOf(r.source())));
         String origin = summaries > 0 ? "summary by " + String.join(", ", writers) : "traces";
-        Run run = new Run(label, origin, ranks);
+        Run run = new Run(label, origin, ranks, cross);
         if (run.aggregatedSteps(options).isEmpty()) {
             throw new PipelineInputException(label + ": no complete step with device work to compare"
                     + (options.includePartial() ? "" : " (partial steps count only with --include-partial)"));

@@ -27,8 +27,10 @@ import java.util.Map;
  * a baseline can live in a repository where traces (megabytes to gigabytes) cannot.
  *
  * <p>Recognised by content: a JSON object with {@code schemaVersion} and {@code ranks} at the top
- * and no {@code traceEvents}. So the plain {@code --format json} output, without {@code kind}, is a
- * summary too. Compatibility: fields are only ever added within a {@code schemaVersion}; unknown
+ * and no {@code traceEvents}; read only when its {@code kind} is exactly {@link #KIND} (the plain
+ * {@code --format json} report, without it, is refused with one line saying how to write a summary:
+ * a baseline must say what it is). Its values are then checked for sense ({@link SummarySense}).
+ * Compatibility: fields are only ever added within a {@code schemaVersion}; unknown
  * fields (from a newer tool of the same version) are ignored and missing optional ones (from an
  * older tool) read as empty, while a higher {@code schemaVersion} is refused with one line. A
  * missing required number or a value of the wrong type is a damaged summary ({@link SummaryShape}),
@@ -72,6 +74,10 @@ public final class SummaryFile {
      * the keys seen before the damage already said summary (then reading it reports the damage).
      */
     public static Content classify(Path file) {
+        if (!java.nio.file.Files.isRegularFile(file)) {
+            // Never opened: a FIFO would block, a dangling link cannot be; the trace readers name the problem.
+            return Content.NOT_SUMMARY;
+        }
         boolean schema = false;
         boolean ranks = false;
         String kind = null;
@@ -115,9 +121,19 @@ public final class SummaryFile {
         if (root == null || !root.isObject()) {
             throw new PipelineInputException(file + ": not a readable overlap-analyze summary: not a JSON object");
         }
+        JsonNode kind = root.get("kind");
+        if (kind == null) {
+            throw new PipelineInputException(file + ": not a summary: \"kind\" is missing (a baseline must say what it "
+                    + "is: write it with 'overlap-analyze summary')");
+        }
+        if (!kind.isTextual() || !KIND.equals(kind.textValue())) {
+            throw new PipelineInputException(file + ": not a summary: \"kind\" is " + abbreviate(kind.toString())
+                    + ", not \"" + KIND + "\"");
+        }
         JsonNode version = root.get("schemaVersion");
         if (version == null || !version.canConvertToInt() || !version.isIntegralNumber()) {
-            throw new PipelineInputException(file + ": summary has no integer schemaVersion");
+            throw new PipelineInputException(file + ": summary has no integer schemaVersion"
+                    + (version == null ? "" : " (it is " + abbreviate(version.toString()) + ")"));
         }
         int v = version.intValue();
         if (v > AnalysisReport.SCHEMA_VERSION) {
@@ -137,8 +153,9 @@ public final class SummaryFile {
         } catch (SummaryShape.Problem e) {
             throw new PipelineInputException(Messages.quote(file) + ": damaged summary: " + e.getMessage(), e);
         }
+        AnalysisReport report;
         try {
-            return READER.treeToValue(tree, AnalysisReport.class);
+            report = READER.treeToValue(tree, AnalysisReport.class);
         } catch (JsonMappingException e) {
             throw new PipelineInputException(Messages.quote(file) + ": damaged summary: " + jsonPath(e)
                     + ": missing or inconsistent values", e);
@@ -146,6 +163,16 @@ public final class SummaryFile {
             throw new PipelineInputException(Messages.quote(file) + ": damaged summary: a value this version cannot read",
                     e);
         }
+        try {
+            SummarySense.check(report);
+        } catch (SummaryShape.Problem e) {
+            throw new PipelineInputException(Messages.quote(file) + ": impossible value in summary: " + e.getMessage(), e);
+        }
+        return report;
+    }
+
+    private static String abbreviate(String s) {
+        return Messages.printable(s.length() > 40 ? s.substring(0, 40) + "..." : s);
     }
 
     /** Where a binding problem is, as a JSON path ({@code ranks[0].steps}), never as Java types. */
