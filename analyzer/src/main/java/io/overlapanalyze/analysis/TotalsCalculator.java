@@ -155,16 +155,7 @@ public final class TotalsCalculator {
                 v[n++] = x;
             }
         }
-        if (n == 0) {
-            return null;
-        }
-        Arrays.sort(v, 0, n);
-        if (n % 2 == 1) {
-            return v[n / 2];
-        }
-        long a = v[n / 2 - 1];
-        long b = v[n / 2];
-        return a + Math.floorDiv(b - a, 2L);
+        return n == 0 ? null : Medians.of(v, n);
     }
 
     static Double medianDouble(List<StepReport> steps, Function<StepReport, Double> value) {

@@ -46,7 +46,7 @@ public final class Findings {
         return of(crossRank, medians, ranksRead, crossRankRevision, Map.of());
     }
 
-    /** The median of whole ns as findings take it (an even count: the two middles' mean, half up). */
+    /** The median of whole ns as findings and the totals take it ({@link io.overlapanalyze.analysis.Medians}). */
     public static long median(long[] values) {
         return StepFigures.median(values);
     }

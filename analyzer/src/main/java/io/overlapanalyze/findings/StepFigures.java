@@ -1,9 +1,9 @@
 package io.overlapanalyze.findings;
 
+import io.overlapanalyze.analysis.Medians;
 import io.overlapanalyze.report.StepReport;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.ToLongFunction;
 
@@ -59,19 +59,8 @@ final class StepFigures {
         return median(v);
     }
 
-    /** Median of whole ns; for an even count the mean of the two middles, rounded half up. */
+    /** Median of whole ns by the totals' rule ({@link Medians}), so a finding's figure is the report's; 0 when empty. */
     static long median(long[] values) {
-        if (values.length == 0) {
-            return 0;
-        }
-        long[] v = values.clone();
-        Arrays.sort(v);
-        int m = v.length / 2;
-        if (v.length % 2 == 1) {
-            return v[m];
-        }
-        long a = v[m - 1];
-        long b = v[m];
-        return a + Math.floorDiv(b - a + 1, 2);
+        return values.length == 0 ? 0 : Medians.of(values, values.length);
     }
 }

@@ -172,7 +172,7 @@ class RealTraceFindingsTest {
         long[] v = values.clone();
         Arrays.sort(v);
         int m = v.length / 2;
-        return v.length % 2 == 1 ? v[m] : v[m - 1] + (v[m] - v[m - 1] + 1) / 2;
+        return v.length % 2 == 1 ? v[m] : v[m - 1] + Math.floorDiv(v[m] - v[m - 1], 2L); // the totals' rule
     }
 
     private static JsonNode firstTimed(JsonNode findings) {

@@ -1,6 +1,7 @@
 package io.overlapanalyze.analysis.beyond;
 
 import io.overlapanalyze.analysis.IntervalSet;
+import io.overlapanalyze.analysis.Medians;
 import io.overlapanalyze.analysis.StepContext;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.KernelShape;

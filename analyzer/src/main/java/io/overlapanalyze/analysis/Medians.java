@@ -1,13 +1,14 @@
-package io.overlapanalyze.analysis.beyond;
+package io.overlapanalyze.analysis;
 
 import java.util.Arrays;
 
 /** Exact medians of ns values, the same rule as the totals (even count: mean of the middle two, floored). */
-final class Medians {
+public final class Medians {
     private Medians() {
     }
 
-    static long of(long[] values, int n) {
+    /** The median of the first {@code n} values ({@code n > 0}); the array is not changed. */
+    public static long of(long[] values, int n) {
         long[] v = Arrays.copyOf(values, n);
         Arrays.sort(v);
         if (n % 2 == 1) {
