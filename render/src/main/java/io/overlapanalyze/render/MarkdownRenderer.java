@@ -50,7 +50,7 @@ public final class MarkdownRenderer implements ReportRenderer {
             sb.append("\n## ").append(escape(TextRenderer.rankHeading(rank)))
                     .append("\n\nSource: `").append(rank.source()).append("` (")
                     .append(rank.format().toLowerCase(Locale.ROOT)).append(")\n\n");
-            String where = WhereTimeWent.line(rank, MarkdownRenderer::escape);
+            String where = WhereTimeWent.line(rank, name -> escape(TerminalText.safe(name)));
             if (where != null) {
                 where = where.replace("\n  the host meanwhile", "; the host meanwhile");
                 sb.append(where.substring(0, 1).toUpperCase(Locale.ROOT)).append(where.substring(1)).append(".\n\n");

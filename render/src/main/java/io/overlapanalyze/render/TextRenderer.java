@@ -116,7 +116,7 @@ public final class TextRenderer implements ReportRenderer {
     private void renderRank(RankReport rank, List<PeerBoundTail> peerBound, StringBuilder sb) {
         sb.append(rankHeading(rank)).append("  ").append(rank.source()).append("  (")
                 .append(rank.format().toLowerCase(Locale.ROOT)).append(")\n");
-        String where = WhereTimeWent.line(rank, name -> name);
+        String where = WhereTimeWent.line(rank, TerminalText::safe);
         if (where != null) {
             sb.append(where).append('\n');
         }
