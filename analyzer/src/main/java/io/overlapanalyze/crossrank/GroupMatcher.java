@@ -3,6 +3,7 @@ package io.overlapanalyze.crossrank;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.CollectiveType;
 import io.overlapanalyze.report.GroupSummary;
+import io.overlapanalyze.report.RankRanges;
 import io.overlapanalyze.report.Mismatch;
 import io.overlapanalyze.report.Mismatch.MismatchKind;
 import io.overlapanalyze.report.Mismatch.Severity;
@@ -350,6 +351,15 @@ final class GroupMatcher {
                 message);
     }
 
+    /** Up to this many ranks, a mismatch message lists each rank's values on its own. */
+    private static final int RANKS_LISTED_ONE_BY_ONE = 8;
+
+    /** "2nd thread" of "2nd thread (thread 4290 (pt_autograd_0))": the part comparable across ranks. */
+    private static String threadRole(String thread) {
+        int paren = thread.indexOf(" (");
+        return paren < 0 ? thread : thread.substring(0, paren);
+    }
+
     private static String message(GroupKey key, Slot slot, MismatchRules.Verdict v, List<Mismatch.RankValues> values,
                                   String step, int following, boolean bySeq) {
         StringBuilder sb = new StringBuilder();
@@ -371,9 +381,12 @@ final class GroupMatcher {
             }
         } else {
             sb.append(v.kind()).append(" mismatch at ").append(where).append(": ");
-            List<String> parts = new ArrayList<>();
+            // A few ranks each get their own words (thread names help there); a big group's ranks are
+            // grouped by what they issued, so the line stays short at a thousand ranks.
+            boolean grouped = values.size() > RANKS_LISTED_ONE_BY_ONE;
+            Map<String, List<Integer>> byIssue = new LinkedHashMap<>();
             for (Mismatch.RankValues x : values) {
-                StringBuilder p = new StringBuilder("rank " + x.rank() + " " + x.type());
+                StringBuilder p = new StringBuilder(x.type());
                 if (v.kind() == MismatchKind.SIZE) {
                     p.append(" in ").append(x.inElements() == null ? "?" : x.inElements()).append(" out ")
                             .append(x.outElements() == null ? "?" : x.outElements());
@@ -382,9 +395,16 @@ final class GroupMatcher {
                     p.append(" ").append(x.dtype() == null ? "?" : x.dtype());
                 }
                 if (x.thread() != null) {
-                    p.append(" from ").append(x.thread());
+                    String thread = grouped ? threadRole(x.thread()) : x.thread();
+                    p.append(" from ").append(thread);
                 }
-                parts.add(p.toString());
+                byIssue.computeIfAbsent(grouped ? p.toString() : x.rank() + " " + p, k -> new ArrayList<>())
+                        .add(x.rank());
+            }
+            List<String> parts = new ArrayList<>();
+            for (Map.Entry<String, List<Integer>> e : byIssue.entrySet()) {
+                parts.add(grouped ? (e.getValue().size() == 1 ? "rank " : "ranks ") + RankRanges.of(e.getValue())
+                        + " " + e.getKey() : "rank " + e.getKey());
             }
             sb.append(String.join("; ", parts));
             if (key.inferred()) {

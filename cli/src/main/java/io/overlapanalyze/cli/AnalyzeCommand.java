@@ -4,6 +4,7 @@ import io.overlapanalyze.options.StderrWarnings;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.options.DebugOption;
 import io.overlapanalyze.options.FormatOption;
+import io.overlapanalyze.options.LayoutOptions;
 import io.overlapanalyze.options.InputOptions;
 import io.overlapanalyze.options.KernelPatternOptions;
 import io.overlapanalyze.options.OutputFormat;
@@ -91,6 +92,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
     FormatOption format = new FormatOption();
 
     @Mixin
+    LayoutOptions layoutOptions = new LayoutOptions();
+
+    @Mixin
     OutputOptions out = new OutputOptions();
 
     @Mixin
@@ -120,6 +124,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "Missing required parameter: 'PATH' (a trace file or directory)");
         }
+        layoutOptions.layout(); // a bad --detail is bad usage, said before any trace is read
         PipelineInput pipelineInput = in.pipeline(paths);
         Path output = out.file();
         java.util.Map<String, Path> outputs = new java.util.LinkedHashMap<>();
@@ -139,7 +144,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
         var renderer = switch (format.format()) {
             case TEXT -> textRenderer(analysed);
-            case MARKDOWN -> new io.overlapanalyze.render.MarkdownRenderer(crossCheck);
+            case MARKDOWN -> new io.overlapanalyze.render.MarkdownRenderer(crossCheck, layoutOptions.layout());
             case JSON -> OutputFormat.JSON.renderer(); // JSON always carries crossCheck
         };
         if (output != null) {
@@ -170,12 +175,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
     private ReportRenderer textRenderer(Analysed analysed) {
         boolean draw = timeline != null ? timeline : TerminalTimeline.drawnByDefault(analysed.report());
         if (!draw) {
-            return new TextRenderer(crossCheck, null);
+            return new TextRenderer(crossCheck, null, layoutOptions.layout());
         }
         // Colours only on a terminal: never in a file (-o), a pipe, or with NO_COLOR set.
         boolean colour = TerminalTimeline.colourWanted(out.file() == null && System.console() != null, env);
         return new TextRenderer(crossCheck,
-                new TerminalTimeline(analysed.timelines(), TerminalTimeline.columnsFrom(env), colour));
+                new TerminalTimeline(analysed.timelines(), TerminalTimeline.columnsFrom(env), colour),
+                layoutOptions.layout());
     }
 
     /**

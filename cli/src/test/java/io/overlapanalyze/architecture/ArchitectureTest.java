@@ -77,6 +77,8 @@ class ArchitectureTest {
             // Human formatting of nanoseconds, bytes and rates, for every renderer and picture.
             List.of("render.units"),
             List.of("render.timeline"),
+            // The job at a glance (what every human format opens with) and which ranks to detail.
+            List.of("render.overview"),
             List.of("render"),
             // The HTML report and the summary file (written with the JSON renderer's mapper).
             List.of("render.html", "render.summary"),

@@ -26,6 +26,35 @@ public final class BeyondView {
     public record Section(String title, List<String> lines, List<String[]> table) {
     }
 
+    /**
+     * The sections with at most {@code maxLines} lines and table rows each, the rest counted in a
+     * last line naming the option that shows them ({@link Integer#MAX_VALUE}: every line).
+     */
+    public static List<Section> sections(RankReport rank, int maxLines) {
+        List<Section> all = sections(rank);
+        if (maxLines == Integer.MAX_VALUE) {
+            return all;
+        }
+        List<Section> out = new ArrayList<>();
+        String more = " (--detail " + rank.rank() + " shows them)";
+        for (Section s : all) {
+            List<String> lines = s.lines();
+            if (lines.size() > maxLines) {
+                lines = new ArrayList<>(lines.subList(0, maxLines));
+                lines.add("… " + (s.lines().size() - maxLines) + " more lines" + more);
+            }
+            List<String[]> table = s.table();
+            if (table != null && table.size() - 1 > maxLines) {
+                table = table.subList(0, maxLines + 1);
+                lines = new ArrayList<>(lines);
+                lines.add("… " + (s.table().size() - 1 - maxLines) + " more rows below the table's first "
+                        + maxLines + more);
+            }
+            out.add(new Section(s.title(), lines, table));
+        }
+        return out;
+    }
+
     public static List<Section> sections(RankReport rank) {
         List<Section> out = new ArrayList<>();
         NotAvailable na = rank.notAvailable() == null ? NotAvailable.none() : rank.notAvailable();

@@ -6,6 +6,7 @@ import io.overlapanalyze.report.CrossRankReport;
 import io.overlapanalyze.report.GroupSummary;
 import io.overlapanalyze.report.InputProblem;
 import io.overlapanalyze.report.Mismatch;
+import io.overlapanalyze.report.RankRanges;
 import io.overlapanalyze.report.SkewSummary;
 import io.overlapanalyze.report.StepTail;
 import io.overlapanalyze.report.Straggler;
@@ -26,75 +27,111 @@ final class CrossRankSection {
     private CrossRankSection() {
     }
 
-    static void text(CrossRankReport x, StringBuilder sb) {
+    /** Rows of each cross-rank list a compact report shows (the job's first screens). */
+    static final int COMPACT_ROWS = 8;
+
+    /**
+     * @param cap the most rows of each list (offsets, groups, mismatches, stragglers, tails, notes);
+     *            {@link Integer#MAX_VALUE} for the full section
+     */
+    static void text(CrossRankReport x, StringBuilder sb, int cap) {
         sb.append("\nacross ranks: ").append(header(x)).append('\n');
-        for (InputProblem p : x.inputProblems()) {
-            sb.append("input left out: ").append(p.message()).append('\n');
+        for (String line : capped(x.inputProblems().stream().map(p -> "input left out: " + p.message()).toList(), cap,
+                "inputs left out")) {
+            sb.append(line).append('\n');
         }
-        sb.append("clocks: ").append(clock(x)).append('\n');
-        for (GroupSummary g : x.groups()) {
-            sb.append("group ").append(group(g)).append('\n');
+        sb.append("clocks: ").append(clock(x, cap)).append('\n');
+        for (String line : capped(x.groups().stream().map(g -> "group " + group(g)).toList(), cap, "groups")) {
+            sb.append(line).append('\n');
         }
         if (x.mismatches().isEmpty()) {
             sb.append("mismatches: none\n");
         }
-        for (Mismatch m : x.mismatches()) {
-            sb.append(m.severity()).append(' ').append(m.kind()).append(": ").append(m.message()).append('\n');
+        for (String line : capped(x.mismatches().stream().map(m -> m.severity() + " " + m.kind() + ": "
+                + (cap == Integer.MAX_VALUE ? m.message() : JobSection.shortMismatch(m))).toList(), cap, "mismatches")) {
+            sb.append(line).append('\n');
         }
         sb.append("skew: ").append(skew(x.skew())).append('\n');
         if (!x.stragglers().isEmpty()) {
             sb.append("\nstragglers (most waited-for first; ms over all matched collectives)\n");
-            List<String[]> rows = new ArrayList<>();
-            rows.add(STRAGGLER_HEADER);
-            rows.addAll(stragglerRows(x));
-            TextTable.render(rows, Set.of(0), sb);
+            table(sb, STRAGGLER_HEADER, stragglerRows(x), cap, "ranks");
         }
         if (!x.bandwidth().isEmpty()) {
             sb.append("\nbandwidth (nccl-tests conventions, decimal GB/s, transfer = min duration over ranks)\n");
-            List<String[]> rows = new ArrayList<>();
-            rows.add(BANDWIDTH_HEADER);
-            rows.addAll(bandwidthRows(x));
-            TextTable.render(rows, Set.of(0), sb);
+            table(sb, BANDWIDTH_HEADER, bandwidthRows(x), Integer.MAX_VALUE, "types");
         }
         if (!x.worstTails().isEmpty()) {
-            sb.append("\nworst tail per step (every rank's optimizer waits for it)\n");
-            List<String[]> rows = new ArrayList<>();
-            rows.add(TAIL_HEADER);
-            rows.addAll(tailRows(x));
-            TextTable.render(rows, Set.of(0), sb);
+            List<StepTail> tails = x.worstTails();
+            boolean longest = tails.size() > cap;
+            if (longest) {
+                // A capped list shows the longest tails, not the first steps.
+                tails = tails.stream().sorted(java.util.Comparator.comparingLong(StepTail::tailNs).reversed()).toList();
+            }
+            sb.append("\nworst tail per step (every rank's optimizer waits for it)")
+                    .append(longest ? ", the longest first" : "").append('\n');
+            table(sb, TAIL_HEADER, tailRows(tails), cap, "steps");
         }
-        for (String n : x.notes()) {
-            sb.append("note: ").append(n).append('\n');
+        for (String line : capped(x.notes().stream().map(n -> "note: " + n).toList(), cap, "notes")) {
+            sb.append(line).append('\n');
         }
     }
 
-    static void markdown(CrossRankReport x, StringBuilder sb) {
-        sb.append("\n## Across ranks\n\n").append(header(x)).append("\n\n");
-        for (InputProblem p : x.inputProblems()) {
-            sb.append("- **input left out** (").append(p.kind()).append("): ").append(esc(p.message())).append('\n');
+    /** At most {@code cap} lines, then "… N more what (--detail all shows them)". */
+    private static List<String> capped(List<String> lines, int cap, String what) {
+        if (lines.size() <= cap) {
+            return lines;
         }
-        sb.append("- clocks: ").append(esc(clock(x))).append('\n');
-        for (GroupSummary g : x.groups()) {
-            sb.append("- group ").append(esc(group(g))).append('\n');
+        List<String> out = new ArrayList<>(lines.subList(0, cap));
+        out.add("… " + (lines.size() - cap) + " more " + what + " (--detail all shows them)");
+        return out;
+    }
+
+    private static void table(StringBuilder sb, String[] header, List<String[]> rows, int cap, String what) {
+        List<String[]> all = new ArrayList<>();
+        all.add(header);
+        all.addAll(rows.subList(0, Math.min(cap, rows.size())));
+        TextTable.render(all, Set.of(0), sb);
+        if (rows.size() > cap) {
+            sb.append("… ").append(rows.size() - cap).append(" more ").append(what).append(" (--detail all shows them)\n");
+        }
+    }
+
+    /** As {@link #text}, in markdown; {@code cap} as there. */
+    static void markdown(CrossRankReport x, StringBuilder sb, int cap) {
+        sb.append("\n## Across ranks\n\n").append(header(x)).append("\n\n");
+        for (String line : capped(x.inputProblems().stream().map(p -> "**input left out** (" + p.kind() + "): "
+                + esc(p.message())).toList(), cap, "inputs left out")) {
+            sb.append("- ").append(line).append('\n');
+        }
+        sb.append("- clocks: ").append(esc(clock(x, cap))).append('\n');
+        for (String line : capped(x.groups().stream().map(g -> "group " + esc(group(g))).toList(), cap, "groups")) {
+            sb.append("- ").append(line).append('\n');
         }
         sb.append("- skew: ").append(esc(skew(x.skew()))).append('\n');
         sb.append("\n### Mismatches\n\n");
         if (x.mismatches().isEmpty()) {
             sb.append("None.\n");
         }
-        for (Mismatch m : x.mismatches()) {
-            sb.append("- **").append(m.severity()).append(' ').append(m.kind()).append("**: ").append(esc(m.message()))
-                    .append('\n');
+        for (String line : capped(x.mismatches().stream().map(m -> "**" + m.severity() + ' ' + m.kind() + "**: "
+                + esc(cap == Integer.MAX_VALUE ? m.message() : JobSection.shortMismatch(m))).toList(), cap, "mismatches")) {
+            sb.append("- ").append(line).append('\n');
         }
-        table(sb, "Stragglers (most waited-for first)", STRAGGLER_HEADER, stragglerRows(x));
-        table(sb, "Bandwidth", BANDWIDTH_HEADER, bandwidthRows(x));
-        table(sb, "Worst tail per step", TAIL_HEADER, tailRows(x));
-        for (String n : x.notes()) {
-            sb.append("\n> note: ").append(esc(n)).append('\n');
+        List<StepTail> tails = x.worstTails();
+        boolean longest = tails.size() > cap;
+        if (longest) {
+            tails = tails.stream().sorted(java.util.Comparator.comparingLong(StepTail::tailNs).reversed()).toList();
+        }
+        table(sb, "Stragglers (most waited-for first)", STRAGGLER_HEADER, stragglerRows(x), cap, "ranks");
+        table(sb, "Bandwidth", BANDWIDTH_HEADER, bandwidthRows(x), Integer.MAX_VALUE, "types");
+        table(sb, "Worst tail per step" + (longest ? ", the longest first" : ""), TAIL_HEADER, tailRows(tails), cap,
+                "steps");
+        for (String line : capped(x.notes().stream().map(n -> "\n> note: " + esc(n)).toList(), cap, "notes")) {
+            sb.append(line.startsWith("\n") ? line : "\n> " + line).append('\n');
         }
     }
 
-    private static void table(StringBuilder sb, String title, String[] header, List<String[]> rows) {
+    private static void table(StringBuilder sb, String title, String[] header, List<String[]> rows, int cap,
+                              String what) {
         if (rows.isEmpty()) {
             return;
         }
@@ -103,41 +140,61 @@ final class CrossRankSection {
             sb.append(i == 0 ? "---|" : "--:|");
         }
         sb.append('\n');
-        for (String[] r : rows) {
+        for (String[] r : rows.subList(0, Math.min(cap, rows.size()))) {
             List<String> cells = new ArrayList<>();
             for (String c : r) {
                 cells.add(esc(c));
             }
             sb.append("| ").append(String.join(" | ", cells)).append(" |\n");
         }
+        if (rows.size() > cap) {
+            sb.append("\n… ").append(rows.size() - cap).append(" more ").append(what)
+                    .append(" (--detail all shows them)\n");
+        }
     }
 
     private static String header(CrossRankReport x) {
         return x.ranks().size() + " rank" + (x.ranks().size() == 1 ? "" : "s") + " compared ("
-                + x.ranks().stream().map(String::valueOf).collect(Collectors.joining(", ")) + ")"
+                + RankRanges.of(x.ranks()) + ")"
                 + (x.worldSize() == null ? "" : " of a job of " + x.worldSize());
     }
 
-    private static String clock(CrossRankReport x) {
+    /** The offsets, every one, or when there are more than {@code cap} the largest in size. */
+    private static String clock(CrossRankReport x, int cap) {
         if (!x.clock().aligned()) {
             return x.clock().note();
         }
+        List<Map.Entry<Integer, Long>> offsets = new ArrayList<>(x.clockOffsetsNs().entrySet());
+        boolean largest = offsets.size() > cap;
+        if (largest) {
+            offsets.sort(Map.Entry.<Integer, Long>comparingByValue(
+                    java.util.Comparator.comparingLong(Math::abs)).reversed().thenComparing(Map.Entry.comparingByKey()));
+            offsets = offsets.subList(0, cap);
+        }
         List<String> parts = new ArrayList<>();
-        for (Map.Entry<Integer, Long> e : x.clockOffsetsNs().entrySet()) {
+        for (Map.Entry<Integer, Long> e : offsets) {
             parts.add("rank " + e.getKey() + " " + Units.signedUs(e.getValue()));
         }
-        return "offsets (own clock minus the mean clock) " + String.join(", ", parts) + "; " + x.clock().note()
+        return "offsets (own clock minus the mean clock) " + (largest ? "largest " : "") + String.join(", ", parts)
+                + (largest ? ", … " + (x.clockOffsetsNs().size() - cap) + " more" : "") + "; " + x.clock().note()
                 + ", largest residual " + Units.signedUs(x.clock().maxResidualNs()).substring(1);
     }
 
     private static String group(GroupSummary g) {
         return g.group() + (g.inferred() ? " (inferred)" : "") + ": ranks "
-                + g.members().stream().map(String::valueOf).collect(Collectors.joining(", ")) + ", matched by "
+                + RankRanges.of(g.members()) + ", matched by "
                 + g.matchedBy().toLowerCase(Locale.ROOT).replace('_', ' ') + ", " + g.matched()
                 + " matched on every rank" + (g.leftOutFrom() == null ? ""
                 : " (pairing stops at " + ("SEQUENCE".equals(g.matchedBy()) ? "Seq " : "index ") + g.leftOutFrom()
-                + ": the group diverged there)") + "; issued per rank: " + g.counts().entrySet().stream()
-                .map(e -> e.getKey() + ":" + e.getValue()).collect(Collectors.joining(" "));
+                + ": the group diverged there)") + "; issued per rank: " + issued(g);
+    }
+
+    /** "58 by ranks 0–2, 4–63; 57 by rank 3": ranks that issued as many share one entry, most first. */
+    private static String issued(GroupSummary g) {
+        Map<Integer, List<Integer>> byCount = new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
+        g.counts().forEach((rank, count) -> byCount.computeIfAbsent(count, c -> new ArrayList<>()).add(rank));
+        return byCount.entrySet().stream().map(e -> e.getKey() + " by " + (e.getValue().size() == 1 ? "rank " : "ranks ")
+                + RankRanges.of(e.getValue())).collect(Collectors.joining("; "));
     }
 
     private static String skew(SkewSummary s) {
@@ -184,9 +241,9 @@ final class CrossRankSection {
 
     private static final String[] TAIL_HEADER = {"step", "worst rank", "tail ms", "cause", "min tail ms", "ranks"};
 
-    private static List<String[]> tailRows(CrossRankReport x) {
+    private static List<String[]> tailRows(List<StepTail> tails) {
         List<String[]> rows = new ArrayList<>();
-        for (StepTail t : x.worstTails()) {
+        for (StepTail t : tails) {
             rows.add(new String[] {t.step(), Integer.toString(t.worstRank()), Units.ms(t.tailNs()), t.kind(),
                     Units.ms(t.minTailNs()), Integer.toString(t.ranks())});
         }

@@ -3,11 +3,11 @@ package io.overlapanalyze.render;
 import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.Finding;
+import io.overlapanalyze.report.RankRanges;
 import io.overlapanalyze.report.RankReport;
 
 import java.util.List;
 import java.util.function.UnaryOperator;
-import java.util.stream.Collectors;
 
 /**
  * The findings (metrics.md §13) as every human renderer shows them, at the top of the report: what
@@ -30,13 +30,12 @@ public final class FindingsView {
                 + (f.shareOfStep() == null ? "" : " (" + Units.pct(f.shareOfStep()) + " of the step)");
     }
 
-    /** "rank 0", "ranks 0, 1, 5". */
+    /** "rank 0", "ranks 0, 1, 5", "ranks 0–63". */
     public static String ranks(Finding f) {
         if (f.ranks().isEmpty()) {
             return "";
         }
-        return (f.ranks().size() == 1 ? "rank " : "ranks ")
-                + f.ranks().stream().map(String::valueOf).collect(Collectors.joining(", "));
+        return (f.ranks().size() == 1 ? "rank " : "ranks ") + RankRanges.of(f.ranks());
     }
 
     /** The line that stands in for an empty list: nothing to change, or why nothing could be judged. */

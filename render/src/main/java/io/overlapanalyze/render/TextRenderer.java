@@ -1,5 +1,7 @@
 package io.overlapanalyze.render;
 
+import io.overlapanalyze.render.overview.JobOverview;
+import io.overlapanalyze.render.overview.ReportLayout;
 import io.overlapanalyze.render.timeline.TerminalTimeline;
 import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.report.AnalysisReport;
@@ -34,6 +36,8 @@ public final class TextRenderer implements ReportRenderer {
     private final boolean crossCheck;
     /** Draws a few lines per step under the table; {@code null}: no timelines. */
     private final TerminalTimeline timeline;
+    /** Which ranks a job's report details, and how many rank rows its overview lists. */
+    private final ReportLayout layout;
 
     /** The default report: no cross-check section, no timelines. */
     public TextRenderer() {
@@ -55,8 +59,18 @@ public final class TextRenderer implements ReportRenderer {
      * @param timeline   draws a few lines per step under the table; {@code null} for none
      */
     public TextRenderer(boolean crossCheck, TerminalTimeline timeline) {
+        this(crossCheck, timeline, ReportLayout.byDefault());
+    }
+
+    /**
+     * @param crossCheck also print, per rank, our overlap numbers next to the profiler's own
+     * @param timeline   draws a few lines per step under the table; {@code null} for none
+     * @param layout     which ranks of a job to detail, how many rank rows to list
+     */
+    public TextRenderer(boolean crossCheck, TerminalTimeline timeline, ReportLayout layout) {
         this.crossCheck = crossCheck;
         this.timeline = timeline;
+        this.layout = layout;
     }
 
     @Override
@@ -67,28 +81,72 @@ public final class TextRenderer implements ReportRenderer {
             // A hung job's answer comes before anything else; the section at the end has the detail.
             sb.append('\n').append(TerminalText.safe(report.hang().verdict())).append('\n');
         }
-        if (report.ranks().isEmpty()) {
-            sb.append("no rank traces found\n");
+        if (report.ranks().size() > 1) {
+            job(report, sb);
         } else {
-            findings(report, sb);
-        }
-        boolean job = report.ranks().size() > 1;
-        for (RankReport rank : report.ranks()) {
-            sb.append('\n');
-            if (job) {
-                rankFindings(rank, sb);
+            if (report.ranks().isEmpty()) {
+                sb.append("no rank traces found\n");
+            } else {
+                findings(report, sb);
             }
-            renderRank(rank, report.crossRank() == null ? List.of() : report.crossRank().peerBoundTails(rank.rank()),
-                    sb);
-        }
-        if (report.crossRank() != null) {
-            CrossRankSection.text(report.crossRank(), sb);
+            for (RankReport rank : report.ranks()) {
+                sb.append('\n');
+                renderRank(rank, peerBound(report, rank), Integer.MAX_VALUE, sb);
+            }
+            if (report.crossRank() != null) {
+                CrossRankSection.text(report.crossRank(), sb, Integer.MAX_VALUE);
+            }
         }
         if (report.hang() != null) {
             HangSection.text(report.hang(), sb);
         }
         out.write(sb.toString());
         out.flush();
+    }
+
+    /**
+     * A job top-down: the overview (inputs, step period across ranks, errors), the findings, the
+     * rank table worst first, the cross-rank section, then the ranks asked for in detail.
+     */
+    private void job(AnalysisReport report, StringBuilder sb) {
+        JobOverview overview = JobOverview.of(report);
+        sb.append('\n');
+        for (String line : JobSection.lines(overview, TerminalText::safe)) {
+            sb.append(line).append('\n');
+        }
+        findings(report, sb);
+        sb.append('\n').append(JobSection.title(overview, layout)).append('\n');
+        List<String[]> rows = new ArrayList<>();
+        rows.add(JobSection.HEADER);
+        rows.addAll(JobSection.rows(overview, layout));
+        TextTable.render(rows, Set.of(7, 9), sb);
+        String more = JobSection.more(overview, layout);
+        if (more != null) {
+            sb.append(more).append('\n');
+        }
+        if (report.crossRank() != null) {
+            CrossRankSection.text(report.crossRank(), sb, layout.fullTables() ? Integer.MAX_VALUE
+                    : CrossRankSection.COMPACT_ROWS);
+        }
+        List<Integer> detailed = layout.detail().choose(overview.ranksWorstFirst(), overview.worstRank(),
+                overview.errorRanks());
+        String detailLine = JobSection.detailLine(overview, layout, detailed);
+        if (detailLine != null) {
+            sb.append('\n').append(detailLine).append('\n');
+        }
+        for (int r : new java.util.LinkedHashSet<>(detailed)) {
+            for (RankReport rank : report.ranks()) {
+                if (rank.rank() == r) {
+                    sb.append('\n');
+                    rankFindings(rank, sb);
+                    renderRank(rank, peerBound(report, rank), layout.stepRows(), sb);
+                }
+            }
+        }
+    }
+
+    private static List<PeerBoundTail> peerBound(AnalysisReport report, RankReport rank) {
+        return report.crossRank() == null ? List.of() : report.crossRank().peerBoundTails(rank.rank());
     }
 
     /** The job's findings first: the answer before the detail (metrics.md §13). */
@@ -113,7 +171,8 @@ public final class TextRenderer implements ReportRenderer {
         sb.append("rank ").append(rank.rank()).append(" findings: ").append(String.join(", ", parts)).append('\n');
     }
 
-    private void renderRank(RankReport rank, List<PeerBoundTail> peerBound, StringBuilder sb) {
+    private void renderRank(RankReport rank, List<PeerBoundTail> peerBound, int stepRows, StringBuilder sb) {
+        List<StepReport> shown = JobOverview.longestSteps(rank.steps(), stepRows);
         sb.append(rankHeading(rank)).append("  ").append(rank.source()).append("  (")
                 .append(rank.format().toLowerCase(Locale.ROOT)).append(")\n");
         String where = WhereTimeWent.line(rank, TerminalText::safe);
@@ -125,7 +184,7 @@ public final class TextRenderer implements ReportRenderer {
             List<String[]> rows = new ArrayList<>();
             rows.add(HEADER);
             rows.add(HEADER2);
-            for (StepReport s : rank.steps()) {
+            for (StepReport s : shown) {
                 var m = s.markers();
                 rows.add(new String[] {
                         s.name() + (s.partial() ? "*" : ""),
@@ -140,7 +199,12 @@ public final class TextRenderer implements ReportRenderer {
                         Units.pct(s.overlapRatio())});
             }
             TextTable.render(rows, Set.of(0, 7), sb);
-            for (StepReport s : rank.steps()) {
+            if (shown.size() < rank.steps().size()) {
+                sb.append("… ").append(rank.steps().size() - shown.size()).append(" more steps (the ")
+                        .append(shown.size()).append(" longest shown; --detail ").append(rank.rank())
+                        .append(" shows every step)\n");
+            }
+            for (StepReport s : shown) {
                 if (s.tailNs() != null && s.tailNs() > 0 && !s.attribution().chain().isEmpty()) {
                     sb.append("  ").append(s.name()).append(" tail chain: ").append(chain(s));
                     peerBound.stream().filter(p -> p.step().equals(s.name())).findFirst().ifPresent(p ->
@@ -151,7 +215,7 @@ public final class TextRenderer implements ReportRenderer {
                 }
             }
             if (timeline != null) {
-                for (StepReport s : rank.steps()) {
+                for (StepReport s : shown) {
                     String lines = timeline.render(rank, s);
                     if (!lines.isEmpty()) {
                         sb.append('\n').append(lines);
@@ -160,7 +224,7 @@ public final class TextRenderer implements ReportRenderer {
             }
         }
         summary(rank, peerBound, sb);
-        beyond(rank, sb);
+        beyond(rank, stepRows, sb);
         if (crossCheck) {
             if (rank.crossCheck().isEmpty()) {
                 sb.append("cross-check: the trace carries no overlap numbers of its own\n");
@@ -182,12 +246,12 @@ public final class TextRenderer implements ReportRenderer {
     }
 
     /** The "Beyond DDP" sections: parallelism, prefetch, pipeline, launch, contention, memory. */
-    private static void beyond(RankReport rank, StringBuilder sb) {
+    private static void beyond(RankReport rank, int maxLines, StringBuilder sb) {
         if (rank.steps().isEmpty()) {
             return;
         }
         sb.append('\n');
-        for (BeyondView.Section section : BeyondView.sections(rank)) {
+        for (BeyondView.Section section : BeyondView.sections(rank, maxLines)) {
             sb.append(section.title()).append('\n');
             for (String line : section.lines()) {
                 sb.append("  ").append(line).append('\n');

@@ -4,6 +4,7 @@ import io.overlapanalyze.options.OutputFormat;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.options.UserInputException;
 import io.overlapanalyze.render.MarkdownRenderer;
+import io.overlapanalyze.render.overview.ReportLayout;
 import io.overlapanalyze.render.TextRenderer;
 import io.overlapanalyze.render.html.HtmlRenderer;
 import io.overlapanalyze.report.AnalysisReport;
@@ -132,7 +133,8 @@ final class JobOutputs {
         return Math.min(MAX_INLINE_BYTES, share);
     }
 
-    void write(SparkJob.Result result, OutputFormat format, boolean crossCheck, PrintWriter stdout) throws IOException {
+    void write(SparkJob.Result result, OutputFormat format, boolean crossCheck, ReportLayout layout, PrintWriter stdout)
+            throws IOException {
         AnalysisReport r = result.pipeline().report();
         if (html()) {
             // The CLI's page: its renderer, over the timelines the tasks computed from the traces.
@@ -147,8 +149,8 @@ final class JobOutputs {
         }
         switch (format) {
             case JSON -> writeTo(report, stdout, o -> ReportJson.write(o, r, result.parts(), result.pipeline().findings(), false, conf));
-            case MARKDOWN -> writeTo(report, stdout, o -> new MarkdownRenderer(crossCheck).render(r, o));
-            case TEXT -> writeTo(report, stdout, o -> new TextRenderer(crossCheck, null).render(r, o));
+            case MARKDOWN -> writeTo(report, stdout, o -> new MarkdownRenderer(crossCheck, layout).render(r, o));
+            case TEXT -> writeTo(report, stdout, o -> new TextRenderer(crossCheck, null, layout).render(r, o));
         }
     }
 

@@ -4,6 +4,7 @@ import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.options.DebugOption;
 import io.overlapanalyze.options.FormatOption;
+import io.overlapanalyze.options.LayoutOptions;
 import io.overlapanalyze.options.InputOptions;
 import io.overlapanalyze.options.KernelPatternOptions;
 import io.overlapanalyze.options.OptionParsing;
@@ -86,6 +87,9 @@ public final class SparkAnalyze implements Callable<Integer> {
 
     @Mixin
     FormatOption format = new FormatOption();
+
+    @Mixin
+    LayoutOptions layoutOptions = new LayoutOptions();
 
     @Option(names = {"-o", "--output"}, paramLabel = "PATH|URI",
             description = "Write the report to PATH or URI instead of standard output.")
@@ -191,7 +195,7 @@ public final class SparkAnalyze implements Callable<Integer> {
                 result = SparkJob.run(sc, inputs, settings);
                 PrintWriter err = spec.commandLine().getErr();
                 warn(err, result);
-                outputs.write(result, fmt, crossCheck, spec.commandLine().getOut());
+                outputs.write(result, fmt, crossCheck, layoutOptions.layout(), spec.commandLine().getOut());
             } finally {
                 outputs.removeParts(parts);
             }
