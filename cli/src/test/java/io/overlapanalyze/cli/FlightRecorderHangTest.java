@@ -159,13 +159,13 @@ class FlightRecorderHangTest {
     @Test
     void theHangsPageShowsTheFirstLinesOfTheRealHangSection() throws IOException {
         Path dir = run("gpu_error_2nd");
-        String readme = Files.readString(Path.of(System.getProperty("overlap.projectRoot", "..")).resolve("docs/hangs.md"));
-        int section = readme.indexOf("# When the job hangs");
+        String page = Files.readString(Path.of(System.getProperty("overlap.projectRoot", "..")).resolve("docs/hangs.md"));
+        int section = page.indexOf("# When the job hangs");
         assertTrue(section >= 0, "docs/hangs.md has no 'When the job hangs'");
-        int start = readme.indexOf("```text\n", section) + "```text\n".length();
-        String shown = readme.substring(start, readme.indexOf("```", start));
+        int start = page.indexOf("```text\n", section) + "```text\n".length();
+        String shown = page.substring(start, page.indexOf("```", start));
         String out = CliRun.of(dir.toString()).out();
-        // The verdict opens the report; the section with the detail the README shows ends it.
+        // The verdict opens the report; the section with the detail the page shows ends it.
         assertTrue(out.lines().skip(2).findFirst().orElse("").startsWith("hang: group 72 "), out);
         int hang = out.lastIndexOf("\nhang: ") + 1;
         assertTrue(hang > 0, out);
