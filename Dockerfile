@@ -2,7 +2,7 @@
 #   docker build -t overlap-analyze .
 #   docker run --rm -u "$(id -u):$(id -g)" -v "$PWD:/data" overlap-analyze trace.json
 # The base images are build arguments: where no registry is reachable,
-# docker/local-base-images.sh builds both from Debian packages (see the README, "In a container").
+# docker/local-base-images.sh builds both from Debian packages (see docs/docker.md, "In a container").
 ARG BUILD_IMAGE=maven:3.9-eclipse-temurin-17
 ARG RUNTIME_IMAGE=eclipse-temurin:17-jre
 

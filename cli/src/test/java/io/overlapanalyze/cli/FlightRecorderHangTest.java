@@ -152,19 +152,20 @@ class FlightRecorderHangTest {
     }
 
     /**
-     * The README's "When the job hangs" shows the first lines of the hang section on a shared run
-     * (marked not-output: ReadmeExamplesTest cannot reach ../shared/traces); they are what the tool prints.
+     * "When the job hangs" (docs/hangs.md, linked from the README) shows the first lines of the hang
+     * section on a shared run (marked not-output: ReadmeExamplesTest cannot reach ../shared/traces);
+     * they are what the tool prints.
      */
     @Test
-    void theReadmeShowsTheFirstLinesOfTheRealHangSection() throws IOException {
+    void theHangsPageShowsTheFirstLinesOfTheRealHangSection() throws IOException {
         Path dir = run("gpu_error_2nd");
-        String readme = Files.readString(Path.of(System.getProperty("overlap.projectRoot", "..")).resolve("README.md"));
-        int section = readme.indexOf("## When the job hangs");
-        assertTrue(section >= 0, "README has no 'When the job hangs'");
-        int start = readme.indexOf("```text\n", section) + "```text\n".length();
-        String shown = readme.substring(start, readme.indexOf("```", start));
+        String page = Files.readString(Path.of(System.getProperty("overlap.projectRoot", "..")).resolve("docs/hangs.md"));
+        int section = page.indexOf("# When the job hangs");
+        assertTrue(section >= 0, "docs/hangs.md has no 'When the job hangs'");
+        int start = page.indexOf("```text\n", section) + "```text\n".length();
+        String shown = page.substring(start, page.indexOf("```", start));
         String out = CliRun.of(dir.toString()).out();
-        // The verdict opens the report; the section with the detail the README shows ends it.
+        // The verdict opens the report; the section with the detail the page shows ends it.
         assertTrue(out.lines().skip(2).findFirst().orElse("").startsWith("hang: group 72 "), out);
         int hang = out.lastIndexOf("\nhang: ") + 1;
         assertTrue(hang > 0, out);

@@ -112,7 +112,8 @@ class ProvenanceReferenceTest {
     }
 
     /**
-     * README claim: summing our per-step values over the steps HTA keeps (4 and 5) gives the
+     * Claim of docs/numbers.md ("Compared with Holistic Trace Analysis"): summing our per-step values
+     * over the steps HTA keeps (4 and 5) gives the
      * "exact" column of PROVENANCE.md's HTA-rule table for nccl_data: comm busy 24,289.050 µs,
      * overlap 3,585.679 µs, 14.76 %; HTA itself prints 14.31 % because it rounds to whole µs.
      */

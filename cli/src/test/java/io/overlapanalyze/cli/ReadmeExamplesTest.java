@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Every output the README and the samples' READMEs show is what the tool prints now: each marked
+ * Every output the README, the docs/ pages and the samples' READMEs show is what the tool prints now: each marked
  * block (see {@link DocBlock} for the markers) is run in-process through {@link Main#run} and
  * compared, and a block that looks like output but has no marker fails, so none can drift.
  *
@@ -50,12 +50,18 @@ import static org.junit.jupiter.api.Assertions.fail;
  * and the temporary directory as path prefixes, since the reader types relative paths; (2) the
  * version on a line {@code overlap-analyze VERSION ...}, so that a release does not touch the
  * README. Lines are compared exactly, trailing spaces included.
+ *
+ * <p>The README itself stays a path for a newcomer (under {@value #README_MAX_LINES} lines); every
+ * relative link of the README, docs/ and the samples' READMEs reaches its file and heading; every
+ * docs/ page is reached from the README.
  */
 class ReadmeExamplesTest {
     private static final Path ROOT = Path.of(System.getProperty("overlap.projectRoot", ".."))
             .toAbsolutePath().normalize();
-    private static final List<String> DOCS = List.of("README.md", "samples/README.md",
-            "samples/README-compare.md", "samples/README-jobs.md");
+    private static final List<String> SAMPLE_DOCS = List.of("samples/README.md", "samples/README-compare.md",
+            "samples/README-jobs.md");
+    /** The README is a path for a newcomer; the reference lives in docs/ (issue 27). */
+    private static final int README_MAX_LINES = 350;
     private static final List<String> MARKERS = List.of("output:", "excerpt", "not-output", "runs", "job-file example");
     private static final Set<String> OUTPUT_OPTIONS = Set.of("-o", "--output", "--html", "--json", "--markdown",
             "--junit");
@@ -67,10 +73,50 @@ class ReadmeExamplesTest {
 
     static List<DocBlock> blocks() throws IOException {
         List<DocBlock> all = new ArrayList<>();
-        for (String d : DOCS) {
+        for (String d : docs()) {
             all.addAll(DocBlock.of(ROOT.resolve(d)));
         }
         return all;
+    }
+
+    /**
+     * The documents whose examples are checked: the README, the samples' READMEs, and every page
+     * under docs/ that shows the tool (a marked block, or a command or output line of the tool in a
+     * fenced block), so that a page moved out of the README, or a new one, cannot escape the check.
+     */
+    static List<String> docs() throws IOException {
+        List<String> docs = new ArrayList<>();
+        docs.add("README.md");
+        docs.addAll(SAMPLE_DOCS);
+        for (Path p : markdownUnder(ROOT.resolve("docs"))) {
+            if (showsTheTool(p)) {
+                docs.add(ROOT.relativize(p).toString());
+            }
+        }
+        return docs;
+    }
+
+    private static List<Path> markdownUnder(Path dir) throws IOException {
+        try (Stream<Path> all = Files.walk(dir)) {
+            return all.filter(p -> p.toString().endsWith(".md") && Files.isRegularFile(p)).sorted().toList();
+        }
+    }
+
+    /** True when a fenced block of {@code doc} is marked, or has a line that runs or shows the tool. */
+    static boolean showsTheTool(Path doc) throws IOException {
+        for (DocBlock b : DocBlock.of(doc)) {
+            if (b.marker() != null && MARKERS.stream().anyMatch(b.marker()::startsWith)) {
+                return true;
+            }
+            for (String l : b.lines()) {
+                String t = l.strip();
+                t = t.startsWith("$ ") ? t.substring(2) : t;
+                if (t.startsWith("./overlap-analyze ") || t.startsWith("overlap-analyze ")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static boolean plain(DocBlock b) {
@@ -106,13 +152,126 @@ class ReadmeExamplesTest {
                 problems.add(b.where() + ": marker '" + m + "' on a " + b.language() + " block it does not fit");
             }
         }
-        for (String d : DOCS) {
+        for (String d : docs()) {
             for (int line : DocBlock.strayMarkers(ROOT.resolve(d), MARKERS)) {
                 problems.add(d + ":" + line + ": a marker must stand on the line right before an opening fence");
             }
         }
         assertEquals(List.of(), problems);
         assertTrue(checked >= 8, "the docs show at least 8 checked outputs, found " + checked);
+    }
+
+    /** The pages moved out of the README show examples, and are found and checked as such. */
+    @Test
+    void theDocsPagesWithExamplesAreChecked() throws IOException {
+        List<String> checked = docs();
+        for (String page : List.of("docs/usage.md", "docs/expert-parallel.md", "docs/whatif.md",
+                "docs/beyond-ddp.md", "docs/pictures.md", "docs/synth.md")) {
+            assertTrue(checked.contains(page), page + " shows the tool and must be checked: " + checked);
+        }
+        Path shows = tmp.resolve("shows.md");
+        Files.writeString(shows, "Text.\n\n```sh\nmvn -B -ntp test\n```\n\n```sh\n  ./overlap-analyze x.json\n```\n");
+        Path diagram = tmp.resolve("diagram.md");
+        Files.writeString(diagram, "```\nfile ─► reader ─► overlap-analyze\n```\n\n```sh\nmvn -B -ntp test\n```\n"
+                + "Run `./overlap-analyze x.json` in prose.\n");
+        Path output = tmp.resolve("output.md");
+        Files.writeString(output, "```\n$ overlap-analyze --version\n```\n");
+        assertTrue(showsTheTool(shows));
+        assertFalse(showsTheTool(diagram));
+        assertTrue(showsTheTool(output));
+    }
+
+    @Test
+    void theReadmeIsAPathNotAReference() throws IOException {
+        int lines = Files.readAllLines(ROOT.resolve("README.md")).size();
+        assertTrue(lines < README_MAX_LINES, "README.md has " + lines + " lines; at most " + (README_MAX_LINES - 1)
+                + ": move reference material to a docs/ page and link it");
+    }
+
+    /** Every relative link of the README, the docs/ pages and the samples' READMEs reaches its file and anchor. */
+    @Test
+    void everyRelativeLinkReachesItsFileAndAnchor() throws IOException {
+        List<String> problems = new ArrayList<>();
+        int checked = 0;
+        for (Path doc : linkedDocs()) {
+            for (DocLinks.Link l : DocLinks.relativeLinks(doc)) {
+                checked++;
+                String p = DocLinks.problem(l, ROOT);
+                if (p != null) {
+                    problems.add(ROOT.relativize(l.doc()) + ":" + l.line() + " (" + l.target() + "): " + p);
+                }
+            }
+        }
+        assertEquals(List.of(), problems);
+        assertTrue(checked >= 40, "the README and docs have at least 40 relative links, found " + checked);
+    }
+
+    /** Nothing moved out of the README is lost: every docs/ page and sample README is reached from it by links. */
+    @Test
+    void everyDocsPageIsReachedFromTheReadme() throws IOException {
+        Set<Path> reached = new java.util.HashSet<>();
+        java.util.ArrayDeque<Path> todo = new java.util.ArrayDeque<>(List.of(ROOT.resolve("README.md")));
+        while (!todo.isEmpty()) {
+            Path doc = todo.poll();
+            if (!reached.add(doc)) {
+                continue;
+            }
+            for (DocLinks.Link l : DocLinks.relativeLinks(doc)) {
+                String file = l.target().replaceFirst("#.*", "");
+                Path t = file.isEmpty() ? doc : doc.getParent().resolve(file).normalize();
+                if (t.toString().endsWith(".md") && Files.isRegularFile(t)) {
+                    todo.add(t);
+                }
+            }
+        }
+        List<String> unreached = new ArrayList<>();
+        try (Stream<Path> pages = Files.list(ROOT.resolve("docs"))) {
+            pages.filter(p -> p.toString().endsWith(".md")).sorted().forEach(p -> {
+                if (!reached.contains(p)) {
+                    unreached.add(ROOT.relativize(p).toString());
+                }
+            });
+        }
+        for (String d : SAMPLE_DOCS) {
+            if (!reached.contains(ROOT.resolve(d))) {
+                unreached.add(d);
+            }
+        }
+        assertEquals(List.of(), unreached, "pages no link from the README leads to");
+    }
+
+    /** The link check fails where a reader's click would: a missing file, a missing heading, a way out of the repository. */
+    @Test
+    void theLinkCheckSeesBrokenLinks() throws IOException {
+        Path root = tmp.resolve("repo");
+        Files.createDirectories(root.resolve("docs"));
+        Files.writeString(root.resolve("docs/a.md"), "# Beyond DDP: FSDP, pipelines\n\n## Reading (`io.x.formats`)\n\n"
+                + "## Step\n\n## Step\n\n<a id=\"kept\"></a>\n");
+        Files.writeString(root.resolve("README.md"), String.join("\n",
+                "[ok](docs/a.md) [ok](docs/a.md#beyond-ddp-fsdp-pipelines) ![pic](docs/a.md)",
+                "[ok](docs/a.md#reading-ioxformats) [ok](docs/a.md#step-1) [ok](docs/a.md#kept) [ok](#top) [web](https://x.org/y)",
+                "# Top",
+                "[missing](docs/b.md) [no heading](docs/a.md#step-2) [out](../outside.md)",
+                "`[in code](nowhere.md)`",
+                "```", "[in a block](nowhere.md)", "```", ""));
+        Files.writeString(tmp.resolve("outside.md"), "# Outside\n");
+        List<String> found = new ArrayList<>();
+        for (DocLinks.Link l : DocLinks.relativeLinks(root.resolve("README.md"))) {
+            found.add(l.target() + " " + (DocLinks.problem(l, root) == null ? "ok" : "broken"));
+        }
+        assertEquals(List.of("docs/a.md ok", "docs/a.md#beyond-ddp-fsdp-pipelines ok", "docs/a.md ok",
+                "docs/a.md#reading-ioxformats ok", "docs/a.md#step-1 ok", "docs/a.md#kept ok", "#top ok",
+                "docs/b.md broken", "docs/a.md#step-2 broken", "../outside.md broken"), found);
+    }
+
+    private static List<Path> linkedDocs() throws IOException {
+        List<Path> docs = new ArrayList<>();
+        docs.add(ROOT.resolve("README.md"));
+        docs.addAll(markdownUnder(ROOT.resolve("docs")));
+        for (String d : SAMPLE_DOCS) {
+            docs.add(ROOT.resolve(d));
+        }
+        return docs;
     }
 
     /** The parser sees what a reader sees: a block without marker and a marked one. */

@@ -89,7 +89,7 @@ class WhatIfCommandTest {
         assertTrue(r.get("recommended").asText().endsWith(", bandwidth x2"), r.get("recommended").asText());
     }
 
-    /** The README's worked example ("Choosing a bucket size"). */
+    /** The worked example of "Choosing a bucket size" (docs/whatif.md). */
     @Test
     void readmeSampleRecommendsTenMiBBecauseTheMeasuredBucketsAreTooBig() throws IOException {
         JsonNode r = json(CliRun.of("whatif", sample("gpt2-ddp-100mb.pt.trace.json.gz").toString(), "-f", "json"));
