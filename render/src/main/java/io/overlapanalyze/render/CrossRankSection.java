@@ -1,5 +1,6 @@
 package io.overlapanalyze.render;
 
+import io.overlapanalyze.render.escape.MarkdownEscape;
 import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.report.BandwidthByType;
 import io.overlapanalyze.report.CrossRankReport;
@@ -29,19 +30,19 @@ final class CrossRankSection {
     static void text(CrossRankReport x, StringBuilder sb) {
         sb.append("\nacross ranks: ").append(header(x)).append('\n');
         for (InputProblem p : x.inputProblems()) {
-            sb.append("input left out: ").append(p.message()).append('\n');
+            sb.append("input left out: ").append(TerminalText.safe(p.message())).append('\n');
         }
-        sb.append("clocks: ").append(clock(x)).append('\n');
+        sb.append("clocks: ").append(TerminalText.safe(clock(x))).append('\n');
         for (GroupSummary g : x.groups()) {
-            sb.append("group ").append(group(g)).append('\n');
+            sb.append("group ").append(TerminalText.safe(group(g))).append('\n');
         }
         if (x.mismatches().isEmpty()) {
             sb.append("mismatches: none\n");
         }
         for (Mismatch m : x.mismatches()) {
-            sb.append(m.severity()).append(' ').append(m.kind()).append(": ").append(m.message()).append('\n');
+            sb.append(m.severity()).append(' ').append(m.kind()).append(": ").append(TerminalText.safe(m.message())).append('\n');
         }
-        sb.append("skew: ").append(skew(x.skew())).append('\n');
+        sb.append("skew: ").append(TerminalText.safe(skew(x.skew()))).append('\n');
         if (!x.stragglers().isEmpty()) {
             sb.append("\nstragglers (most waited-for first; ms over all matched collectives)\n");
             List<String[]> rows = new ArrayList<>();
@@ -64,7 +65,7 @@ final class CrossRankSection {
             TextTable.render(rows, Set.of(0), sb);
         }
         for (String n : x.notes()) {
-            sb.append("note: ").append(n).append('\n');
+            sb.append("note: ").append(TerminalText.safe(n)).append('\n');
         }
     }
 
@@ -194,6 +195,6 @@ final class CrossRankSection {
     }
 
     private static String esc(String s) {
-        return s.replace("|", "\\|").replace("*", "\\*").replace("_", "\\_");
+        return MarkdownEscape.text(s);
     }
 }

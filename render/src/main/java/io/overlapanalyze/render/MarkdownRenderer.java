@@ -1,5 +1,6 @@
 package io.overlapanalyze.render;
 
+import io.overlapanalyze.render.escape.MarkdownEscape;
 import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.Finding;
@@ -30,7 +31,7 @@ public final class MarkdownRenderer implements ReportRenderer {
         StringBuilder sb = new StringBuilder();
         sb.append("# overlap-analyze report\n\n").append("_").append(report.tool()).append("_\n");
         if (report.hang() != null) {
-            sb.append("\n**").append(escape(TerminalText.safe(report.hang().verdict()))).append("**\n");
+            sb.append("\n**").append(escape(report.hang().verdict())).append("**\n");
         }
         if (!report.ranks().isEmpty()) {
             sb.append("\n## ").append(FindingsView.TITLE).append("\n\n");
@@ -42,15 +43,15 @@ public final class MarkdownRenderer implements ReportRenderer {
                 String where = FindingsView.ranks(f);
                 sb.append(n++).append(". **").append(f.kind()).append("**: ").append(FindingsView.saving(f))
                         .append(where.isEmpty() ? "" : ", " + where).append(".\n   ")
-                        .append(escape(TerminalText.safe(f.evidence()))).append(".\n   *Change:* ")
-                        .append(escape(TerminalText.safe(f.action()))).append(".\n");
+                        .append(escape(f.evidence())).append(".\n   *Change:* ")
+                        .append(escape(f.action())).append(".\n");
             }
         }
         for (RankReport rank : report.ranks()) {
             sb.append("\n## ").append(escape(TextRenderer.rankHeading(rank)))
-                    .append("\n\nSource: `").append(rank.source()).append("` (")
+                    .append("\n\nSource: ").append(MarkdownEscape.code(rank.source())).append(" (")
                     .append(rank.format().toLowerCase(Locale.ROOT)).append(")\n\n");
-            String where = WhereTimeWent.line(rank, name -> escape(TerminalText.safe(name)));
+            String where = WhereTimeWent.line(rank, MarkdownRenderer::escape);
             if (where != null) {
                 where = where.replace("\n  the host meanwhile", "; the host meanwhile");
                 sb.append(where.substring(0, 1).toUpperCase(Locale.ROOT)).append(where.substring(1)).append(".\n\n");
@@ -155,7 +156,8 @@ public final class MarkdownRenderer implements ReportRenderer {
         out.flush();
     }
 
+    /** {@link MarkdownEscape#text}, under the name the markdown sections call. */
     static String escape(String s) {
-        return s.replace("|", "\\|").replace("*", "\\*").replace("_", "\\_");
+        return MarkdownEscape.text(s);
     }
 }
