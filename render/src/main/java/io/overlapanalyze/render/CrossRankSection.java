@@ -40,7 +40,8 @@ final class CrossRankSection {
             sb.append("mismatches: none\n");
         }
         for (Mismatch m : x.mismatches()) {
-            sb.append(m.severity()).append(' ').append(m.kind()).append(": ").append(TerminalText.safe(m.message())).append('\n');
+            sb.append(m.severity()).append(' ').append(m.kind()).append(": ").append(TerminalText.safe(m.message()))
+                    .append('\n');
         }
         sb.append("skew: ").append(TerminalText.safe(skew(x.skew()))).append('\n');
         if (!x.stragglers().isEmpty()) {

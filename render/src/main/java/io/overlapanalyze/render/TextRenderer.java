@@ -255,7 +255,8 @@ public final class TextRenderer implements ReportRenderer {
         }
         sb.append('\n');
         if (!comm) {
-            sb.append("communication: not available: ").append(TerminalText.safe(rank.notAvailable().communication())).append('\n');
+            sb.append("communication: not available: ").append(TerminalText.safe(rank.notAvailable().communication()))
+                    .append('\n');
         }
         String split = comm ? Explanations.commSplit(counted(rank, t)) : null;
         if (split != null) {

@@ -83,10 +83,10 @@ public final class DiffRenderer {
     static String markdown(DiffReport d) {
         StringBuilder sb = new StringBuilder();
         sb.append("## overlap-analyze diff\n\n");
-        sb.append("- **A**: ").append(MarkdownEscape.code(d.a().label())).append(" (").append(TextTable.md(sideDetails(d.a())))
-                .append(")\n");
-        sb.append("- **B**: ").append(MarkdownEscape.code(d.b().label())).append(" (").append(TextTable.md(sideDetails(d.b())))
-                .append(")\n\n");
+        sb.append("- **A**: ").append(MarkdownEscape.code(d.a().label())).append(" (")
+                .append(TextTable.md(sideDetails(d.a()))).append(")\n");
+        sb.append("- **B**: ").append(MarkdownEscape.code(d.b().label())).append(" (")
+                .append(TextTable.md(sideDetails(d.b()))).append(")\n\n");
         sb.append("Medians over complete steps × ranks; significance by Mann-Whitney U at alpha ").append(d.alpha())
                 .append(" with at least ").append(d.minSamples()).append(" samples a side.\n\n");
         if (comparability(d.comparability(), sb, true)) {

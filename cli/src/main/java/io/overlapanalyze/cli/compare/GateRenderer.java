@@ -79,7 +79,8 @@ public final class GateRenderer {
         sb.append('\n');
         for (GateCheck c : g.checks()) {
             if (c.status() != GateStatus.PASS || c.overThreshold()) {
-                sb.append("- ").append(TerminalEscape.text(c.label())).append(": ").append(TerminalEscape.text(why(c))).append('\n');
+                sb.append("- ").append(TerminalEscape.text(c.label())).append(": ").append(TerminalEscape.text(why(c)))
+                        .append('\n');
             }
         }
         return sb.toString();
@@ -190,7 +191,8 @@ public final class GateRenderer {
                     x.writeStartElement("failure");
                     x.writeAttribute("type", c.status() == GateStatus.INCONCLUSIVE ? "inconclusive" : "regression");
                     x.writeAttribute("message", XmlEscape.chars(sentence));
-                    x.writeCharacters(XmlEscape.chars(sentence) + "\nbaseline samples " + c.samplesBaseline() + ", current samples "
+                    x.writeCharacters(XmlEscape.chars(sentence) + "\nbaseline samples " + c.samplesBaseline()
+                            + ", current samples "
                             + c.samplesCurrent() + "; values" + (c.unit() == MetricUnit.NS ? " in ns" : "") + ": baseline " + c.baseline() + ", current "
                             + c.current() + ", change " + c.absChange());
                     x.writeEndElement();

@@ -58,7 +58,8 @@ public final class WhatIfTextRenderer {
         }
         sb.append('\n');
         if (r.recommended() != null) {
-            sb.append("recommended: ").append(TerminalEscape.text(r.recommended())).append("  (").append(effect(r.dominantEffect()))
+            sb.append("recommended: ").append(TerminalEscape.text(r.recommended())).append("  (")
+                    .append(effect(r.dominantEffect()))
                     .append(")\n");
         }
         wrap(r.reason(), "  ", sb);
@@ -122,7 +123,8 @@ public final class WhatIfTextRenderer {
         for (TwoEngineReplay.ReplayedBucket b : t.comm()) {
             fill(comm, b.startNs(), b.endNs(), end, i++ % 2 == 0 ? '=' : '-');
         }
-        sb.append("timeline of ").append(TerminalEscape.text(t.label())).append(" (").append(TerminalEscape.text(t.step())).append("), one column = ")
+        sb.append("timeline of ").append(TerminalEscape.text(t.label())).append(" (")
+                .append(TerminalEscape.text(t.step())).append("), one column = ")
                 .append(Units.ms(end / WIDTH)).append(" ms; tail ").append(Units.ms(t.tailNs())).append(" ms\n");
         sb.append("  compute |").append(compute).append("|\n");
         sb.append("  comm    |").append(comm).append("|\n");

@@ -126,14 +126,14 @@ class HostileInputCorpusTest {
                     com.fasterxml.jackson.databind.JsonNode report =
                             new com.fasterxml.jackson.databind.ObjectMapper().readTree(run.out());
                     assertEquals("ProfilerStep#1 " + HostileNames.NAME,
-                            report.get("ranks").get(0).get("steps").get(0).get("name").asText(), "the name kept exactly");
+                            report.get("ranks").get(0).get("steps").get(0).get("name").asText(),
+                            "the name kept exactly");
                     HostileNames.assertHtmlSafe(html);
                 }),
                 DynamicTest.dynamicTest("diff, text and markdown", () -> {
                     HostileNames.assertCleanRun("diff", Cli.run("diff", a, b));
-                    HostileNames.assertMarkdownSafe("diff -f markdown",
-                            HostileNames.assertCleanRun("diff -f markdown", Cli.run("diff", "-f", "markdown", a, b)).out(),
-                            null);
+                    Cli md = HostileNames.assertCleanRun("diff -f markdown", Cli.run("diff", "-f", "markdown", a, b));
+                    HostileNames.assertMarkdownSafe("diff -f markdown", md.out(), null);
                 }),
                 DynamicTest.dynamicTest("summary, then gate with --markdown and --junit", () -> {
                     Path summary = dir.resolve("baseline.json");
