@@ -74,6 +74,8 @@ class ArchitectureTest {
             // Above every reader and analysis: they must not depend on the generator.
             List.of("synth"),
             // The renderers (module render/): every launcher's output, so below every launcher.
+            // One escaper per output kind (terminal, markdown, XML, HTML) for every name from an input.
+            List.of("render.escape"),
             // Human formatting of nanoseconds, bytes and rates, for every renderer and picture.
             List.of("render.units"),
             List.of("render.timeline"),

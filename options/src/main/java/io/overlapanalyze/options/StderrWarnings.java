@@ -1,6 +1,7 @@
 package io.overlapanalyze.options;
 
 import io.overlapanalyze.formats.input.Messages;
+import io.overlapanalyze.render.escape.TerminalEscape;
 import io.overlapanalyze.report.RankReport;
 
 import java.io.PrintWriter;
@@ -9,7 +10,9 @@ import java.util.Collection;
 /**
  * Warnings on standard error, one line each naming its input, in every command and whatever
  * {@code -f} and {@code -o} say: a report written to a file or read by a script must not be the
- * only place that says the input was damaged.
+ * only place that says the input was damaged. A warning quotes values from a trace (names of
+ * steps, groups, kernels, files): every line goes through the terminal escaper, so none can drive
+ * the terminal or split into lines of its own.
  */
 public final class StderrWarnings {
     private StderrWarnings() {
@@ -37,7 +40,7 @@ public final class StderrWarnings {
             return;
         }
         for (String n : notes) {
-            err.println("overlap-analyze: " + Messages.printable(n));
+            err.println("overlap-analyze: " + TerminalEscape.text(Messages.printable(n)));
         }
         err.flush();
     }
@@ -47,7 +50,7 @@ public final class StderrWarnings {
             return;
         }
         for (String w : warnings) {
-            err.println("overlap-analyze: warning: " + w);
+            err.println("overlap-analyze: warning: " + TerminalEscape.text(w));
         }
         err.flush();
     }

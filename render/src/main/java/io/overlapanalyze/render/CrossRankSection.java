@@ -1,5 +1,6 @@
 package io.overlapanalyze.render;
 
+import io.overlapanalyze.render.escape.MarkdownEscape;
 import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.report.BandwidthByType;
 import io.overlapanalyze.report.CrossRankReport;
@@ -36,22 +37,22 @@ final class CrossRankSection {
      */
     static void text(CrossRankReport x, StringBuilder sb, int cap) {
         sb.append("\nacross ranks: ").append(header(x)).append('\n');
-        for (String line : capped(x.inputProblems().stream().map(p -> "input left out: " + p.message()).toList(), cap,
+        for (String line : capped(x.inputProblems().stream().map(p -> "input left out: " + TerminalText.safe(p.message())).toList(), cap,
                 "inputs left out")) {
             sb.append(line).append('\n');
         }
-        sb.append("clocks: ").append(clock(x, cap)).append('\n');
-        for (String line : capped(x.groups().stream().map(g -> "group " + group(g)).toList(), cap, "groups")) {
+        sb.append("clocks: ").append(TerminalText.safe(clock(x, cap))).append('\n');
+        for (String line : capped(x.groups().stream().map(g -> "group " + TerminalText.safe(group(g))).toList(), cap, "groups")) {
             sb.append(line).append('\n');
         }
         if (x.mismatches().isEmpty()) {
             sb.append("mismatches: none\n");
         }
         for (String line : capped(x.mismatches().stream().map(m -> m.severity() + " " + m.kind() + ": "
-                + (cap == Integer.MAX_VALUE ? m.message() : JobSection.shortMismatch(m))).toList(), cap, "mismatches")) {
+                + TerminalText.safe(cap == Integer.MAX_VALUE ? m.message() : JobSection.shortMismatch(m))).toList(), cap, "mismatches")) {
             sb.append(line).append('\n');
         }
-        sb.append("skew: ").append(skew(x.skew())).append('\n');
+        sb.append("skew: ").append(TerminalText.safe(skew(x.skew()))).append('\n');
         if (!x.stragglers().isEmpty()) {
             sb.append("\nstragglers (most waited-for first; ms over all matched collectives)\n");
             table(sb, STRAGGLER_HEADER, stragglerRows(x), cap, "ranks");
@@ -71,7 +72,7 @@ final class CrossRankSection {
                     .append(longest ? ", the longest first" : "").append('\n');
             table(sb, TAIL_HEADER, tailRows(tails), cap, "steps");
         }
-        for (String line : capped(x.notes().stream().map(n -> "note: " + n).toList(), cap, "notes")) {
+        for (String line : capped(x.notes().stream().map(n -> "note: " + TerminalText.safe(n)).toList(), cap, "notes")) {
             sb.append(line).append('\n');
         }
     }
@@ -251,6 +252,6 @@ final class CrossRankSection {
     }
 
     private static String esc(String s) {
-        return s.replace("|", "\\|").replace("*", "\\*").replace("_", "\\_");
+        return MarkdownEscape.text(s);
     }
 }

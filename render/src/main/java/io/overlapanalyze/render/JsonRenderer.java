@@ -3,6 +3,7 @@ package io.overlapanalyze.render;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.overlapanalyze.render.escape.JsonEscapes;
 import io.overlapanalyze.report.AnalysisReport;
 
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -22,6 +23,11 @@ public final class JsonRenderer implements ReportRenderer {
             .enable(SerializationFeature.INDENT_OUTPUT)
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .setSerializationInclusion(JsonInclude.Include.ALWAYS);
+
+    static {
+        // Names from a trace: no raw control or bidirectional character in the file (JSON escapes).
+        MAPPER.getFactory().setCharacterEscapes(new JsonEscapes());
+    }
 
     /** The shared mapper, also used by tests to read reports back. */
     public static ObjectMapper mapper() {

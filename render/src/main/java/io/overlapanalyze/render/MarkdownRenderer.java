@@ -1,5 +1,6 @@
 package io.overlapanalyze.render;
 
+import io.overlapanalyze.render.escape.MarkdownEscape;
 import io.overlapanalyze.render.overview.JobOverview;
 import io.overlapanalyze.render.overview.ReportLayout;
 import io.overlapanalyze.render.units.Units;
@@ -45,13 +46,13 @@ public final class MarkdownRenderer implements ReportRenderer {
         StringBuilder sb = new StringBuilder();
         sb.append("# overlap-analyze report\n\n").append("_").append(report.tool()).append("_\n");
         if (report.hang() != null) {
-            sb.append("\n**").append(escape(TerminalText.safe(report.hang().verdict()))).append("**\n");
+            sb.append("\n**").append(escape(report.hang().verdict())).append("**\n");
         }
         boolean job = report.ranks().size() > 1;
         JobOverview overview = job ? JobOverview.of(report) : null;
         if (job) {
             sb.append("\n## Job\n\n");
-            for (String line : JobSection.lines(overview, name -> escape(TerminalText.safe(name)))) {
+            for (String line : JobSection.lines(overview, MarkdownRenderer::escape)) {
                 sb.append("- ").append(line.startsWith("ERROR ") ? "**ERROR** " + line.substring(6) : escape(line))
                         .append('\n');
             }
@@ -66,8 +67,8 @@ public final class MarkdownRenderer implements ReportRenderer {
                 String where = FindingsView.ranks(f);
                 sb.append(n++).append(". **").append(f.kind()).append("**: ").append(FindingsView.saving(f))
                         .append(where.isEmpty() ? "" : ", " + where).append(".\n   ")
-                        .append(escape(TerminalText.safe(f.evidence()))).append(".\n   *Change:* ")
-                        .append(escape(TerminalText.safe(f.action()))).append(".\n");
+                        .append(escape(f.evidence())).append(".\n   *Change:* ")
+                        .append(escape(f.action())).append(".\n");
             }
         }
         if (!job) {
@@ -124,9 +125,9 @@ public final class MarkdownRenderer implements ReportRenderer {
     private void rank(RankReport rank, int stepRows, StringBuilder sb) {
         List<StepReport> shown = JobOverview.longestSteps(rank.steps(), stepRows);
         sb.append("\n## ").append(escape(TextRenderer.rankHeading(rank)))
-                .append("\n\nSource: `").append(rank.source()).append("` (")
+                .append("\n\nSource: ").append(MarkdownEscape.code(rank.source())).append(" (")
                 .append(rank.format().toLowerCase(Locale.ROOT)).append(")\n\n");
-        String where = WhereTimeWent.line(rank, name -> escape(TerminalText.safe(name)));
+        String where = WhereTimeWent.line(rank, MarkdownRenderer::escape);
         if (where != null) {
             where = where.replace("\n  the host meanwhile", "; the host meanwhile");
             sb.append(where.substring(0, 1).toUpperCase(Locale.ROOT)).append(where.substring(1)).append(".\n\n");
@@ -228,6 +229,6 @@ public final class MarkdownRenderer implements ReportRenderer {
         }
 
     static String escape(String s) {
-        return s.replace("|", "\\|").replace("*", "\\*").replace("_", "\\_");
+        return MarkdownEscape.text(s);
     }
 }

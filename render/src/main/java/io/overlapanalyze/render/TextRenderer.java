@@ -173,7 +173,7 @@ public final class TextRenderer implements ReportRenderer {
 
     private void renderRank(RankReport rank, List<PeerBoundTail> peerBound, int stepRows, StringBuilder sb) {
         List<StepReport> shown = JobOverview.longestSteps(rank.steps(), stepRows);
-        sb.append(rankHeading(rank)).append("  ").append(rank.source()).append("  (")
+        sb.append(rankHeading(rank)).append("  ").append(TerminalText.safe(rank.source())).append("  (")
                 .append(rank.format().toLowerCase(Locale.ROOT)).append(")\n");
         String where = WhereTimeWent.line(rank, TerminalText::safe);
         if (where != null) {
@@ -206,7 +206,7 @@ public final class TextRenderer implements ReportRenderer {
             }
             for (StepReport s : shown) {
                 if (s.tailNs() != null && s.tailNs() > 0 && !s.attribution().chain().isEmpty()) {
-                    sb.append("  ").append(s.name()).append(" tail chain: ").append(chain(s));
+                    sb.append("  ").append(TerminalText.safe(s.name())).append(" tail chain: ").append(chain(s));
                     peerBound.stream().filter(p -> p.step().equals(s.name())).findFirst().ifPresent(p ->
                             sb.append("; it waited ").append(Units.msUnit(p.waitNs())).append(" of ")
                                     .append(Units.msUnit(p.durationNs())).append(" for ")
@@ -229,7 +229,7 @@ public final class TextRenderer implements ReportRenderer {
             if (rank.crossCheck().isEmpty()) {
                 sb.append("cross-check: the trace carries no overlap numbers of its own\n");
             } else {
-                sb.append("\ncross-check against ").append(rank.crossCheck().get(0).origin())
+                sb.append("\ncross-check against ").append(TerminalText.safe(rank.crossCheck().get(0).origin()))
                         .append(" (docs/ascend-cross-check.md):\n");
                 List<String[]> rows = new ArrayList<>();
                 rows.add(CrossCheckView.HEADER);
@@ -238,10 +238,10 @@ public final class TextRenderer implements ReportRenderer {
             }
         }
         for (String note : rank.notes()) {
-            sb.append("note: ").append(note).append('\n');
+            sb.append("note: ").append(TerminalText.safe(note)).append('\n');
         }
         for (String warning : rank.warnings()) {
-            sb.append("warning: ").append(warning).append('\n');
+            sb.append("warning: ").append(TerminalText.safe(warning)).append('\n');
         }
     }
 
@@ -252,9 +252,9 @@ public final class TextRenderer implements ReportRenderer {
         }
         sb.append('\n');
         for (BeyondView.Section section : BeyondView.sections(rank, maxLines)) {
-            sb.append(section.title()).append('\n');
+            sb.append(TerminalText.safe(section.title())).append('\n');
             for (String line : section.lines()) {
-                sb.append("  ").append(line).append('\n');
+                sb.append("  ").append(TerminalText.safe(line)).append('\n');
             }
             if (section.table() != null && section.table().size() > 1) {
                 StringBuilder t = new StringBuilder();
@@ -319,7 +319,8 @@ public final class TextRenderer implements ReportRenderer {
         }
         sb.append('\n');
         if (!comm) {
-            sb.append("communication: not available: ").append(rank.notAvailable().communication()).append('\n');
+            sb.append("communication: not available: ").append(TerminalText.safe(rank.notAvailable().communication()))
+                    .append('\n');
         }
         String split = comm ? Explanations.commSplit(counted(rank, t)) : null;
         if (split != null) {

@@ -1,5 +1,9 @@
 package io.overlapanalyze.render;
 
+import io.overlapanalyze.render.escape.MarkdownEscape;
+import io.overlapanalyze.render.escape.TerminalEscape;
+
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -11,7 +15,10 @@ public final class TextTable {
     private TextTable() {
     }
 
-    public static void render(List<String[]> rows, Set<Integer> left, StringBuilder sb) {
+    /** Every cell goes through the terminal escaper: a table cell never holds a control character. */
+    public static void render(List<String[]> rawRows, Set<Integer> left, StringBuilder sb) {
+        List<String[]> rows = rawRows.stream().map(r -> Arrays.stream(r).map(TerminalEscape::text)
+                .toArray(String[]::new)).toList();
         int cols = rows.get(0).length;
         int[] width = new int[cols];
         for (String[] r : rows) {
@@ -32,9 +39,9 @@ public final class TextTable {
         }
     }
 
-    /** A markdown table cell: pipes escaped, no newlines. */
+    /** A markdown table cell or text: {@link MarkdownEscape#text} (pipes escaped, no line breaks, no markup). */
     public static String md(String s) {
-        return s.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ");
+        return MarkdownEscape.text(s);
     }
 
     /** A GitHub-flavoured markdown table; {@code align} per column: 'l' or 'r'. */

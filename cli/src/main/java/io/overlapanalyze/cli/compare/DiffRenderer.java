@@ -1,6 +1,8 @@
 package io.overlapanalyze.cli.compare;
 
 import io.overlapanalyze.render.TextTable;
+import io.overlapanalyze.render.escape.MarkdownEscape;
+import io.overlapanalyze.render.escape.TerminalEscape;
 
 import io.overlapanalyze.render.Explanations;
 import io.overlapanalyze.render.JsonRenderer;
@@ -58,7 +60,7 @@ public final class DiffRenderer {
         TextTable.render(structureRows(d), Set.of(0, 1, 2), sb);
         sb.append('\n');
         for (String f : findings(d)) {
-            sb.append("- ").append(f).append('\n');
+            sb.append("- ").append(TerminalEscape.text(f)).append('\n');
         }
         return sb.toString();
     }
@@ -74,15 +76,17 @@ public final class DiffRenderer {
         String line = "comparability " + String.format(Locale.ROOT, "%.2f", c.score())
                 + (c.comparable() ? " (comparable)" : " (NOT comparable)") + ": " + String.join("; ", c.differences());
         sb.append(markdown ? "**" + TextTable.md(line.substring(0, line.indexOf(':') + 1)) + "** "
-                + TextTable.md(line.substring(line.indexOf(':') + 2)) : line).append('\n');
+                + TextTable.md(line.substring(line.indexOf(':') + 2)) : TerminalEscape.text(line)).append('\n');
         return true;
     }
 
     static String markdown(DiffReport d) {
         StringBuilder sb = new StringBuilder();
         sb.append("## overlap-analyze diff\n\n");
-        sb.append("- **A**: `").append(d.a().label()).append("` (").append(sideDetails(d.a())).append(")\n");
-        sb.append("- **B**: `").append(d.b().label()).append("` (").append(sideDetails(d.b())).append(")\n\n");
+        sb.append("- **A**: ").append(MarkdownEscape.code(d.a().label())).append(" (")
+                .append(TextTable.md(sideDetails(d.a()))).append(")\n");
+        sb.append("- **B**: ").append(MarkdownEscape.code(d.b().label())).append(" (")
+                .append(TextTable.md(sideDetails(d.b()))).append(")\n\n");
         sb.append("Medians over complete steps × ranks; significance by Mann-Whitney U at alpha ").append(d.alpha())
                 .append(" with at least ").append(d.minSamples()).append(" samples a side.\n\n");
         if (comparability(d.comparability(), sb, true)) {
@@ -99,7 +103,7 @@ public final class DiffRenderer {
     }
 
     private static String side(RunSide s) {
-        return s.label() + "  (" + sideDetails(s) + ")";
+        return TerminalEscape.text(s.label() + "  (" + sideDetails(s) + ")");
     }
 
     static String sideDetails(RunSide s) {

@@ -1,6 +1,9 @@
 package io.overlapanalyze.cli.compare;
 
 import io.overlapanalyze.render.TextTable;
+import io.overlapanalyze.render.escape.MarkdownEscape;
+import io.overlapanalyze.render.escape.TerminalEscape;
+import io.overlapanalyze.render.escape.XmlEscape;
 
 import io.overlapanalyze.render.JsonRenderer;
 import io.overlapanalyze.compare.GateCheck;
@@ -66,17 +69,18 @@ public final class GateRenderer {
     static String text(GateReport g) {
         StringBuilder sb = new StringBuilder();
         sb.append("overlap-analyze gate: ").append(headline(g)).append('\n');
-        sb.append("baseline: ").append(g.baseline().label()).append("  (")
-                .append(DiffRenderer.sideDetails(g.baseline())).append(")\n");
-        sb.append("current:  ").append(g.current().label()).append("  (")
-                .append(DiffRenderer.sideDetails(g.current())).append(")\n");
+        sb.append("baseline: ").append(TerminalEscape.text(g.baseline().label())).append("  (")
+                .append(TerminalEscape.text(DiffRenderer.sideDetails(g.baseline()))).append(")\n");
+        sb.append("current:  ").append(TerminalEscape.text(g.current().label())).append("  (")
+                .append(TerminalEscape.text(DiffRenderer.sideDetails(g.current()))).append(")\n");
         DiffRenderer.comparability(g.comparability(), sb, false);
         sb.append('\n');
         TextTable.render(rows(g), Set.of(0, 5, 6, 7), sb);
         sb.append('\n');
         for (GateCheck c : g.checks()) {
             if (c.status() != GateStatus.PASS || c.overThreshold()) {
-                sb.append("- ").append(c.label()).append(": ").append(why(c)).append('\n');
+                sb.append("- ").append(TerminalEscape.text(c.label())).append(": ").append(TerminalEscape.text(why(c)))
+                        .append('\n');
             }
         }
         return sb.toString();
@@ -86,9 +90,10 @@ public final class GateRenderer {
         StringBuilder sb = new StringBuilder();
         sb.append("### ").append(g.result() == GateStatus.PASS ? "✅" : "❌").append(" overlap-analyze gate: ")
                 .append(headline(g)).append("\n\n");
-        sb.append("Baseline `").append(g.baseline().label()).append("` (").append(DiffRenderer.sideDetails(g.baseline()))
-                .append("), current `").append(g.current().label()).append("` (")
-                .append(DiffRenderer.sideDetails(g.current())).append(").\n\n");
+        sb.append("Baseline ").append(MarkdownEscape.code(g.baseline().label())).append(" (")
+                .append(TextTable.md(DiffRenderer.sideDetails(g.baseline()))).append("), current ")
+                .append(MarkdownEscape.code(g.current().label())).append(" (")
+                .append(TextTable.md(DiffRenderer.sideDetails(g.current()))).append(").\n\n");
         if (DiffRenderer.comparability(g.comparability(), sb, true)) {
             sb.append('\n');
         }
@@ -96,7 +101,7 @@ public final class GateRenderer {
         sb.append('\n');
         for (GateCheck c : g.checks()) {
             if (c.status() != GateStatus.PASS || c.overThreshold()) {
-                sb.append("- **").append(c.label()).append("**: ").append(TextTable.md(why(c)))
+                sb.append("- **").append(TextTable.md(c.label())).append("**: ").append(TextTable.md(why(c)))
                         .append('\n');
             }
         }
@@ -178,15 +183,16 @@ public final class GateRenderer {
                 x.writeCharacters("\n    ");
                 x.writeStartElement("testcase");
                 x.writeAttribute("classname", "overlap-analyze.gate");
-                x.writeAttribute("name", c.metric());
+                x.writeAttribute("name", XmlEscape.chars(c.metric()));
                 x.writeAttribute("time", "0");
                 String sentence = sentence(c);
                 if (fails(g, c)) {
                     x.writeCharacters("\n      ");
                     x.writeStartElement("failure");
                     x.writeAttribute("type", c.status() == GateStatus.INCONCLUSIVE ? "inconclusive" : "regression");
-                    x.writeAttribute("message", sentence);
-                    x.writeCharacters(sentence + "\nbaseline samples " + c.samplesBaseline() + ", current samples "
+                    x.writeAttribute("message", XmlEscape.chars(sentence));
+                    x.writeCharacters(XmlEscape.chars(sentence) + "\nbaseline samples " + c.samplesBaseline()
+                            + ", current samples "
                             + c.samplesCurrent() + "; values" + (c.unit() == MetricUnit.NS ? " in ns" : "") + ": baseline " + c.baseline() + ", current "
                             + c.current() + ", change " + c.absChange());
                     x.writeEndElement();
@@ -194,12 +200,12 @@ public final class GateRenderer {
                 } else if (c.status() == GateStatus.SKIPPED) {
                     x.writeCharacters("\n      ");
                     x.writeEmptyElement("skipped");
-                    x.writeAttribute("message", c.reason());
+                    x.writeAttribute("message", XmlEscape.chars(c.reason()));
                     x.writeCharacters("\n    ");
                 } else {
                     x.writeCharacters("\n      ");
                     x.writeStartElement("system-out");
-                    x.writeCharacters(sentence);
+                    x.writeCharacters(XmlEscape.chars(sentence));
                     x.writeEndElement();
                     x.writeCharacters("\n    ");
                 }
@@ -222,6 +228,6 @@ public final class GateRenderer {
         x.writeCharacters("\n      ");
         x.writeEmptyElement("property");
         x.writeAttribute("name", name);
-        x.writeAttribute("value", value == null ? "" : value);
+        x.writeAttribute("value", XmlEscape.chars(value));
     }
 }

@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli.whatif;
 
+import io.overlapanalyze.render.escape.TerminalEscape;
 import io.overlapanalyze.render.TextTable;
 
 import io.overlapanalyze.render.units.Units;
@@ -30,7 +31,7 @@ public final class WhatIfTextRenderer {
     public static void render(WhatIfReport r, Writer out) throws IOException {
         StringBuilder sb = new StringBuilder();
         sb.append(r.tool()).append(" what-if\n\n");
-        sb.append(r.source()).append("  (").append(r.input()).append(r.input().equals("trace")
+        sb.append(TerminalEscape.text(r.source())).append("  (").append(r.input()).append(r.input().equals("trace")
                 ? ", " + r.steps().size() + " step(s) replayed; predictions are medians" : "").append(")\n");
         CostModel m = r.model();
         sb.append(String.format(Locale.ROOT, "cost model %s%s: time = alpha + bytes/beta, alpha %.1f us, beta %.3f "
@@ -57,7 +58,8 @@ public final class WhatIfTextRenderer {
         }
         sb.append('\n');
         if (r.recommended() != null) {
-            sb.append("recommended: ").append(r.recommended()).append("  (").append(effect(r.dominantEffect()))
+            sb.append("recommended: ").append(TerminalEscape.text(r.recommended())).append("  (")
+                    .append(effect(r.dominantEffect()))
                     .append(")\n");
         }
         wrap(r.reason(), "  ", sb);
@@ -121,7 +123,8 @@ public final class WhatIfTextRenderer {
         for (TwoEngineReplay.ReplayedBucket b : t.comm()) {
             fill(comm, b.startNs(), b.endNs(), end, i++ % 2 == 0 ? '=' : '-');
         }
-        sb.append("timeline of ").append(t.label()).append(" (").append(t.step()).append("), one column = ")
+        sb.append("timeline of ").append(TerminalEscape.text(t.label())).append(" (")
+                .append(TerminalEscape.text(t.step())).append("), one column = ")
                 .append(Units.ms(end / WIDTH)).append(" ms; tail ").append(Units.ms(t.tailNs())).append(" ms\n");
         sb.append("  compute |").append(compute).append("|\n");
         sb.append("  comm    |").append(comm).append("|\n");
@@ -140,11 +143,11 @@ public final class WhatIfTextRenderer {
         }
     }
 
-    /** Wraps a long line at about 100 columns, continuation lines indented. */
+    /** Wraps a long line at about 100 columns, continuation lines indented; the text is shown terminal-safe. */
     private static void wrap(String text, String indent, StringBuilder sb) {
         int limit = 100;
         StringBuilder line = new StringBuilder(indent.length() > 0 && !text.startsWith("-") ? indent : "");
-        for (String word : text.split(" ")) {
+        for (String word : TerminalEscape.text(text).split(" ")) {
             if (line.length() + word.length() + 1 > limit && line.toString().trim().length() > 0) {
                 sb.append(line.toString().stripTrailing()).append('\n');
                 line = new StringBuilder(indent);

@@ -95,4 +95,57 @@ class HostileInputCorpusTest {
             }
         }
     }
+
+    /**
+     * Issue 29, item 5: names from a trace (step, user annotation, kernel, process group, thread,
+     * device, file) that hold ESC sequences, CR LF, a forged table row and headline, a remote image,
+     * a script tag and U+202E ({@link HostileNames}) reach no output raw: text and stderr with every
+     * control shown as {@code \xHH}, markdown with one title and no image or HTML from the input,
+     * JUnit XML that parses, JSON that parses and keeps the name exactly, HTML with no element from a
+     * name.
+     */
+    @TestFactory
+    Stream<DynamicTest> hostileNamesInEveryOutput() throws IOException {
+        Path dir = Files.createDirectories(corpusDir.resolve("hostile-names"));
+        List<Path> ranks = HostileNames.writeJob(dir);
+        String job = ranks.get(0).getParent().toString();
+        String a = ranks.get(0).toString();
+        String b = ranks.get(1).toString();
+        return Stream.of(
+                DynamicTest.dynamicTest("analyze, text with timelines", () -> {
+                    Cli run = HostileNames.assertCleanRun("analyze", Cli.run("--timeline", job));
+                    assertTrue(run.out().contains(HostileNames.STEP_SHOWN), run.out());
+                    assertTrue(run.err().contains("negative\\x1b[2J"), "the warning quotes the kernel: " + run.err());
+                }),
+                DynamicTest.dynamicTest("analyze, markdown", () -> HostileNames.assertMarkdownSafe("-f markdown",
+                        HostileNames.assertCleanRun("-f markdown", Cli.run("-f", "markdown", job)).out(), null)),
+                DynamicTest.dynamicTest("analyze, JSON and HTML", () -> {
+                    Path html = dir.resolve("report.html");
+                    Cli run = HostileNames.assertCleanRun("-f json --html",
+                            Cli.run("-f", "json", "--html", html.toString(), job));
+                    com.fasterxml.jackson.databind.JsonNode report =
+                            new com.fasterxml.jackson.databind.ObjectMapper().readTree(run.out());
+                    assertEquals("ProfilerStep#1 " + HostileNames.NAME,
+                            report.get("ranks").get(0).get("steps").get(0).get("name").asText(),
+                            "the name kept exactly");
+                    HostileNames.assertHtmlSafe(html);
+                }),
+                DynamicTest.dynamicTest("diff, text and markdown", () -> {
+                    HostileNames.assertCleanRun("diff", Cli.run("diff", a, b));
+                    Cli md = HostileNames.assertCleanRun("diff -f markdown", Cli.run("diff", "-f", "markdown", a, b));
+                    HostileNames.assertMarkdownSafe("diff -f markdown", md.out(), null);
+                }),
+                DynamicTest.dynamicTest("summary, then gate with --markdown and --junit", () -> {
+                    Path summary = dir.resolve("baseline.json");
+                    HostileNames.assertCleanRun("summary", Cli.run("summary", "-o", summary.toString(), a));
+                    HostileNames.assertNoRawControl("summary file", Files.readString(summary));
+                    Path md = dir.resolve("gate.md");
+                    Path junit = dir.resolve("gate.xml");
+                    HostileNames.assertCleanRun("gate", Cli.run("gate", "--baseline", summary.toString(), "--check",
+                            "annotations", "--markdown", md.toString(), "--junit", junit.toString(), b));
+                    HostileNames.assertMarkdownSafe("gate --markdown", Files.readString(md), 1);
+                    HostileNames.assertJunitSafe(junit, 4);
+                }),
+                DynamicTest.dynamicTest("whatif", () -> HostileNames.assertCleanRun("whatif", Cli.run("whatif", a))));
+    }
 }

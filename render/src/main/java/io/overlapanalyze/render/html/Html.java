@@ -1,38 +1,18 @@
 package io.overlapanalyze.render.html;
 
+import io.overlapanalyze.render.escape.HtmlEscape;
+
 /** Escaping and number formatting for the HTML/SVG report (no library: the page is plain text). */
 final class Html {
     private Html() {
     }
 
-    /** Text or attribute value with {@code & < > " '} escaped. */
+    /**
+     * Text or attribute value: {@link HtmlEscape#text} ({@code & < > " '} as entities, control and
+     * bidirectional formatting characters shown, right-to-left names isolated).
+     */
     static String esc(String s) {
-        if (s == null) {
-            return "";
-        }
-        StringBuilder b = null;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            String r = switch (c) {
-                case '&' -> "&amp;";
-                case '<' -> "&lt;";
-                case '>' -> "&gt;";
-                case '"' -> "&quot;";
-                case '\'' -> "&#39;";
-                default -> null;
-            };
-            if (r != null && b == null) {
-                b = new StringBuilder(s.length() + 16).append(s, 0, i);
-            }
-            if (b != null) {
-                if (r != null) {
-                    b.append(r);
-                } else {
-                    b.append(c);
-                }
-            }
-        }
-        return b == null ? s : b.toString();
+        return HtmlEscape.text(s);
     }
 
     /**

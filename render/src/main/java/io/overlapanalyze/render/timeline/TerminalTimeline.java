@@ -1,5 +1,6 @@
 package io.overlapanalyze.render.timeline;
 
+import io.overlapanalyze.render.escape.TerminalEscape;
 import io.overlapanalyze.analysis.IntervalSet;
 import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.report.AnalysisReport;
@@ -92,7 +93,7 @@ public final class TerminalTimeline {
         }
         int width = columns - INDENT.length() - LABEL - 2;
         StringBuilder sb = new StringBuilder();
-        sb.append(INDENT).append(step.name()).append(" timeline: 0 to ").append(Units.ms(t.spanNs()))
+        sb.append(INDENT).append(TerminalEscape.text(step.name())).append(" timeline: 0 to ").append(Units.ms(t.spanNs()))
                 .append(" ms, one column = ").append(Units.ms(t.spanNs() / width)).append(" ms\n");
         lane(sb, "compute", t.compute(), t, width, '█', BLUE);
         lane(sb, "comm", t.comm(), t, width, '█', GREEN);
