@@ -53,9 +53,9 @@ public record ClockShift(boolean applied, Map<Integer, Long> offsetsNs, Long max
                             + "collectives still end up to " + Micros.of(residual == null ? 0 : residual)
                             + " µs apart); each rank is on its own clock");
         }
-        StringBuilder line = new StringBuilder("clock offsets applied so ranks line up (each rank's offset "
-                + "subtracted; aligned on " + clock.collectivesUsed() + " collectives every rank joined, which "
-                + "then end within " + Micros.of(residual) + " µs of their mean):");
+        StringBuilder line = new StringBuilder("clock offsets applied so ranks line up (from "
+                + clock.collectivesUsed() + " collectives every rank joined; residual " + Micros.of(residual)
+                + " µs):");
         int listed = 0;
         for (Map.Entry<Integer, Long> e : cross.clockOffsetsNs().entrySet()) {
             if (listed++ == RANKS_LISTED) {
