@@ -41,7 +41,11 @@ public record ClockShift(boolean applied, Map<Integer, Long> offsetsNs, Long max
         if (cross == null || report.ranks().size() < 2) {
             return new ClockShift(false, Map.of(), null, 0, null);
         }
-        ClockAlignment clock = cross.clock();
+        return of(cross.clock(), cross.clockOffsetsNs());
+    }
+
+    /** What to apply for a job whose cross-rank analysis aligned its clocks as {@code clock} says. */
+    static ClockShift of(ClockAlignment clock, Map<Integer, Long> clockOffsetsNs) {
         if (!clock.aligned()) {
             return new ClockShift(false, Map.of(), null, clock.collectivesUsed(),
                     "clock offsets not applied: each rank is on its own clock (" + clock.note() + ")");
@@ -57,16 +61,17 @@ public record ClockShift(boolean applied, Map<Integer, Long> offsetsNs, Long max
                 + clock.collectivesUsed() + " collectives every rank joined; residual " + Micros.of(residual)
                 + " µs):");
         int listed = 0;
-        for (Map.Entry<Integer, Long> e : cross.clockOffsetsNs().entrySet()) {
+        Map<Integer, Long> offsets = new TreeMap<>(clockOffsetsNs);
+        for (Map.Entry<Integer, Long> e : offsets.entrySet()) {
             if (listed++ == RANKS_LISTED) {
-                line.append(" … ").append(cross.clockOffsetsNs().size() - RANKS_LISTED)
+                line.append(" … ").append(offsets.size() - RANKS_LISTED)
                         .append(" more ranks (all in the trace's metadata)");
                 break;
             }
             line.append(listed == 1 ? " " : ", ").append("rank ").append(e.getKey()).append(' ')
                     .append(Micros.signed(e.getValue())).append(" µs");
         }
-        return new ClockShift(true, cross.clockOffsetsNs(), residual, clock.collectivesUsed(), line.toString());
+        return new ClockShift(true, offsets, residual, clock.collectivesUsed(), line.toString());
     }
 
     /** What to subtract from rank {@code rank}'s times (0 when nothing is applied). */
