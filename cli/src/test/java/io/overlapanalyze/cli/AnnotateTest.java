@@ -130,6 +130,25 @@ class AnnotateTest {
         assertEquals(6, kernels);
     }
 
+    /** Real: the 15 {@code gpu_user_annotation} ranges PROVENANCE.md counts sit beside their stream. */
+    @Test
+    void gpuAnnotationsOfARealTraceSitBesideTheirLane() throws IOException {
+        JsonNode root = annotate(SharedTraces.kineto("hta_ns_resolution_world1_v100_no_nccl.json.gz"));
+        checkValidChromeTrace(root);
+        checkNesting(root);
+        int device = pidNamed(root, "rank 0 device");
+        Map<String, Integer> threads = new HashMap<>();
+        for (JsonNode e : events(root, "M")) {
+            if (e.get("name").asText().equals("thread_name") && e.get("pid").asInt() == device) {
+                threads.put(e.get("args").get("name").asText(), e.get("tid").asInt());
+            }
+        }
+        long annotations = events(root, "X").stream().filter(e -> e.get("cat").asText().equals("annotation")
+                && e.get("pid").asInt() == device).count();
+        assertEquals(15, annotations, threads.toString());
+        assertTrue(threads.keySet().stream().anyMatch(n -> n.matches("device \\d+ .* annotations")), threads.toString());
+    }
+
     @Test
     void overlappingSlicesGoToSeparateTracks() {
         long[] s = {0, 5, 10, 12, 20, 20};
@@ -207,10 +226,16 @@ class AnnotateTest {
     /**
      * Perfetto's rule on every track (pid, tid): sorted by start (longest first), each slice lies inside
      * the innermost slice still open or after it; on the analysis and device processes, whose slices
-     * are peers, no two may overlap at all (touching is fine). Only host lanes nest.
+     * are peers, no two may overlap at all (touching is fine). Only host lanes and annotations nest.
      */
     static void checkNesting(JsonNode root) {
         Map<Integer, String> processes = processNames(root);
+        Map<String, String> threads = new HashMap<>();
+        for (JsonNode e : events(root, "M")) {
+            if (e.get("name").asText().equals("thread_name")) {
+                threads.put(e.get("pid").asInt() + "/" + e.get("tid").asInt(), e.get("args").get("name").asText());
+            }
+        }
         Map<String, List<long[]>> byTrack = new HashMap<>();
         for (JsonNode e : events(root, "X")) {
             long start = ns(e.get("ts"));
@@ -219,7 +244,8 @@ class AnnotateTest {
         }
         assertFalse(byTrack.isEmpty());
         byTrack.forEach((track, slices) -> {
-            boolean host = processes.get(Integer.parseInt(track.substring(0, track.indexOf('/')))).endsWith(" host");
+            boolean host = processes.get(Integer.parseInt(track.substring(0, track.indexOf('/')))).endsWith(" host")
+                    || threads.get(track).matches(".* annotations( \\(\\d+\\))?");
             slices.sort(Comparator.comparingLong((long[] a) -> a[0]).thenComparingLong(a -> -a[1]));
             List<long[]> open = new ArrayList<>();
             for (long[] s : slices) {

@@ -4,6 +4,7 @@ import io.overlapanalyze.render.timeline.MarkerPoints;
 import io.overlapanalyze.render.timeline.StepTimeline;
 import io.overlapanalyze.render.timeline.TimelineIndex;
 import io.overlapanalyze.render.units.Units;
+import io.overlapanalyze.model.Annotation;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.Lane;
@@ -29,7 +30,8 @@ import java.util.Map;
  *       "steps" (each step's device window), "markers" (the four markers as instants at their
  *       exact times), "tail", "exposed comm" (the C − K intervals) and "attribution chain" (one
  *       slice per link, args say what bound it);</li>
- *   <li>a "rank R device" process with one thread per device lane;</li>
+ *   <li>a "rank R device" process with one thread per device lane, each after its lane's GPU-side
+ *       user annotations ("… annotations", when the trace has them);</li>
  *   <li>unless left out ({@link Layout#hostLanes()}), a "rank R host" process: the host lanes the
  *       reader kept ({@link HostLanes}).</li>
  * </ul>
@@ -179,9 +181,22 @@ public final class AnnotatedTrace {
         for (int i = 0; i < dev.size(); i++) {
             byLane[dev.lane(i)][count[dev.lane(i)]++] = i;
         }
+        // GPU-side user annotations (Kineto's gpu_user_annotation): one nesting track beside their lane.
+        Map<Integer, List<Slice>> annotations = new java.util.HashMap<>();
+        for (Annotation a : trace.annotations()) {
+            if (a.lane() >= 0 && a.lane() < lanes) {
+                annotations.computeIfAbsent(a.lane(), k -> new ArrayList<>())
+                        .add(new Slice(a.startNs(), a.endNs(), a.name(), "annotation", Map.of()));
+            }
+        }
         int tid = 1;
         for (int l = 0; l < lanes; l++) {
             int[] members = byLane[l];
+            Lane lane = trace.lanes().get(l);
+            String label = "device " + lane.device() + " " + lane.label();
+            if (annotations.containsKey(l)) {
+                tid = Tracks.write(w, pid, tid, label + " annotations", annotations.get(l), true);
+            }
             if (members.length == 0) {
                 continue;
             }
@@ -196,8 +211,6 @@ public final class AnnotatedTrace {
             for (int p : packed) {
                 tracks = Math.max(tracks, p + 1);
             }
-            Lane lane = trace.lanes().get(l);
-            String label = "device " + lane.device() + " " + lane.label();
             for (int k = 0; k < tracks; k++) {
                 w.threadName(pid, tid + k, k == 0 ? label : label + " (" + (k + 1) + ")");
             }
