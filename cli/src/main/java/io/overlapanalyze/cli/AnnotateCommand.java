@@ -26,14 +26,14 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code overlap-analyze annotate PATH... -o FILE}: the device timeline with the analysis laid
- * over it (markers, tail, exposed communication, attribution chain), as a Chrome-trace JSON for
- * Perfetto or chrome://tracing.
+ * {@code overlap-analyze annotate PATH... -o FILE}: the device and host timelines with the analysis
+ * laid over them (markers, tail, exposed communication, attribution chain), as a Chrome-trace JSON
+ * for Perfetto or chrome://tracing; a job on one clock ({@link ClockShift}).
  */
 @Command(name = "annotate", mixinStandardHelpOptions = true, sortOptions = false,
         versionProvider = VersionProvider.class,
-        description = {"Write the trace's device lanes with the analysis laid over them, for Perfetto "
-                + "(Open trace file) or chrome://tracing.",
+        description = {"Write the trace (device and host lanes) with the analysis laid over it, for Perfetto "
+                + "(Open trace file) or chrome://tracing. See docs/annotate.md.",
                 "",
                 "Per rank: an \"overlap-analyze\" process with tracks steps, markers (instants at the exact marker "
                         + "times), tail, exposed comm and attribution chain, then the rank's device lanes, then its "
