@@ -7,6 +7,7 @@ import io.overlapanalyze.model.HostSpan;
 import io.overlapanalyze.model.HostThread;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.model.Time;
+import io.overlapanalyze.primitives.IntList;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -41,7 +42,10 @@ final class HostLanes {
     static void write(TraceEventWriter w, RankTrace trace, String processName, String labels, int pid, int sortIndex)
             throws IOException {
         Map<Long, List<Slice>> slices = new TreeMap<>();
-        Map<Long, List<Instant>> instants = new TreeMap<>();
+        // Launches and enqueues by thread as indexes, their args made only as each is written: a
+        // rank can launch millions of kernels.
+        Map<Long, IntList> launches = new TreeMap<>();
+        Map<Long, IntList> enqueues = new TreeMap<>();
         Set<SpanKey> seen = new HashSet<>();
         for (HostSpan s : trace.hostSpans()) {
             addSpan(slices, seen, s.threadId(), s.startNs(), s.endNs(), s.name(),
@@ -58,23 +62,18 @@ final class HostLanes {
         DeviceIntervals dev = trace.device();
         for (int i = 0; i < dev.size(); i++) {
             if (Time.isKnown(dev.launchNs(i))) {
-                String kind = dev.kind(i).name().toLowerCase(Locale.ROOT);
-                instants.computeIfAbsent(dev.launchThread(i), t -> new ArrayList<>()).add(new Instant(dev.launchNs(i),
-                        "launch " + dev.name(i), "launch", Slice.args("kernel", dev.name(i), "kind", kind,
-                        "lane", trace.lanes().get(dev.lane(i)).label(), "deviceStartNs", dev.start(i))));
+                launches.computeIfAbsent(dev.launchThread(i), t -> new IntList(64)).add(i);
             }
         }
-        for (Collective c : trace.collectives()) {
-            if (Time.isKnown(c.enqueueNs())) {
-                instants.computeIfAbsent(c.threadId(), t -> new ArrayList<>()).add(new Instant(c.enqueueNs(),
-                        "enqueue " + c.name(), "enqueue", Slice.args("collective", c.type().name(),
-                        "group", c.group() == null ? null : c.group().name(),
-                        "sequence", c.sequence() >= 0 ? c.sequence() : null,
-                        "bytes", c.bytes() >= 0 ? c.bytes() : null)));
+        List<Collective> collectives = trace.collectives();
+        for (int c = 0; c < collectives.size(); c++) {
+            if (Time.isKnown(collectives.get(c).enqueueNs())) {
+                enqueues.computeIfAbsent(collectives.get(c).threadId(), t -> new IntList(16)).add(c);
             }
         }
         Set<Long> threads = new java.util.TreeSet<>(slices.keySet());
-        threads.addAll(instants.keySet());
+        threads.addAll(launches.keySet());
+        threads.addAll(enqueues.keySet());
         if (threads.isEmpty()) {
             return;
         }
@@ -91,16 +90,24 @@ final class HostLanes {
                     : given.startsWith("thread " + thread) ? given : "thread " + thread + " (" + given + ")";
             int first = tid;
             tid = Tracks.write(w, pid, first, name, slices.getOrDefault(thread, List.of()), true);
-            for (Instant in : instants.getOrDefault(thread, List.of())) {
-                w.instant(pid, first, in.ns(), in.name(), in.cat(), in.args());
+            IntList launched = launches.get(thread);
+            for (int k = 0; launched != null && k < launched.size(); k++) {
+                int i = launched.get(k);
+                w.instant(pid, first, dev.launchNs(i), "launch " + dev.name(i), "launch", Slice.args("kernel",
+                        dev.name(i), "kind", dev.kind(i).name().toLowerCase(Locale.ROOT),
+                        "lane", trace.lanes().get(dev.lane(i)).label(), "deviceStartNs", dev.start(i)));
+            }
+            IntList enqueued = enqueues.get(thread);
+            for (int k = 0; enqueued != null && k < enqueued.size(); k++) {
+                Collective c = collectives.get(enqueued.get(k));
+                w.instant(pid, first, c.enqueueNs(), "enqueue " + c.name(), "enqueue", Slice.args(
+                        "collective", c.type().name(), "group", c.group() == null ? null : c.group().name(),
+                        "sequence", c.sequence() >= 0 ? c.sequence() : null, "bytes", c.bytes() >= 0 ? c.bytes() : null));
             }
         }
     }
 
     private record SpanKey(long thread, long start, long end, String name) {
-    }
-
-    private record Instant(long ns, String name, String cat, Map<String, Object> args) {
     }
 
     private static void addSpan(Map<Long, List<Slice>> slices, Set<SpanKey> seen, long thread, long start, long end,
