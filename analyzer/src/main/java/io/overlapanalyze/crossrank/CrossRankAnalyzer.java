@@ -27,8 +27,11 @@ import java.util.TreeMap;
  * Never throws on a valid model: inputs it cannot use are named in the report.
  */
 public final class CrossRankAnalyzer {
-    /** Residual end spread above which the alignment is called rough (NCCL ends agree within a few µs). */
-    static final long RESIDUAL_WARN_NS = 100_000;
+    /**
+     * Residual end spread above which the alignment is called rough (NCCL ends agree within a few µs);
+     * public so that what draws the ranks side by side ({@code annotate}) judges the offsets alike.
+     */
+    public static final long RESIDUAL_WARN_NS = 100_000;
     private CrossRankAnalyzer() {
     }
 

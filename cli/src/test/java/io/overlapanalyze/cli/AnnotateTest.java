@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AnnotateTest {
     private static final long MS = 1_000_000L;
     /** Reads ts/dur as BigDecimal: a double cannot hold epoch microseconds to the nanosecond. */
-    private static final ObjectMapper JSON = new ObjectMapper()
+    static final ObjectMapper JSON = new ObjectMapper()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     @TempDir
@@ -51,7 +51,7 @@ class AnnotateTest {
         return JSON.readTree(out.toFile());
     }
 
-    private static long ns(JsonNode time) {
+    static long ns(JsonNode time) {
         BigDecimal us = time.decimalValue();
         return us.movePointRight(3).longValueExact();
     }
@@ -66,7 +66,7 @@ class AnnotateTest {
         }
         JsonNode root = annotate(trace);
         checkValidChromeTrace(root);
-        checkNoCrossing(root);
+        checkNesting(root);
         // The markers are exactly the report's (JSON output of the same analysis).
         CliRun json = CliRun.of("-f", "json", trace.toString());
         JsonNode steps = io.overlapanalyze.render.JsonRenderer.mapper().readTree(json.out())
@@ -81,7 +81,7 @@ class AnnotateTest {
         }
         Map<String, Long> instants = new HashMap<>();
         for (JsonNode e : root.get("traceEvents")) {
-            if (e.get("ph").asText().equals("i")) {
+            if (e.get("ph").asText().equals("i") && e.get("cat").asText().equals("marker")) {
                 long at = ns(e.get("ts"));
                 assertEquals(e.get("args").get("ns").asLong(), at, "ts is the exact ns in µs: " + e);
                 instants.put(e.get("args").get("step").asText() + "/" + e.get("args").get("marker").asText(), at);
@@ -100,7 +100,7 @@ class AnnotateTest {
         Map<String, Integer> tracks = trackIds(root, pidNamed(root, "overlap-analyze"));
 
         Map<String, Long> markers = new HashMap<>();
-        for (JsonNode e : events(root, "i")) {
+        for (JsonNode e : markers(root)) {
             assertEquals((int) tracks.get("markers"), e.get("tid").asInt());
             markers.put(e.get("args").get("marker").asText(), ns(e.get("ts")) - t0);
         }
@@ -130,6 +130,25 @@ class AnnotateTest {
         assertEquals(6, kernels);
     }
 
+    /** Real: the 15 {@code gpu_user_annotation} ranges PROVENANCE.md counts sit beside their stream. */
+    @Test
+    void gpuAnnotationsOfARealTraceSitBesideTheirLane() throws IOException {
+        JsonNode root = annotate(SharedTraces.kineto("hta_ns_resolution_world1_v100_no_nccl.json.gz"));
+        checkValidChromeTrace(root);
+        checkNesting(root);
+        int device = pidNamed(root, "rank 0 device");
+        Map<String, Integer> threads = new HashMap<>();
+        for (JsonNode e : events(root, "M")) {
+            if (e.get("name").asText().equals("thread_name") && e.get("pid").asInt() == device) {
+                threads.put(e.get("args").get("name").asText(), e.get("tid").asInt());
+            }
+        }
+        long annotations = events(root, "X").stream().filter(e -> e.get("cat").asText().equals("annotation")
+                && e.get("pid").asInt() == device).count();
+        assertEquals(15, annotations, threads.toString());
+        assertTrue(threads.keySet().stream().anyMatch(n -> n.matches("device \\d+ .* annotations")), threads.toString());
+    }
+
     @Test
     void overlappingSlicesGoToSeparateTracks() {
         long[] s = {0, 5, 10, 12, 20, 20};
@@ -148,6 +167,22 @@ class AnnotateTest {
     }
 
     @Test
+    void nestingSlicesShareATrackAndCrossingOnesMove() {
+        // A step [0,100) holding ops [0,40), [10,20) (inside the first), [40,100); [90,120) crosses
+        // the step and must move; [100,110) starts as the step ends and stays.
+        long[] s = {0, 0, 10, 40, 90, 100, 95};
+        long[] e = {100, 40, 20, 100, 120, 110, 95};
+        int[] track = TrackPacker.nest(s, e);
+        assertEquals(0, track[0]);
+        assertEquals(0, track[1], "inside the step");
+        assertEquals(0, track[2], "inside [0,40)");
+        assertEquals(0, track[3], "inside the step, after [0,40)");
+        assertEquals(1, track[4], "[90,120) crosses the step");
+        assertEquals(0, track[5], "[100,110) after the step");
+        assertEquals(0, track[6], "an empty slice inside [40,100)");
+    }
+
+    @Test
     void severalRanksGetOneGroupEach(@TempDir Path dir) throws IOException {
         for (int r = 0; r < 3; r++) {
             try (OutputStream out = Files.newOutputStream(dir.resolve("rank" + r + ".pt.trace.json"))) {
@@ -156,17 +191,17 @@ class AnnotateTest {
         }
         JsonNode root = annotate(dir);
         checkValidChromeTrace(root);
-        checkNoCrossing(root);
+        checkNesting(root);
         for (int r = 0; r < 3; r++) {
             pidNamed(root, "overlap-analyze rank " + r);
             pidNamed(root, "rank " + r + " device");
         }
-        assertEquals(3 * 2 * 4, events(root, "i").size(), "four markers per rank and step");
+        assertEquals(3 * 2 * 4, markers(root).size(), "four markers per rank and step");
     }
 
     // --- helpers -------------------------------------------------------------------------------
 
-    private static void checkValidChromeTrace(JsonNode root) {
+    static void checkValidChromeTrace(JsonNode root) {
         assertTrue(root.isObject() && root.get("traceEvents").isArray(), "object with a traceEvents array");
         for (JsonNode e : root.get("traceEvents")) {
             String ph = e.get("ph").asText();
@@ -182,13 +217,25 @@ class AnnotateTest {
                 assertTrue(e.get("dur").isNumber() && e.get("dur").decimalValue().signum() >= 0, "dur >= 0: " + e);
             }
             if (ph.equals("M")) {
-                assertTrue(e.get("args").has("name") || e.get("args").has("sort_index"), e.toString());
+                assertTrue(e.get("args").has("name") || e.get("args").has("sort_index") || e.get("args").has("labels"),
+                        e.toString());
             }
         }
     }
 
-    /** No two slices on one (pid, tid) may overlap (touching is fine): Perfetto drops crossing ones. */
-    private static void checkNoCrossing(JsonNode root) {
+    /**
+     * Perfetto's rule on every track (pid, tid): sorted by start (longest first), each slice lies inside
+     * the innermost slice still open or after it; on the analysis and device processes, whose slices
+     * are peers, no two may overlap at all (touching is fine). Only host lanes and annotations nest.
+     */
+    static void checkNesting(JsonNode root) {
+        Map<Integer, String> processes = processNames(root);
+        Map<String, String> threads = new HashMap<>();
+        for (JsonNode e : events(root, "M")) {
+            if (e.get("name").asText().equals("thread_name")) {
+                threads.put(e.get("pid").asInt() + "/" + e.get("tid").asInt(), e.get("args").get("name").asText());
+            }
+        }
         Map<String, List<long[]>> byTrack = new HashMap<>();
         for (JsonNode e : events(root, "X")) {
             long start = ns(e.get("ts"));
@@ -197,16 +244,43 @@ class AnnotateTest {
         }
         assertFalse(byTrack.isEmpty());
         byTrack.forEach((track, slices) -> {
-            slices.sort(Comparator.comparingLong((long[] a) -> a[0]).thenComparingLong(a -> a[1]));
-            for (int i = 1; i < slices.size(); i++) {
-                assertTrue(slices.get(i)[0] >= slices.get(i - 1)[1], "crossing slices on track " + track + ": ["
-                        + slices.get(i - 1)[0] + "," + slices.get(i - 1)[1] + ") and [" + slices.get(i)[0] + ","
-                        + slices.get(i)[1] + ")");
+            boolean host = processes.get(Integer.parseInt(track.substring(0, track.indexOf('/')))).endsWith(" host")
+                    || threads.get(track).matches(".* annotations( \\(\\d+\\))?");
+            slices.sort(Comparator.comparingLong((long[] a) -> a[0]).thenComparingLong(a -> -a[1]));
+            List<long[]> open = new ArrayList<>();
+            for (long[] s : slices) {
+                while (!open.isEmpty() && open.get(open.size() - 1)[1] <= s[0]) {
+                    open.remove(open.size() - 1);
+                }
+                if (!open.isEmpty()) {
+                    long[] parent = open.get(open.size() - 1);
+                    assertTrue(host || s[1] == s[0], "overlapping peers on track " + track + ": [" + parent[0] + "," + parent[1]
+                            + ") and [" + s[0] + "," + s[1] + ")");
+                    assertTrue(s[1] <= parent[1], "crossing slices on track " + track + ": [" + parent[0] + ","
+                            + parent[1] + ") and [" + s[0] + "," + s[1] + ")");
+                }
+                open.add(s);
             }
         });
     }
 
-    private static List<JsonNode> events(JsonNode root, String ph) {
+    /** The marker instants (the host lanes' launches and enqueues are instants too). */
+    static List<JsonNode> markers(JsonNode root) {
+        return events(root, "i").stream().filter(e -> e.get("cat").asText().equals("marker")).toList();
+    }
+
+    /** Process names by pid. */
+    static Map<Integer, String> processNames(JsonNode root) {
+        Map<Integer, String> names = new HashMap<>();
+        for (JsonNode e : events(root, "M")) {
+            if (e.get("name").asText().equals("process_name")) {
+                names.put(e.get("pid").asInt(), e.get("args").get("name").asText());
+            }
+        }
+        return names;
+    }
+
+    static List<JsonNode> events(JsonNode root, String ph) {
         List<JsonNode> out = new ArrayList<>();
         root.get("traceEvents").forEach(e -> {
             if (e.get("ph").asText().equals(ph)) {
@@ -216,7 +290,7 @@ class AnnotateTest {
         return out;
     }
 
-    private static int pidNamed(JsonNode root, String name) {
+    static int pidNamed(JsonNode root, String name) {
         for (JsonNode e : events(root, "M")) {
             if (e.get("name").asText().equals("process_name") && e.get("args").get("name").asText().equals(name)) {
                 return e.get("pid").asInt();

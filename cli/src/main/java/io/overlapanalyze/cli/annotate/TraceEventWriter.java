@@ -10,19 +10,39 @@ import java.io.OutputStream;
 import java.util.Map;
 
 /**
- * Streams Chrome-trace JSON ({@code {"traceEvents": [...]}}) with Jackson: metadata, complete
- * slices ({@code ph "X"}) and thread-scoped instants ({@code ph "i"}). Times go in as ns and come
- * out as exact µs text ({@link Micros}); nothing is buffered per event.
+ * Streams Chrome-trace JSON ({@code {"traceEvents": [...], "otherData": {...}}}) with Jackson:
+ * metadata, complete slices ({@code ph "X"}) and thread-scoped instants ({@code ph "i"}). Times go
+ * in as ns on the rank's own clock, have the rank's clock offset ({@link #shift}) subtracted, and
+ * come out as exact µs text ({@link Micros}); nothing is buffered per event. Every string goes
+ * through Jackson's JSON escaping.
  */
 final class TraceEventWriter implements Closeable {
     private final JsonGenerator g;
+    private final Map<String, ?> otherData;
+    /** Subtracted from every time written: the clock offset of the rank being written. */
+    private long shiftNs;
 
-    TraceEventWriter(OutputStream out) throws IOException {
+    /**
+     * @param otherData the trace's metadata (Chrome's "Metadata" view; Perfetto keeps it in the
+     *                  trace's info), written last; strings, numbers, booleans and nested maps
+     */
+    TraceEventWriter(OutputStream out, Map<String, ?> otherData) throws IOException {
+        this.otherData = otherData;
         g = new JsonFactory().createGenerator(out, JsonEncoding.UTF8);
         g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
         g.writeStartObject();
         g.writeStringField("displayTimeUnit", "ns");
         g.writeArrayFieldStart("traceEvents");
+    }
+
+    /** From now on, times are written minus {@code offsetNs} (the next rank's clock offset). */
+    void shift(long offsetNs) {
+        shiftNs = offsetNs;
+    }
+
+    /** Perfetto shows a process's labels beside its name. */
+    void processLabels(int pid, String labels) throws IOException {
+        meta(pid, null, "process_labels", "labels", labels);
     }
 
     void processName(int pid, String name, int sortIndex) throws IOException {
@@ -77,7 +97,7 @@ final class TraceEventWriter implements Closeable {
         g.writeNumberField("pid", pid);
         g.writeNumberField("tid", tid);
         g.writeFieldName("ts");
-        g.writeNumber(Micros.of(ns));
+        g.writeNumber(Micros.of(ns - shiftNs));
         g.writeStringField("name", name);
         g.writeStringField("cat", cat);
     }
@@ -86,29 +106,43 @@ final class TraceEventWriter implements Closeable {
         if (args == null || args.isEmpty()) {
             return;
         }
-        g.writeObjectFieldStart("args");
-        for (Map.Entry<String, ?> e : args.entrySet()) {
+        g.writeFieldName("args");
+        object(args);
+    }
+
+    /** A map as a JSON object; {@code null} values are left out. */
+    private void object(Map<?, ?> map) throws IOException {
+        g.writeStartObject();
+        for (Map.Entry<?, ?> e : map.entrySet()) {
             Object v = e.getValue();
             if (v == null) {
                 continue;
             }
+            String key = String.valueOf(e.getKey());
             if (v instanceof Long l) {
-                g.writeNumberField(e.getKey(), l);
+                g.writeNumberField(key, l);
             } else if (v instanceof Integer i) {
-                g.writeNumberField(e.getKey(), i);
+                g.writeNumberField(key, i);
             } else if (v instanceof Boolean b) {
-                g.writeBooleanField(e.getKey(), b);
+                g.writeBooleanField(key, b);
+            } else if (v instanceof Map<?, ?> m) {
+                g.writeFieldName(key);
+                object(m);
             } else {
-                g.writeStringField(e.getKey(), v.toString());
+                g.writeStringField(key, v.toString());
             }
         }
         g.writeEndObject();
     }
 
-    /** Ends the array and object; the stream stays open (the caller owns it). */
+    /** Ends the array, writes the metadata and ends the object; the stream stays open (the caller owns it). */
     @Override
     public void close() throws IOException {
         g.writeEndArray();
+        if (otherData != null && !otherData.isEmpty()) {
+            g.writeFieldName("otherData");
+            object(otherData);
+        }
         g.writeEndObject();
         g.close();
     }
