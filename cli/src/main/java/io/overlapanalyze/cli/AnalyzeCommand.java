@@ -52,8 +52,8 @@ import java.util.concurrent.Callable;
                         + "content), an Nsight Systems SQLite export (.sqlite), or an Ascend capture (a torch_npu "
                         + "*_ascend_pt directory, an msprof PROF_* tree, trace_view.json, or a DB export). Several "
                         + "ranks of one job are also analysed across ranks: collective order and size mismatches, "
-                        + "clock offsets, stragglers, bandwidth. Every number is defined in the README (\"What the "
-                        + "numbers mean\")."},
+                        + "clock offsets, stragglers, bandwidth; the report then opens with the job and details "
+                        + "the ranks --detail names. Every number is defined in docs/numbers.md."},
         footer = {"", "Exit codes: 0 ok, 1 regression (gate), 2 bad usage or unreadable input, 3 internal error."})
 public final class AnalyzeCommand implements Callable<Integer> {
     /**

@@ -127,7 +127,7 @@ class CrossRankCliTest {
         JobWriter.write(Job.healthy("skip", 8, BuiltinScenarios.get("seed-1ms").withSteps(4))
                 .withSlowRank(5, 800_000)
                 .withPerturbation(new Job.Perturbation(Job.Perturbation.Kind.SKIP, 3, 3, 1, null)), dir, false);
-        CliRun text = CliRun.of("--no-timeline", dir.toString());
+        CliRun text = CliRun.of("--no-timeline", "--detail", "all", dir.toString());
         assertEquals(0, text.exitCode(), text.err());
         String out = text.out();
         assertFalse(out.contains("for rank 3"), out);
@@ -135,8 +135,7 @@ class CrossRankCliTest {
         assertTrue(out.contains("ERROR MISSING: rank 3 stops after 11 of 12"), out);
         assertTrue(out.contains("pairing stops at index 6"), out);
         for (int r = 0; r < 8; r++) {
-            String rank = out.substring(out.indexOf("rank " + r + " of 8"),
-                    r < 7 ? out.indexOf("rank " + (r + 1) + " of 8") : out.indexOf("across ranks"));
+            String rank = rankBlock(out, r, 8);
             if (r == 5) {
                 assertFalse(rank.contains("waited for rank") || rank.contains("it waited"), rank);
                 continue;
@@ -307,11 +306,11 @@ class CrossRankCliTest {
                 Durations.us(0)).withSteps(2);
         JobWriter.write(Job.healthy("late-peer", 2, gaps).withSlowRank(1, 3_000_000), dir, false);
 
-        CliRun text = CliRun.of("--no-timeline", dir.toString());
+        CliRun text = CliRun.of("--no-timeline", "--detail", "all", dir.toString());
         assertEquals(0, text.exitCode(), text.err());
         String out = text.out();
-        String rank0 = out.substring(out.indexOf("rank 0 of 2"), out.indexOf("rank 1 of 2"));
-        String rank1 = out.substring(out.indexOf("rank 1 of 2"), out.indexOf("across ranks"));
+        String rank0 = rankBlock(out, 0, 2);
+        String rank1 = rankBlock(out, 1, 2);
         // The chain (that collective alone) waited 3 of its 4 ms: the cause is WAIT (metrics.md §6), found across ranks.
         assertTrue(rank0.contains("tail: WAIT in 2 of 2 steps, but the last reduction waited for rank 1 in 2 of 2 "
                 + "steps (median 3.000 ms of 4.000 ms)"), rank0);
@@ -330,5 +329,13 @@ class CrossRankCliTest {
         assertEquals(1, tails.get(0).get("lateRank").asInt());
         assertEquals(3_000_000, tails.get(0).get("waitNs").asLong());
         assertEquals(4_000_000, tails.get(0).get("durationNs").asLong());
+    }
+
+    /** Rank {@code r}'s detail in a --detail all report: from its heading to the next rank's, or the end. */
+    private static String rankBlock(String out, int r, int of) {
+        int start = out.indexOf("\nrank " + r + " of " + of + "  ");
+        assertTrue(start >= 0, "no detail of rank " + r + ":\n" + out);
+        int end = r + 1 < of ? out.indexOf("\nrank " + (r + 1) + " of " + of + "  ", start) : -1;
+        return end < 0 ? out.substring(start) : out.substring(start, end);
     }
 }

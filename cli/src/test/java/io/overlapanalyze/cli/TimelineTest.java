@@ -147,9 +147,11 @@ class TimelineTest {
     void defaultTimelinesFollowStepsPerRankNotRanksTimesSteps() throws IOException {
         assertEquals(10, TerminalTimeline.AUTO_STEPS_PER_RANK);
         Path job = HtmlReportTest.bigJob(tmp.resolve("job"), 4, 3);
-        CliRun many = CliRun.of(job.toString());
+        CliRun many = CliRun.of("--detail", "all", job.toString());
         assertEquals(0, many.exitCode(), many.err());
         assertEquals(4 * 3, timelines(many), many.out());
+        // By default a job details its worst rank only, and timelines come with the detail.
+        assertEquals(3, timelines(CliRun.of(job.toString())));
         CliRun off = CliRun.of("--no-timeline", job.toString());
         assertEquals(0, timelines(off), "--no-timeline still wins");
 
@@ -160,7 +162,7 @@ class TimelineTest {
         assertEquals(11, timelines(CliRun.of("--timeline", longRank.toString())), "--timeline forces them");
 
         Path tenEach = HtmlReportTest.bigJob(tmp.resolve("ten"), 2, 10);
-        assertEquals(2 * 10, timelines(CliRun.of(tenEach.toString())), "10 steps per rank is still few");
+        assertEquals(2 * 10, timelines(CliRun.of("--detail", "all", tenEach.toString())), "10 steps per rank is still few");
     }
 
     @Test

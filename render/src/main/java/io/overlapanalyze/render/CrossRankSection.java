@@ -49,7 +49,7 @@ final class CrossRankSection {
             sb.append("mismatches: none\n");
         }
         for (String line : capped(x.mismatches().stream().map(m -> m.severity() + " " + m.kind() + ": "
-                + TerminalText.safe(cap == Integer.MAX_VALUE ? m.message() : JobSection.shortMismatch(m))).toList(), cap, "mismatches")) {
+                + TerminalText.safe(m.message())).toList(), cap, "mismatches")) {
             sb.append(line).append('\n');
         }
         sb.append("skew: ").append(TerminalText.safe(skew(x.skew()))).append('\n');
@@ -114,7 +114,7 @@ final class CrossRankSection {
             sb.append("None.\n");
         }
         for (String line : capped(x.mismatches().stream().map(m -> "**" + m.severity() + ' ' + m.kind() + "**: "
-                + esc(cap == Integer.MAX_VALUE ? m.message() : JobSection.shortMismatch(m))).toList(), cap, "mismatches")) {
+                + esc(m.message())).toList(), cap, "mismatches")) {
             sb.append("- ").append(line).append('\n');
         }
         List<StepTail> tails = x.worstTails();
