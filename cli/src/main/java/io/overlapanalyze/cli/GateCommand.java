@@ -9,6 +9,7 @@ import io.overlapanalyze.cli.compare.RunLoader;
 import io.overlapanalyze.cli.compare.ThresholdValues;
 import io.overlapanalyze.compare.AnnotationMetric;
 import io.overlapanalyze.compare.GatePolicy;
+import io.overlapanalyze.compare.GateCheck;
 import io.overlapanalyze.compare.GateReport;
 import io.overlapanalyze.compare.GateStatus;
 import io.overlapanalyze.compare.GateThreshold;
@@ -225,7 +226,11 @@ public final class GateCommand implements Callable<Integer> {
         }
         GateReport evaluated = GateReport.evaluate(base, run, thresholds, options, alpha, Version.tool(),
                 new GatePolicy(allowMismatch, inconclusive == Inconclusive.PASS));
-        if (!evaluated.comparability().comparable() && !allowIncomparable) {
+        // A current run that would hang fails whatever it is compared with: refusing it as incomparable
+        // (exit 2) would read as bad usage, not as the failure it is.
+        boolean failsOnErrors = evaluated.checks().stream().anyMatch(c -> GateCheck.CROSS_RANK_ERRORS.equals(c.metric())
+                && c.status() == GateStatus.REGRESSION);
+        if (!evaluated.comparability().comparable() && !allowIncomparable && !failsOnErrors) {
             throw new UserInputException(evaluated.comparability().warning("the baseline and the current run")
                     + "; a gate does not compare two different jobs (--allow-incomparable checks them anyway)");
         }

@@ -119,7 +119,10 @@ public final class RunLoader {
         ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(r -> String.valueOf(r.source())));
         String origin = summaries > 0 ? "summary by " + String.join(", ", writers) : "traces";
         Run run = new Run(label, origin, ranks, cross);
-        if (run.aggregatedSteps(options).isEmpty()) {
+        // A run whose ranks would hang (a cross-rank ERROR: a Flight Recorder dump set of a hung job
+        // has no step at all) is still a run to judge: the gate fails it rather than refusing it.
+        boolean wouldHang = crossRank && run.crossRankErrors() != null && !run.crossRankErrors().isEmpty();
+        if (run.aggregatedSteps(options).isEmpty() && !wouldHang) {
             throw new PipelineInputException(label + ": no complete step with device work to compare"
                     + (options.includePartial() ? "" : " (partial steps count only with --include-partial)"));
         }
