@@ -219,6 +219,22 @@ class FlightRecorderHangTest {
         b.writeBytes(bytes);
     }
 
+    /** The page opens with the hang too: its verdict before the findings, the groups' divergences below it. */
+    @Test
+    void theHtmlPageOpensWithTheHang(@TempDir Path tmp) throws IOException {
+        Path dir = run(RUNS[0]);
+        Path page = tmp.resolve("hang.html");
+        CliRun run = CliRun.of("--html", page.toString(), "-o", tmp.resolve("report.txt").toString(), dir.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        String html = Files.readString(page, StandardCharsets.UTF_8);
+        int hang = html.indexOf("<section id=\"hang\">");
+        assertTrue(hang > 0, "no hang section");
+        assertTrue(hang < html.indexOf("id=\"findings\""), "the hang comes before the findings");
+        assertTrue(html.indexOf("<b>hang: group 72 EXPERT_MODEL_PARALLEL_GROUP nccl:all_to_all #", hang) > 0,
+                html.substring(hang, Math.min(html.length(), hang + 600)));
+        assertTrue(html.indexOf("never enqueued by", hang) > 0);
+    }
+
     /**
      * A gate over the dumps of a hung job fails (exit 1) on the cross-rank check, where it used to be
      * refused as "no complete step" (exit 2, read as bad usage): a job that hangs is the failure a gate
