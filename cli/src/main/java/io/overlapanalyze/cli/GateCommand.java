@@ -218,6 +218,9 @@ public final class GateCommand implements Callable<Integer> {
         requireReadable(baseSide, currentSide);
         Run base = baseSide.run();
         Run run = currentSide.run();
+        RunLoader.Comparison how = RunLoader.comparison(options, "the baseline", baseSide, "the current run",
+                currentSide);
+        options = how.options();
         if (base.samples(Metric.FUSED_BUSY, options).size() > 0 && run.samples(Metric.FUSED_BUSY, options).size() > 0) {
             thresholds.add(fused);
         }
@@ -234,7 +237,9 @@ public final class GateCommand implements Callable<Integer> {
             throw new UserInputException(evaluated.comparability().warning("the baseline and the current run")
                     + "; a gate does not compare two different jobs (--allow-incomparable checks them anyway)");
         }
-        GateReport report = evaluated.withWarnings(RunLoader.withUnreadable(evaluated.warnings(), "baseline", baseSide,
+        List<String> warnings = new ArrayList<>(how.warnings());
+        warnings.addAll(evaluated.warnings());
+        GateReport report = evaluated.withWarnings(RunLoader.withUnreadable(warnings, "baseline", baseSide,
                 "current", currentSide));
         StderrWarnings.lines(spec.commandLine().getErr(), report.warnings());
 
