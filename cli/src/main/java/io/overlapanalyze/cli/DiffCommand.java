@@ -75,8 +75,11 @@ public final class DiffCommand implements Callable<Integer> {
         SafeOutput.check(output, inputs);
         RunLoader.Loaded sideA = RunLoader.load(a.toString(), pipelineInput.withPaths(List.of(a)), inputs);
         RunLoader.Loaded sideB = RunLoader.load(b.toString(), pipelineInput.withPaths(List.of(b)), inputs);
-        DiffReport compared = DiffReport.compare(sideA.run(), sideB.run(), options, alpha, Version.tool());
-        DiffReport report = compared.withWarnings(RunLoader.withUnreadable(compared.warnings(), "A", sideA, "B", sideB));
+        RunLoader.Comparison how = RunLoader.comparison(options, "A", sideA, "B", sideB);
+        DiffReport compared = DiffReport.compare(sideA.run(), sideB.run(), how.options(), alpha, Version.tool());
+        List<String> warnings = new java.util.ArrayList<>(how.warnings());
+        warnings.addAll(compared.warnings());
+        DiffReport report = compared.withWarnings(RunLoader.withUnreadable(warnings, "A", sideA, "B", sideB));
         StderrWarnings.notes(spec.commandLine().getErr(), RunLoader.skipped(sideA, sideB));
         StderrWarnings.lines(spec.commandLine().getErr(), report.warnings());
         DiffRenderer.Format f = DiffRenderer.Format.valueOf(format.format().name());

@@ -9,6 +9,7 @@ import io.overlapanalyze.cli.compare.RunLoader;
 import io.overlapanalyze.cli.compare.ThresholdValues;
 import io.overlapanalyze.compare.AnnotationMetric;
 import io.overlapanalyze.compare.GatePolicy;
+import io.overlapanalyze.compare.GateCheck;
 import io.overlapanalyze.compare.GateReport;
 import io.overlapanalyze.compare.GateStatus;
 import io.overlapanalyze.compare.GateThreshold;
@@ -217,6 +218,9 @@ public final class GateCommand implements Callable<Integer> {
         requireReadable(baseSide, currentSide);
         Run base = baseSide.run();
         Run run = currentSide.run();
+        RunLoader.Comparison how = RunLoader.comparison(options, "the baseline", baseSide, "the current run",
+                currentSide);
+        options = how.options();
         if (base.samples(Metric.FUSED_BUSY, options).size() > 0 && run.samples(Metric.FUSED_BUSY, options).size() > 0) {
             thresholds.add(fused);
         }
@@ -225,11 +229,17 @@ public final class GateCommand implements Callable<Integer> {
         }
         GateReport evaluated = GateReport.evaluate(base, run, thresholds, options, alpha, Version.tool(),
                 new GatePolicy(allowMismatch, inconclusive == Inconclusive.PASS));
-        if (!evaluated.comparability().comparable() && !allowIncomparable) {
+        // A current run that would hang fails whatever it is compared with: refusing it as incomparable
+        // (exit 2) would read as bad usage, not as the failure it is.
+        boolean failsOnErrors = evaluated.checks().stream().anyMatch(c -> GateCheck.CROSS_RANK_ERRORS.equals(c.metric())
+                && c.status() == GateStatus.REGRESSION);
+        if (!evaluated.comparability().comparable() && !allowIncomparable && !failsOnErrors) {
             throw new UserInputException(evaluated.comparability().warning("the baseline and the current run")
                     + "; a gate does not compare two different jobs (--allow-incomparable checks them anyway)");
         }
-        GateReport report = evaluated.withWarnings(RunLoader.withUnreadable(evaluated.warnings(), "baseline", baseSide,
+        List<String> warnings = new ArrayList<>(how.warnings());
+        warnings.addAll(evaluated.warnings());
+        GateReport report = evaluated.withWarnings(RunLoader.withUnreadable(warnings, "baseline", baseSide,
                 "current", currentSide));
         StderrWarnings.lines(spec.commandLine().getErr(), report.warnings());
 

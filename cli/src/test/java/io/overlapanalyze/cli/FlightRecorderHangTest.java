@@ -219,6 +219,47 @@ class FlightRecorderHangTest {
         b.writeBytes(bytes);
     }
 
+    /** The page opens with the hang too: its verdict before the findings, the groups' divergences below it. */
+    @Test
+    void theHtmlPageOpensWithTheHang(@TempDir Path tmp) throws IOException {
+        Path dir = run(RUNS[0]);
+        Path page = tmp.resolve("hang.html");
+        CliRun run = CliRun.of("--html", page.toString(), "-o", tmp.resolve("report.txt").toString(), dir.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        String html = Files.readString(page, StandardCharsets.UTF_8);
+        int hang = html.indexOf("<section id=\"hang\">");
+        assertTrue(hang > 0, "no hang section");
+        assertTrue(hang < html.indexOf("id=\"findings\""), "the hang comes before the findings");
+        assertTrue(html.indexOf("<b>hang: group 72 EXPERT_MODEL_PARALLEL_GROUP nccl:all_to_all #", hang) > 0,
+                html.substring(hang, Math.min(html.length(), hang + 600)));
+        assertTrue(html.indexOf("never enqueued by", hang) > 0);
+    }
+
+    /**
+     * A gate over the dumps of a hung job fails (exit 1) on the cross-rank check, where it used to be
+     * refused as "no complete step" (exit 2, read as bad usage): a job that hangs is the failure a gate
+     * exists to catch, whatever baseline it is given.
+     */
+    @Test
+    void aGateOverAHungJobsDumpsFails() throws IOException {
+        Path dir = run(RUNS[0]);
+        Path baseline = SamplesTest.samples().resolve("job-healthy-4rank");
+        CliRun gate = CliRun.of("gate", "--baseline", baseline.toString(), "--format", "json", dir.toString());
+        assertEquals(1, gate.exitCode(), gate.err() + gate.out());
+        JsonNode report = JsonRenderer.mapper().readTree(gate.out());
+        assertEquals("REGRESSION", report.get("result").asText());
+        JsonNode check = report.get("checks").get(0);
+        assertEquals("crossRankErrors", check.get("metric").asText());
+        assertEquals("REGRESSION", check.get("status").asText());
+        assertTrue(check.get("current").asLong() > 0, check.toString());
+        // Every step-level check has nothing to compare on a dump set and says so; none passes silently.
+        for (JsonNode c : report.get("checks")) {
+            if (!"crossRankErrors".equals(c.get("metric").asText())) {
+                assertEquals("SKIPPED", c.get("status").asText(), c.toString());
+            }
+        }
+    }
+
     private static Path run(String name) {
         Path dir = SharedTraces.root().resolve("flight-recorder").resolve(name);
         Assumptions.assumeTrue(Files.isDirectory(dir), "shared Flight Recorder run " + dir + " not found: skipping");

@@ -20,7 +20,15 @@ final class SharedTraces {
     }
 
     static Path kineto(String name) {
-        Path p = root().resolve("kineto").resolve(name);
+        return file("kineto", name);
+    }
+
+    static Path nsys(String name) {
+        return file("nsys", name);
+    }
+
+    private static Path file(String family, String name) {
+        Path p = root().resolve(family).resolve(name);
         Assumptions.assumeTrue(Files.isRegularFile(p), "shared trace " + p + " not found: skipping");
         return p;
     }

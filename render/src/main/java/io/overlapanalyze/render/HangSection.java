@@ -13,8 +13,18 @@ import java.util.function.UnaryOperator;
  * then per group its first divergence with every member's progress, then the ranks missing
  * somewhere. Every string from a dump goes through the renderer's escaping.
  */
-final class HangSection {
+public final class HangSection {
     private HangSection() {
+    }
+
+    /**
+     * The section's body as plain text, without the verdict (for a page that shows the verdict as its
+     * own heading); dump strings pass the terminal escaper, the caller escapes for its output.
+     */
+    public static String plainBody(HangReport hang) {
+        StringBuilder sb = new StringBuilder();
+        body(hang, sb, TerminalText::safe, "  ", "");
+        return sb.toString();
     }
 
     static void text(HangReport hang, StringBuilder sb) {

@@ -51,7 +51,9 @@ import java.util.stream.IntStream;
  */
 public final class RankAnalyzer {
     public static final String NOTE_NO_DEVICE = "no device activity: nothing to analyse";
-    public static final String NOTE_NO_STEPS = "no ProfilerStep annotations: the whole trace is one step 'all'";
+    public static final String NOTE_NO_STEPS = "no ProfilerStep annotations: the whole trace is one step 'all' "
+            + "(for steps: a PyTorch profiler schedule marks ProfilerStep#N; with Nsight, an NVTX range per iteration "
+            + "named by --step-pattern)";
     public static final String NOTE_INFERENCE =
             "looks like inference: host ops show no backward pass and no optimizer; gradient markers and tail are not defined";
     public static final String NOTE_NO_HOST = "no host information: phases unknown; gradient reductions are all "

@@ -38,8 +38,10 @@ public final class RunLoader {
      * @param run        the analysed ranks
      * @param unreadable trace files that could not be read (the others are in the run), one line each
      * @param skipped    files found in directories that are neither traces nor summaries, one line each
+     * @param wholeProfileOnly the run has no complete step, only partial ones (a capture without step
+     *                   ranges is one partial step, "all"): it can be compared only as whole profiles
      */
-    public record Loaded(Run run, List<String> unreadable, List<String> skipped) {
+    public record Loaded(Run run, List<String> unreadable, List<String> skipped, boolean wholeProfileOnly) {
         public Loaded {
             unreadable = List.copyOf(unreadable);
             skipped = List.copyOf(skipped);
@@ -119,11 +121,55 @@ public final class RunLoader {
         ranks.sort(Comparator.comparingInt(RankReport::rank).thenComparing(r -> String.valueOf(r.source())));
         String origin = summaries > 0 ? "summary by " + String.join(", ", writers) : "traces";
         Run run = new Run(label, origin, ranks, cross);
-        if (run.aggregatedSteps(options).isEmpty()) {
-            throw new PipelineInputException(label + ": no complete step with device work to compare"
-                    + (options.includePartial() ? "" : " (partial steps count only with --include-partial)"));
+        // A run whose ranks would hang (a cross-rank ERROR: a Flight Recorder dump set of a hung job
+        // has no step at all) is still a run to judge: the gate fails it rather than refusing it.
+        boolean wouldHang = crossRank && run.crossRankErrors() != null && !run.crossRankErrors().isEmpty();
+        boolean complete = !run.aggregatedSteps(options).isEmpty();
+        boolean partialOnly = !complete && !run.aggregatedSteps(options.withIncludePartial(true)).isEmpty();
+        if (!complete && !partialOnly && !wouldHang) {
+            throw new PipelineInputException(label + ": no step with device work to compare");
         }
-        return new Loaded(run, unreadable, expanded.skipped());
+        return new Loaded(run, unreadable, expanded.skipped(), partialOnly);
+    }
+
+    /**
+     * The options two sides are compared with, and what to tell the user about it. Sides that both
+     * lack a complete step (captures without step ranges) are compared as whole profiles: partial
+     * steps count, with a warning saying so and how to get steps. One side with steps and one
+     * without cannot be compared (a whole capture is no step).
+     *
+     * @throws PipelineInputException when exactly one side has no complete step
+     */
+    public static Comparison comparison(AnalysisOptions options, String nameA, Loaded a, String nameB, Loaded b) {
+        if (!a.wholeProfileOnly() && !b.wholeProfileOnly()) {
+            return new Comparison(options, List.of());
+        }
+        Loaded stepless = a.wholeProfileOnly() ? a : b;
+        Loaded other = a.wholeProfileOnly() ? b : a;
+        if (!other.wholeProfileOnly() && !other.run().aggregatedSteps(options).isEmpty()) {
+            throw new PipelineInputException(stepless.run().label() + ": no complete step with device work, while "
+                    + other.run().label() + " has steps: a whole capture cannot be compared with steps. " + STEP_HINT);
+        }
+        return new Comparison(options.withIncludePartial(true), List.of("neither " + nameA + " nor " + nameB
+                + " has a complete step: comparing whole profiles (each rank's capture as one step, 'all'; "
+                + "per-rank totals and the work launched before each capture are shown beside). " + STEP_HINT));
+    }
+
+    /** How to get steps, for messages about captures without them. */
+    static final String STEP_HINT = "To compare steps, record a range around each iteration: the PyTorch profiler "
+            + "marks ProfilerStep#N by itself (a schedule with active steps); for Nsight, an NVTX range per "
+            + "iteration, named by --step-pattern REGEX";
+
+    /**
+     * How two sides are compared.
+     *
+     * @param options  the analysis options to compare with (partial steps included for whole profiles)
+     * @param warnings what the user must know about it
+     */
+    public record Comparison(AnalysisOptions options, List<String> warnings) {
+        public Comparison {
+            warnings = List.copyOf(warnings);
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package io.overlapanalyze.render.html;
 
 import io.overlapanalyze.render.Explanations;
 import io.overlapanalyze.render.FindingsView;
+import io.overlapanalyze.render.HangSection;
 import io.overlapanalyze.render.ReportRenderer;
 import io.overlapanalyze.render.TextRenderer;
 import io.overlapanalyze.render.WhereTimeWent;
@@ -82,6 +83,12 @@ public final class HtmlRenderer implements ReportRenderer {
                 .append("<a href=\"#summary\">summary</a> · <a href=\"#steps\">per step</a> · ")
                 .append("<a href=\"#cross-rank\">across ranks</a> · <a href=\"#ranks\">timelines</a> · ")
                 .append("<a href=\"#glossary\">glossary</a></p></header>\n");
+        if (report.hang() != null) {
+            // A hung job's answer opens the page, as it opens the text report.
+            sb.append("<section id=\"hang\"><h2>Hang (Flight Recorder)</h2><p class=\"verdict\"><b>")
+                    .append(Html.esc(report.hang().verdict())).append("</b></p><div class=\"tw\"><pre>")
+                    .append(Html.esc(HangSection.plainBody(report.hang()))).append("</pre></div></section>\n");
+        }
         findings(report, sb);
         summary(report, sb);
         stepChart(report, sb);

@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.ascend;
 
+import io.overlapanalyze.formats.kernels.KernelRules;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.overlapanalyze.formats.input.FormatDetector;
@@ -46,6 +47,19 @@ public final class AscendReader implements TraceReader {
     private static final Pattern DEVICE_DIR = Pattern.compile("^device_(\\d+)$");
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** What a kernel is: the run's rules, passed in (the readers never read process-wide settings). */
+    private final KernelRules rules;
+
+    /** A reader with the kernel rules in force (tests and tools that set none). */
+    public AscendReader() {
+        this(KernelRules.current());
+    }
+
+    /** A reader with these kernel rules ({@code --comm-kernel} and the others, as the run's options give them). */
+    public AscendReader(KernelRules rules) {
+        this.rules = rules;
+    }
+
     /**
      * True for a directory that is one Ascend capture: a torch_npu {@code *_ascend_pt} directory
      * (by name, by its {@code ASCEND_PROFILER_OUTPUT}, or by its {@code profiler_info*.json}) or an
@@ -87,13 +101,13 @@ public final class AscendReader implements TraceReader {
         FormatDetector.Content content = FormatDetector.sniff(file);
         IntFunction<RankInfo> ranks = rankInfoNear(file);
         if (content == FormatDetector.Content.SQLITE) {
-            return AscendCommSplits.attachDb(AscendMemoryRecords.attachDb(new DbReader(file, source, ranks).read(), file),
+            return AscendCommSplits.attachDb(AscendMemoryRecords.attachDb(new DbReader(file, source, ranks, rules).read(), file),
                     file.toAbsolutePath().resolveSibling(AscendCommSplits.ANALYSIS_DB));
         }
         if (content == FormatDetector.Content.EMPTY) {
             throw new TraceFormatException(file + ": file is empty");
         }
-        List<RankTrace> traces = AscendMemoryRecords.attachCsv(new TimelineReader(List.of(file), source, ranks).read(),
+        List<RankTrace> traces = AscendMemoryRecords.attachCsv(new TimelineReader(List.of(file), source, ranks, rules).read(),
                 file.toAbsolutePath().resolveSibling(AscendMemoryRecords.FILE));
         // The split lies beside a torch_npu timeline only (msprof's analyze/ output is another layout).
         Path parent = file.toAbsolutePath().getParent();
@@ -108,12 +122,12 @@ public final class AscendReader implements TraceReader {
             Path trace = out.resolve("trace_view.json");
             if (Files.isRegularFile(trace)) {
                 return AscendCommSplits.attachJson(AscendMemoryRecords.attachCsv(new TimelineReader(List.of(trace),
-                        dir.toString(), torchNpuRank(dir)).read(), out.resolve(AscendMemoryRecords.FILE)), out);
+                        dir.toString(), torchNpuRank(dir), rules).read(), out.resolve(AscendMemoryRecords.FILE)), out);
             }
             Path db = newest(out, TORCH_DB);
             if (db != null) {
                 return AscendCommSplits.attachDb(AscendMemoryRecords.attachDb(new DbReader(db, dir.toString(),
-                        torchNpuRank(dir)).read(), db), out.resolve(AscendCommSplits.ANALYSIS_DB));
+                        torchNpuRank(dir), rules).read(), db), out.resolve(AscendCommSplits.ANALYSIS_DB));
             }
         }
         Path prof = dir.getFileName() != null && dir.getFileName().toString().startsWith("PROF_") ? dir
@@ -136,15 +150,15 @@ public final class AscendReader implements TraceReader {
         if (Files.isDirectory(out)) {
             Path json = newest(out, MSPROF_JSON);
             if (json != null) {
-                return new TimelineReader(List.of(json), source, ranks).read();
+                return new TimelineReader(List.of(json), source, ranks, rules).read();
             }
             List<Path> slices = slices(out);
             if (!slices.isEmpty()) {
-                return new TimelineReader(slices, source, ranks).read();
+                return new TimelineReader(slices, source, ranks, rules).read();
             }
         }
         Path db = newest(prof, MSPROF_DB);
-        return db == null ? null : new DbReader(db, source, ranks).read();
+        return db == null ? null : new DbReader(db, source, ranks, rules).read();
     }
 
     /** The slices of the newest timestamp, by slice number. */

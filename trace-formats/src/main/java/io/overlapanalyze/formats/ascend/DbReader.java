@@ -49,10 +49,14 @@ final class DbReader {
     private Map<Long, String> strings = Map.of();
     private long rowBudget = Long.MAX_VALUE;
 
-    DbReader(Path db, String source, IntFunction<RankInfo> rankFallback) {
+    /** What a kernel is, as the run's options say (never read from process-wide state). */
+    private final KernelRules rules;
+
+    DbReader(Path db, String source, IntFunction<RankInfo> rankFallback, KernelRules rules) {
         this.db = db;
         this.source = source;
         this.rankFallback = rankFallback;
+        this.rules = rules;
     }
 
     /** Every table the reader may read: a view or virtual table under one of these names is refused. */
@@ -104,7 +108,6 @@ final class DbReader {
             }
         }
         Map<Long, Long> compute = computeTaskNames(c, tables);
-        KernelRules rules = KernelRules.current();
         Set<Long> commTasks = ids(c, tables, "COMMUNICATION_TASK_INFO");
         Map<Long, long[]> launches = launches(c, tables);
         Map<Integer, RankAssembler> byDevice = new TreeMap<>();
@@ -122,7 +125,7 @@ final class DbReader {
                 return;
             }
             int dev = rs.getInt(3);
-            RankAssembler a = byDevice.computeIfAbsent(dev, d -> new RankAssembler());
+            RankAssembler a = byDevice.computeIfAbsent(dev, d -> new RankAssembler(rules));
             long stream = rs.getLong(7);
             String type = strings.get(rs.getLong(6));
             if (TaskKinds.isProfilerMarker(type)) {
@@ -152,7 +155,7 @@ final class DbReader {
                     return;
                 }
                 int dev = hasDevice ? rs.getInt(8) : onlyDevice;
-                RankAssembler a = byDevice.computeIfAbsent(dev, d -> new RankAssembler());
+                RankAssembler a = byDevice.computeIfAbsent(dev, d -> new RankAssembler(rules));
                 String group = strings.get(rs.getLong(5));
                 long[] launch = rs.getObject(4) == null ? null : launches.get(rs.getLong(4));
                 String count = rs.getString(7);

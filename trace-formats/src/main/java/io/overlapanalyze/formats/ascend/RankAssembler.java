@@ -54,6 +54,12 @@ final class RankAssembler {
     static final int OVERLAP_NOT_OVERLAPPED = 2;
     static final int OVERLAP_FREE = 3;
 
+    RankAssembler(KernelRules rules) {
+        this.rules = rules;
+    }
+
+    /** What a kernel is, as the run's options say. */
+    private final KernelRules rules;
     private final StringPool names = new StringPool();
     final DeviceIntervals device = new DeviceIntervals(names);
     private final List<Lane> lanes = new ArrayList<>();
@@ -127,7 +133,7 @@ final class RankAssembler {
                    long count, long launchNs, long launchTid) {
         // An MC² operator's own communication op (msprof's "kfc" op, on the communication lane and in
         // COMMUNICATION_OP): the communication inside a fused kernel, so fused, not communication.
-        DeviceKind kind = name != null && KernelRules.current().kindOfComputeTask(name) == DeviceKind.FUSED
+        DeviceKind kind = name != null && rules.kindOfComputeTask(name) == DeviceKind.FUSED
                 ? DeviceKind.FUSED : DeviceKind.COMM;
         int i = task(lane, start, end, kind, name, launchNs, launchTid);
         if (kind == DeviceKind.FUSED) {

@@ -39,6 +39,8 @@ final class TimelineCollector {
     private final List<Path> parts;
     private final String source;
     private final IntFunction<RankInfo> rankOfDevice;
+    /** What a kernel is, as the run's options say. */
+    private final KernelRules rules;
 
     // metadata
     private final Map<String, String> processName = new HashMap<>();
@@ -67,10 +69,11 @@ final class TimelineCollector {
     private String lastUsed;
 
     /** A collector for one read of the timeline in {@code parts} (the first names it in messages). */
-    TimelineCollector(List<Path> parts, String source, IntFunction<RankInfo> rankOfDevice) {
+    TimelineCollector(List<Path> parts, String source, IntFunction<RankInfo> rankOfDevice, KernelRules rules) {
         this.parts = parts;
         this.source = source;
         this.rankOfDevice = rankOfDevice;
+        this.rules = rules;
     }
 
     /** The events that follow are those of {@code file}, counted from its first. */
@@ -349,10 +352,10 @@ final class TimelineCollector {
         }
         Map<Integer, RankAssembler> byDevice = new TreeMap<>();
         for (int i = 0; i < d.size(); i++) {
-            byDevice.computeIfAbsent(d.device(i), k -> new RankAssembler());
+            byDevice.computeIfAbsent(d.device(i), k -> new RankAssembler(rules));
         }
         if (byDevice.isEmpty()) {
-            byDevice.put(0, new RankAssembler());
+            byDevice.put(0, new RankAssembler(rules));
         }
         List<RankTrace> out = new ArrayList<>();
         boolean typesResolved = false;
@@ -370,7 +373,6 @@ final class TimelineCollector {
             }
         }
         boolean unresolvedIsCompute = anyUnresolved && !aiCoreTyped;
-        KernelRules rules = KernelRules.current();
         for (Map.Entry<Integer, RankAssembler> entry : byDevice.entrySet()) {
             int dev = entry.getKey();
             RankAssembler a = entry.getValue();

@@ -20,6 +20,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
+import io.overlapanalyze.formats.kernels.KernelRules;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.IntFunction;
@@ -69,6 +70,7 @@ final class TimelineReader {
     private final List<Path> parts;
     private final String source;
     private final IntFunction<RankInfo> rankOfDevice;
+    private final KernelRules rules;
 
     /** Per part, how many events pass 2 reads: all ({@code Long.MAX_VALUE}) or the complete ones of a damaged part. */
     private final long[] completeEvents;
@@ -78,16 +80,17 @@ final class TimelineReader {
     private final TimelineCollector collector;
 
     /** A reader of one timeline; each reader reads once ({@link #read}). */
-    TimelineReader(List<Path> parts, String source, IntFunction<RankInfo> rankOfDevice) {
+    TimelineReader(List<Path> parts, String source, IntFunction<RankInfo> rankOfDevice, KernelRules rules) {
         this.parts = List.copyOf(parts);
         this.source = source;
         this.rankOfDevice = rankOfDevice;
+        this.rules = rules;
         this.completeEvents = new long[parts.size()];
-        this.collector = new TimelineCollector(this.parts, source, rankOfDevice);
+        this.collector = new TimelineCollector(this.parts, source, rankOfDevice, rules);
     }
 
     private TimelineReader fresh() {
-        return new TimelineReader(parts, source, rankOfDevice);
+        return new TimelineReader(parts, source, rankOfDevice, rules);
     }
 
     /**
