@@ -56,7 +56,7 @@ public final class Temporaries {
         synchronized (LOCK) {
             refuseWhenEnding();
             Path dir = maker.make();
-            register(dir);
+            LIVE.add(dir);
             return dir;
         }
     }
@@ -65,23 +65,25 @@ public final class Temporaries {
         synchronized (LOCK) {
             refuseWhenEnding();
             T made = maker.make();
-            register(path);
+            LIVE.add(path);
             return made;
         }
     }
 
+    /** Refuses once the hook has run or can no longer be added; adds the hook before the first file is made. */
     private static void refuseWhenEnding() throws IOException {
+        if (!shuttingDown && !hookAdded) {
+            try {
+                Runtime.getRuntime().addShutdownHook(new Thread(Temporaries::deleteAllAtExit,
+                        "overlap-analyze-temporaries"));
+                hookAdded = true;
+            } catch (IllegalStateException e) {
+                shuttingDown = true; // the JVM is already shutting down
+            }
+        }
         if (shuttingDown) {
             throw new IOException("the process is ending; no temporary file is made");
         }
-    }
-
-    private static void register(Path path) {
-        if (!hookAdded) {
-            Runtime.getRuntime().addShutdownHook(new Thread(Temporaries::deleteAllAtExit, "overlap-analyze-temporaries"));
-            hookAdded = true;
-        }
-        LIVE.add(path);
     }
 
     /**
