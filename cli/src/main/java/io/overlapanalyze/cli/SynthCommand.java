@@ -2,6 +2,7 @@ package io.overlapanalyze.cli;
 
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.formats.input.Messages;
+import io.overlapanalyze.formats.input.Temporaries;
 import io.overlapanalyze.options.DebugOption;
 import io.overlapanalyze.options.UserInputException;
 import io.overlapanalyze.synth.AscendMc2Writer;
@@ -295,7 +296,7 @@ public final class SynthCommand implements Callable<Integer> {
         Path dir = target.toAbsolutePath().getParent();
         Path scratch = null;
         try {
-            scratch = Files.createTempFile(dir, "." + target.getFileName(), ".sqlite.tmp");
+            scratch = Temporaries.create(() -> Files.createTempFile(dir, "." + target.getFileName(), ".sqlite.tmp"));
             ParallelScenarioWriter.writeNsys(scenario, scratch);
             Path from = scratch;
             SafeOutput.writeBytes(target, inputs, out -> Files.copy(from, out));
@@ -303,11 +304,7 @@ public final class SynthCommand implements Callable<Integer> {
             throw new UserInputException(target + ": cannot write: " + Messages.oneLine(e), e);
         } finally {
             if (scratch != null) {
-                try {
-                    Files.deleteIfExists(scratch);
-                } catch (java.io.IOException ignored) {
-                    // a leftover hidden scratch file is harmless
-                }
+                Temporaries.delete(scratch); // best effort; else at exit
             }
         }
         spec.commandLine().getErr().println("wrote " + Messages.quote(target));
@@ -376,7 +373,7 @@ public final class SynthCommand implements Callable<Integer> {
         Path dir = target.toAbsolutePath().getParent();
         Path scratch;
         try {
-            scratch = Files.createTempFile(dir, "." + target.getFileName(), ".sqlite.tmp");
+            scratch = Temporaries.create(() -> Files.createTempFile(dir, "." + target.getFileName(), ".sqlite.tmp"));
         } catch (java.io.IOException e) {
             throw new UserInputException(target + ": cannot write: " + Messages.oneLine(e), e);
         }
@@ -386,11 +383,7 @@ public final class SynthCommand implements Callable<Integer> {
         } catch (java.io.IOException e) {
             throw new UserInputException(target + ": cannot write: " + Messages.oneLine(e), e);
         } finally {
-            try {
-                Files.deleteIfExists(scratch);
-            } catch (java.io.IOException ignored) {
-                // a leftover hidden scratch file is harmless
-            }
+            Temporaries.delete(scratch); // best effort; else at exit
         }
     }
 

@@ -1,6 +1,7 @@
 package io.overlapanalyze.options;
 
 import io.overlapanalyze.formats.input.Messages;
+import io.overlapanalyze.formats.input.Temporaries;
 import java.io.BufferedWriter;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -224,8 +225,8 @@ public final class SafeOutput {
                 + ".tmp");
         try {
             Files.createDirectories(dir);
-            try (OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE)) {
+            // Registered: Ctrl-C or SIGTERM while it is written deletes it (a shutdown hook).
+            try (OutputStream out = Temporaries.newFile(tmp)) {
                 content.writeTo(out);
             }
             // Onto the real path: a symbolic link named as the target stays a link to the new content.
@@ -237,11 +238,8 @@ public final class SafeOutput {
         } catch (IOException e) {
             throw new UserInputException(Messages.quote(target) + ": cannot write: " + Messages.oneLine(e), e);
         } finally {
-            try {
-                Files.deleteIfExists(tmp);
-            } catch (IOException ignored) {
-                // Best effort: the temporary file is hidden and named after the target.
-            }
+            // Best effort: the temporary file is hidden and named after the target.
+            Temporaries.delete(tmp);
         }
     }
 

@@ -18,13 +18,10 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystems;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -96,6 +93,15 @@ public final class TraceFormats {
      * the matching files.
      */
     public List<Path> expand(Path path, PathMatcher nameFilter) throws TraceFormatException {
+        return expand(path, nameFilter, new ArrayList<>());
+    }
+
+    /**
+     * As {@link #expand(Path, PathMatcher)}, adding to {@code notes} one line per symbolic link met in
+     * a directory that is not followed ({@link LinkedDirectoryWalk}): a link to a directory outside
+     * the input, a loop, a link to nothing.
+     */
+    public List<Path> expand(Path path, PathMatcher nameFilter, List<String> notes) throws TraceFormatException {
         if (!Files.exists(path) && isGlob(path.toString())) {
             return expandGlob(path.toString(), nameFilter);
         }
@@ -108,50 +114,21 @@ public final class TraceFormats {
         if (isInputDirectory(path)) {
             return List.of(path);
         }
+        List<String> linkNotes = new ArrayList<>();
+        List<Path> found;
         try {
-            List<Path> found = new ArrayList<>();
-            Files.walkFileTree(path, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                    if (!dir.equals(path) && isInputDirectory(dir)) {
-                        found.add(dir);
-                        return FileVisitResult.SKIP_SUBTREE;
-                    }
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                    boolean wanted = nameFilter != null ? nameFilter.matches(file.getFileName())
-                            : isTraceFileName(file.getFileName().toString());
-                    if (!wanted) {
-                        return FileVisitResult.CONTINUE;
-                    }
-                    if (attrs.isRegularFile()) {
-                        found.add(file);
-                    } else if (Files.isDirectory(file)) {
-                        // A link to a directory is not walked (no loops); one a reader reads whole is an input.
-                        if (isInputDirectory(file)) {
-                            found.add(file);
-                        }
-                    } else {
-                        // Named like a trace but a link (to a file, or dangling) or a FIFO, socket or device: an
-                        // input like the others, so that one that cannot be read is reported as unreadable
-                        // ({@link #read}) instead of being left out in silence (a job would pass on 3 of 4 ranks).
-                        found.add(file);
-                    }
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-            if (found.isEmpty()) {
-                throw new TraceFormatException(path + ": directory holds no trace files (" + (nameFilter != null
-                        ? "none matches the name filter" : inputNames()) + ")");
-            }
-            found.sort(null);
-            return found;
+            found = new LinkedDirectoryWalk(this, path, nameFilter, linkNotes).walk();
         } catch (IOException e) {
             throw new TraceFormatException(path + ": cannot list directory: " + e.getMessage(), e);
         }
+        if (found.isEmpty()) {
+            throw new TraceFormatException(path + ": directory holds no trace files (" + (nameFilter != null
+                    ? "none matches the name filter" : inputNames()) + ")" + (linkNotes.isEmpty() ? ""
+                    : "; " + linkNotes.get(0) + (linkNotes.size() > 1 ? " (and " + (linkNotes.size() - 1)
+                    + " more links not followed)" : "")));
+        }
+        notes.addAll(linkNotes);
+        return found;
     }
 
     /**
@@ -165,7 +142,7 @@ public final class TraceFormats {
         LinkedHashSet<Path> files = new LinkedHashSet<>();
         List<String> skipped = new ArrayList<>();
         for (Path p : paths) {
-            List<Path> found = expand(p, nameFilter);
+            List<Path> found = expand(p, nameFilter, skipped);
             boolean walked = !found.equals(List.of(p));
             for (Path f : found) {
                 String why = walked && !keep.test(f) ? TraceContent.notATrace(f) : null;
@@ -282,7 +259,8 @@ public final class TraceFormats {
             throw new TraceFormatException(input + ": is a directory");
         }
         if (!Files.exists(input) && Files.isSymbolicLink(input)) {
-            throw new TraceFormatException(input + ": a symbolic link to a file that does not exist" + linkTarget(input));
+            throw new TraceFormatException(input + (isLinkLoop(input) ? ": a loop of symbolic links"
+                    : ": a symbolic link to a file that does not exist") + linkTarget(input));
         }
         if (!Files.isReadable(input)) {
             throw new TraceFormatException(input + (Files.exists(input) ? ": permission denied" : ": no such file"));
@@ -317,6 +295,23 @@ public final class TraceFormats {
         } catch (IOException e) {
             throw new TraceFormatException(input + ": cannot read: " + Messages.oneLine(e), e);
         }
+    }
+
+    /** Whether following {@code link} by hand comes back to a link already met (at most 40, as the kernel). */
+    static boolean isLinkLoop(Path link) {
+        java.util.Set<Path> seen = new java.util.HashSet<>();
+        Path p = link.toAbsolutePath().normalize();
+        for (int i = 0; i < 40 && Files.isSymbolicLink(p); i++) {
+            if (!seen.add(p)) {
+                return true;
+            }
+            try {
+                p = p.resolveSibling(Files.readSymbolicLink(p)).normalize();
+            } catch (IOException | UnsupportedOperationException | SecurityException e) {
+                return false;
+            }
+        }
+        return Files.isSymbolicLink(p);
     }
 
     /** " (→ TARGET)" for a link whose target can be read, else "". */

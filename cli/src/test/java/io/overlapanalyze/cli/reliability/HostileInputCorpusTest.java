@@ -147,5 +147,41 @@ class HostileInputCorpusTest {
                     HostileNames.assertJunitSafe(junit, 4);
                 }),
                 DynamicTest.dynamicTest("whatif", () -> HostileNames.assertCleanRun("whatif", Cli.run("whatif", a))));
+
+     * Issue 29 items 9 and 11: a job directory assembled with {@code ln -s}. A link named only by rank
+     * to a trace outside it is read; a loop, a link to nothing and a link to a directory outside it
+     * (named with an escape sequence) are named one line each on stderr, escaped; the run is analysed
+     * (exit 0, it was "holds no trace files"), the JSON report written with {@code -o} is valid and
+     * alone in its directory (no temporary file left beside it).
+     */
+    @org.junit.jupiter.api.Test
+    void aJobDirectoryOfSymbolicLinksIsAnalysedAndItsBadLinksNamed() throws IOException {
+        Path base = Files.createDirectories(corpusDir.resolve("fs-links"));
+        Path ranks = Files.createDirectories(base.resolve("ranks"));
+        Path job = Files.createDirectories(base.resolve("job"));
+        Path elsewhere = Files.createDirectories(base.resolve("elsewhere"));
+        Files.write(ranks.resolve("rank-0.pt.trace.json"), HostileCorpus.kinetoSeed());
+        Files.createSymbolicLink(job.resolve("r0"), ranks.resolve("rank-0.pt.trace.json"));
+        Files.createSymbolicLink(job.resolve("loop"), Path.of("loop"));
+        Files.createSymbolicLink(job.resolve("gone"), Path.of("no-such-file"));
+        Files.createSymbolicLink(job.resolve("evil\u001b]0;owned\u0007\u001b[2J"), elsewhere);
+        Path out = Files.createDirectories(base.resolve("out"));
+
+        Cli run = Cli.run("-f", "json", "-o", out.resolve("report.json").toString(), job.toString());
+        run.assertNoCrash("a job directory of links");
+        assertEquals(ExitCodes.OK, run.exitCode(), run.err());
+        List<String> err = run.errLines();
+        assertEquals(3, err.stream().filter(l -> l.contains("symbolic link")).count(), "one line per bad link: " + err);
+        assertTrue(err.stream().anyMatch(l -> l.contains("/job/loop") && l.contains("a loop of symbolic links")), err::toString);
+        assertTrue(err.stream().anyMatch(l -> l.contains("/job/gone") && l.contains("a symbolic link to nothing")), err::toString);
+        assertTrue(err.stream().anyMatch(l -> l.contains("/job/evil") && l.contains("a directory outside")), err::toString);
+        assertTrue(run.err().chars().noneMatch(c -> c < 0x20 && c != '\n' && c != '\t'),
+                "no raw control character on stderr: " + run.err());
+        var report = HostileCorpus.JSON.readTree(out.resolve("report.json").toFile());
+        assertTrue(report.has("steps") || report.toString().contains("\"steps\""), "a report was written");
+        try (Stream<Path> files = Files.list(out)) {
+            assertEquals(List.of("report.json"), files.map(f -> f.getFileName().toString()).toList(),
+                    "nothing left beside the output");
+        }
     }
 }

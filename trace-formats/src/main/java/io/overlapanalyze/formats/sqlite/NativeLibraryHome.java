@@ -12,6 +12,7 @@ import java.nio.file.Path;
  */
 public final class NativeLibraryHome {
     private static final String PROPERTY = "org.sqlite.tmpdir";
+    static final String PREFIX = "overlap-analyze-native-";
     private static boolean done;
 
     private NativeLibraryHome() {
@@ -27,7 +28,9 @@ public final class NativeLibraryHome {
             return;
         }
         try {
-            Path dir = Files.createTempDirectory("overlap-analyze-native-");
+            // Named with this process's id: the ones killed processes left (SIGKILL) are swept here.
+            PrivateCopies.sweepStale(Path.of(System.getProperty("java.io.tmpdir")), PREFIX);
+            Path dir = Files.createTempDirectory(PREFIX + ProcessHandle.current().pid() + "-");
             System.setProperty(PROPERTY, dir.toString());
             // Shutdown hooks run before File.deleteOnExit's own hook, which would otherwise delete the
             // library file but never the directory.

@@ -38,7 +38,8 @@ import java.util.Set;
  *       either is beside the file, the database and that file are copied into a private temporary
  *       directory and opened there as an ordinary database, so SQLite applies the log or rolls the
  *       journal back in the copy: the reader sees what {@code sqlite3} would, and the user's files
- *       stay untouched. The copy is deleted on {@link #close}.</li>
+ *       stay untouched. The copy is deleted on {@link #close}, or at exit when the JVM is ended by a
+ *       signal; one a killed process left is swept by the next run ({@link PrivateCopies}).</li>
  *   <li>Only real tables are listed ({@code sqlite_master} type {@code table}, not virtual): a view
  *       (a recursive one can run for ever) or a virtual table where a reader expects a table is
  *       refused by {@link #requireTablesOnly}.</li>
@@ -58,7 +59,7 @@ public final class ReadOnlySqlite implements AutoCloseable {
 
     private final Path file;
     private final Connection connection;
-    private final Path privateCopy;
+    private final PrivateCopies.Dir privateCopy;
     private final long bytes;
     private final String uri;
     private final boolean readOnly;
@@ -68,7 +69,8 @@ public final class ReadOnlySqlite implements AutoCloseable {
     private final Map<String, String> notTables;
     private final Map<String, Map<String, String>> columns = new HashMap<>();
 
-    private ReadOnlySqlite(Path file, String uri, boolean readOnly, Connection connection, Path privateCopy, long bytes)
+    private ReadOnlySqlite(Path file, String uri, boolean readOnly, Connection connection, PrivateCopies.Dir privateCopy,
+                           long bytes)
             throws SQLException {
         this.file = file;
         this.uri = uri;
@@ -121,9 +123,10 @@ public final class ReadOnlySqlite implements AutoCloseable {
             String uri = file.toAbsolutePath().normalize().toUri().toASCIIString() + "?mode=ro&immutable=1";
             return connect(file, uri, true, null, bytes);
         }
-        Path dir = Files.createTempDirectory("overlap-analyze-sqlite-");
+        // Named with this process's id, deleted on close or at exit, swept by a later run after a kill.
+        PrivateCopies.Dir dir = PrivateCopies.create();
         try {
-            Path copy = dir.resolve("db.sqlite");
+            Path copy = dir.path().resolve("db.sqlite");
             Files.copy(file, copy, StandardCopyOption.COPY_ATTRIBUTES);
             Files.copy(withWal ? wal : journal, sibling(copy, withWal ? "-wal" : "-journal"));
             makeWritable(copy);
@@ -131,12 +134,13 @@ public final class ReadOnlySqlite implements AutoCloseable {
             String uri = copy.toUri().toASCIIString();
             return connect(file, uri, false, dir, bytes);
         } catch (SQLException | IOException | RuntimeException e) {
-            deleteTree(dir);
+            dir.delete();
             throw e;
         }
     }
 
-    private static ReadOnlySqlite connect(Path file, String uri, boolean readOnly, Path privateCopy, long bytes)
+    private static ReadOnlySqlite connect(Path file, String uri, boolean readOnly, PrivateCopies.Dir privateCopy,
+                                          long bytes)
             throws SQLException {
         SQLiteConfig config = new SQLiteConfig();
         config.setReadOnly(readOnly);
@@ -266,7 +270,7 @@ public final class ReadOnlySqlite implements AutoCloseable {
 
     /** The private copy's directory, or {@code null} when the file is read in place. */
     Path privateCopy() {
-        return privateCopy;
+        return privateCopy == null ? null : privateCopy.path();
     }
 
     /**
@@ -283,7 +287,7 @@ public final class ReadOnlySqlite implements AutoCloseable {
             connection.close();
         } finally {
             if (privateCopy != null) {
-                deleteTree(privateCopy);
+                privateCopy.delete();
             }
         }
     }
