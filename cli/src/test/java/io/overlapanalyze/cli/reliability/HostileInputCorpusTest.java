@@ -147,7 +147,9 @@ class HostileInputCorpusTest {
                     HostileNames.assertJunitSafe(junit, 4);
                 }),
                 DynamicTest.dynamicTest("whatif", () -> HostileNames.assertCleanRun("whatif", Cli.run("whatif", a))));
+    }
 
+    /**
      * Issue 29 items 9 and 11: a job directory assembled with {@code ln -s}. A link named only by rank
      * to a trace outside it is read; a loop, a link to nothing and a link to a directory outside it
      * (named with an escape sequence) are named one line each on stderr, escaped; the run is analysed
