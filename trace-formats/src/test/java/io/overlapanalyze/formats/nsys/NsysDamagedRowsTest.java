@@ -176,4 +176,74 @@ class NsysDamagedRowsTest {
         assertTrue(warning(t, "NVTX ranges without an integer start skipped").contains("ProfilerStep#8"),
                 t.warnings().toString());
     }
+    private static final String RUNTIME = "CUPTI_ACTIVITY_KIND_RUNTIME";
+
+    /** [kernels with a known launch, earliest launch] of pid 144. */
+    private static long[] launches(RankTrace t) {
+        DeviceIntervals d = t.device();
+        long known = 0;
+        long first = Long.MAX_VALUE;
+        for (int i = 0; i < d.size(); i++) {
+            if (d.kind(i) == DeviceKind.COMPUTE || d.kind(i) == DeviceKind.COMM) {
+                long l = d.launchNs(i);
+                if (io.overlapanalyze.model.Time.isKnown(l)) {
+                    known++;
+                    first = Math.min(first, l);
+                }
+            }
+        }
+        return new long[] {known, first};
+    }
+
+    /** The rowid of the launch call of pid 144's kernel number {@code n} (by start), as SQL. */
+    private static String launchOfKernel(int n) {
+        return "(SELECT r.rowid FROM " + RUNTIME + " r JOIN (SELECT correlationId, globalPid FROM " + KERNEL
+                + " WHERE globalPid = " + PID_144 + " ORDER BY start LIMIT 1 OFFSET " + n + ") k"
+                + " ON r.correlationId = k.correlationId AND r.globalTid / 16777216 = k.globalPid / 16777216"
+                + " AND r.eventClass IN (0, 1) LIMIT 1)";
+    }
+
+    /**
+     * issue 29 item 7: a launch call with {@code start = 'n/a'} was read as 0, a launch at the
+     * session start (60 s before the others), which moved its kernel into another step. The row is
+     * skipped and counted: its kernel keeps its place with no known launch, no launch moves.
+     */
+    @Test
+    void aRuntimeRowWithATextStartIsSkippedWithACountedWarning() throws Exception {
+        long[] original = launches(pid144(SharedExports.original(EXPORT)));
+        Path copy = SharedExports.copy(EXPORT, dir);
+        // The launch call of a kernel in the middle of pid 144's run (same process bits, same correlationId).
+        SharedExports.sql(copy, "UPDATE " + RUNTIME + " SET start = 'n/a' WHERE rowid = " + launchOfKernel(1000));
+        RankTrace t = pid144(copy);
+        long[] k = kernels(t);
+        assertEquals(1993, k[0], "the kernel is kept");
+        assertEquals(299_848_812, k[2] - k[1]);
+        long[] l = launches(t);
+        assertEquals(original[0] - 1, l[0], "its launch is unknown, not 0");
+        assertEquals(original[1], l[1], "no launch at the session start");
+        assertTrue(warning(t, RUNTIME + " rows without an integer start skipped").contains("correlationId"),
+                t.warnings().toString());
+    }
+
+    @Test
+    void runtimeRowsWithTextOrRealStartsAreCounted() throws Exception {
+        Path copy = SharedExports.copy(EXPORT, dir);
+        SharedExports.sql(copy, "UPDATE " + RUNTIME + " SET start = 'abc' WHERE rowid IN (" + launchOfKernel(300) + ", "
+                + launchOfKernel(301) + ")", "UPDATE " + RUNTIME + " SET start = start + 0.5 WHERE rowid = " + launchOfKernel(1500));
+        RankTrace t = pid144(copy);
+        assertTrue(warning(t, RUNTIME + " rows without an integer start skipped").contains("3 times"),
+                t.warnings().toString());
+    }
+
+    /** An NVTX end that is there but no integer is damage: counted, not taken for an open range. */
+    @Test
+    void anNvtxRangeWithATextEndIsSkippedAndCounted() throws Exception {
+        Path copy = SharedExports.copy(EXPORT, dir);
+        SharedExports.sql(copy, "INSERT INTO NVTX_EVENTS (start, \"end\", eventType, text, globalTid, domainId)"
+                + " VALUES (60200000000, 'abc', 59, 'ProfilerStep#9', " + TID_144 + ", 0)");
+        RankTrace t = pid144(copy);
+        assertTrue(warning(t, "NVTX ranges without an integer end skipped").contains("ProfilerStep#9"),
+                t.warnings().toString());
+        assertTrue(t.warnings().stream().noneMatch(w -> w.contains("step ranges without an end")), t.warnings().toString());
+    }
 }
