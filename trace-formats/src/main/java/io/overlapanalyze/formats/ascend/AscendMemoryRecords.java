@@ -153,13 +153,23 @@ public final class AscendMemoryRecords {
             }
         }
         List<Row> rows = new ArrayList<>();
+        long unreadable = 0;
+        String first = null;
+        // A timestamp or a total that is there but no INTEGER ('abc', a real) is damage: the row is
+        // skipped and counted (read as 0 it was a sample at 1970, or a total of 0 bytes).
         try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT component, timestamp, totalAllocated, deviceId FROM MEMORY_RECORD")) {
+             ResultSet rs = s.executeQuery("SELECT component, " + ReadOnlySqlite.integerOrNull("timestamp")
+                     + ", " + ReadOnlySqlite.integerOrNull("totalAllocated") + ", deviceId,"
+                     + " typeof(totalAllocated) NOT IN ('integer', 'null') FROM MEMORY_RECORD")) {
             while (rs.next()) {
                 long id = rs.getLong(1);
                 String name = components.getOrDefault(id, Long.toString(id));
                 long t = rs.getLong(2);
-                if (rs.wasNull()) {
+                boolean noTime = rs.wasNull();
+                if (noTime || rs.getInt(5) != 0) {
+                    if (unreadable++ == 0) {
+                        first = noTime ? "timestamp" : "totalAllocated";
+                    }
                     continue;
                 }
                 long total = rs.getLong(3);
@@ -168,7 +178,13 @@ public final class AscendMemoryRecords {
                 rows.add(new Row(name.trim(), t, bytes, rs.wasNull() ? 0 : device));
             }
         }
-        return choose(rows, "MEMORY_RECORD");
+        Records r = choose(rows, "MEMORY_RECORD");
+        if (unreadable == 0) {
+            return r;
+        }
+        String skipped = "MEMORY_RECORD rows without an integer timestamp or totalAllocated skipped: " + unreadable
+                + (unreadable == 1 ? " row" : " rows") + " (first: no integer " + first + ")";
+        return new Records(r.byDevice(), r.component(), r.warning() == null ? skipped : skipped + "; " + r.warning());
     }
 
     private record Row(String component, long timeNs, Long allocated, int device) {
