@@ -476,14 +476,17 @@ public final class NsysReader implements TraceReader {
                     }
                     long start = rs.getLong(1);
                     if (start == 0 && rs.wasNull()) {
+                        // Counted, never read as 0: the index bounds it by its neighbours (LaunchIndex).
                         if (launchesWithoutStart++ == 0) {
                             firstLaunchWithoutStart = "correlationId " + c;
                         }
-                        continue;
+                        start = Time.UNKNOWN;
+                    } else {
+                        start = time(start);
                     }
                     long returned = rs.getLong(5);
                     boolean failed = returned != 0; // a failed launch has no device work (NULL reads as 0)
-                    launches.add(noThread ? 0 : GlobalIds.process(g), c, time(start), noThread ? -1 : GlobalIds.tid(g),
+                    launches.add(noThread ? 0 : GlobalIds.process(g), c, start, noThread ? -1 : GlobalIds.tid(g),
                             kind == 2 && !failed);
                 }
             }
@@ -496,7 +499,8 @@ public final class NsysReader implements TraceReader {
          */
         private void warnSkippedLaunches() {
             if (launchesWithoutStart > 0) {
-                warnings.add(RUNTIME + " rows without an integer start skipped (their kernels have no known launch)",
+                warnings.add(RUNTIME + " rows without an integer start (never read as 0: their kernels take the start"
+                        + " of the process's call before them by correlationId, ids being issued in call order)",
                         firstLaunchWithoutStart, launchesWithoutStart);
             }
         }

@@ -205,23 +205,31 @@ class NsysDamagedRowsTest {
 
     /**
      * issue 29 item 7: a launch call with {@code start = 'n/a'} was read as 0, a launch at the
-     * session start (60 s before the others), which moved its kernel into another step. The row is
-     * skipped and counted: its kernel keeps its place with no known launch, no launch moves.
+     * session start (60 s before the others), which moved its kernel out of its step. It is never
+     * read as 0: the call lies between its process's calls before and after it by correlationId,
+     * and takes the start of the one before, so no launch moves before the first and the kernel
+     * keeps a launch; the warning counts it.
      */
     @Test
-    void aRuntimeRowWithATextStartIsSkippedWithACountedWarning() throws Exception {
+    void aRuntimeRowWithATextStartIsNotReadAsZero() throws Exception {
         long[] original = launches(pid144(SharedExports.original(EXPORT)));
         Path copy = SharedExports.copy(EXPORT, dir);
-        // The launch call of a kernel in the middle of pid 144's run (same process bits, same correlationId).
+        long corr = SharedExports.scalar(copy, "SELECT correlationId FROM " + RUNTIME + " WHERE rowid = " + launchOfKernel(1000));
+        // The start of the call of pid 144 just before it by correlationId: the bound it takes.
+        long before = SharedExports.scalar(copy, "SELECT start FROM " + RUNTIME + " WHERE globalTid / 16777216 = "
+                + (PID_144 / 16777216) + " AND correlationId < " + corr + " AND eventClass IN (0, 1)"
+                + " ORDER BY correlationId DESC LIMIT 1");
+        long after = SharedExports.scalar(copy, "SELECT start FROM " + RUNTIME + " WHERE rowid = " + launchOfKernel(1000));
+        assertTrue(before <= after, before + " > " + after);
         SharedExports.sql(copy, "UPDATE " + RUNTIME + " SET start = 'n/a' WHERE rowid = " + launchOfKernel(1000));
         RankTrace t = pid144(copy);
         long[] k = kernels(t);
         assertEquals(1993, k[0], "the kernel is kept");
         assertEquals(299_848_812, k[2] - k[1]);
         long[] l = launches(t);
-        assertEquals(original[0] - 1, l[0], "its launch is unknown, not 0");
+        assertEquals(original[0], l[0], "its launch is bounded, not lost");
         assertEquals(original[1], l[1], "no launch at the session start");
-        assertTrue(warning(t, RUNTIME + " rows without an integer start skipped").contains("correlationId"),
+        assertTrue(warning(t, RUNTIME + " rows without an integer start").contains("correlationId " + corr),
                 t.warnings().toString());
     }
 
@@ -231,7 +239,7 @@ class NsysDamagedRowsTest {
         SharedExports.sql(copy, "UPDATE " + RUNTIME + " SET start = 'abc' WHERE rowid IN (" + launchOfKernel(300) + ", "
                 + launchOfKernel(301) + ")", "UPDATE " + RUNTIME + " SET start = start + 0.5 WHERE rowid = " + launchOfKernel(1500));
         RankTrace t = pid144(copy);
-        assertTrue(warning(t, RUNTIME + " rows without an integer start skipped").contains("3 times"),
+        assertTrue(warning(t, RUNTIME + " rows without an integer start").contains("3 times"),
                 t.warnings().toString());
     }
 
