@@ -262,22 +262,53 @@ final class DbReader {
     }
 
     /**
-     * connectionId → {launch ns, thread}: the framework op when linked, else the CANN API call. A
-     * call or an op without a readable start is left out (its task then has the other one, or no
-     * known launch); CANN_API's are counted here, PYTORCH_API's when {@link #hostOps} reads them all.
+     * connectionId → {launch ns, thread}: the framework op when linked, else the CANN API call. An
+     * op without a readable start is left out (its task then has the CANN call's launch); a CANN
+     * call without one is never read as 0 either: CANN issues connection ids in call order (the
+     * shared captures: no inversion among 710 calls), so the call lies between the calls just before
+     * and after it by id, and takes the start of the one before (the earliest it can have been), so
+     * that its task keeps the step it was launched in. Without a call before it, or when the two
+     * disagree with the id order, it has no launch. CANN_API's rows are counted here,
+     * PYTORCH_API's when {@link #hostOps} reads them all.
      */
     private Map<Long, long[]> launches(ReadOnlySqlite c, Set<String> tables, RowProblems problems) throws SQLException {
         Map<Long, long[]> out = new HashMap<>();
         if (tables.contains("CANN_API")) {
-            query(c, "SELECT connectionId, " + ReadOnlySqlite.integerOrNull("startNs") + ", globalTid FROM CANN_API", rs -> {
+            io.overlapanalyze.primitives.LongList ids = new io.overlapanalyze.primitives.LongList(1024);
+            io.overlapanalyze.primitives.LongList starts = new io.overlapanalyze.primitives.LongList(1024);
+            io.overlapanalyze.primitives.LongList tids = new io.overlapanalyze.primitives.LongList(1024);
+            io.overlapanalyze.primitives.LongList ends = new io.overlapanalyze.primitives.LongList(16);
+            query(c, "SELECT connectionId, " + ReadOnlySqlite.integerOrNull("startNs") + ", globalTid, "
+                    + ReadOnlySqlite.integerOrNull("endNs") + " FROM CANN_API", rs -> {
                 long start = rs.getLong(2);
                 if (start == 0 && rs.wasNull()) {
-                    problems.unreadable("CANN_API", "startNs", "connectionId " + rs.getLong(1),
-                            " (their tasks have no known CANN launch)");
-                    return;
+                    problems.unreadable("CANN_API", "startNs", "connectionId " + rs.getLong(1), " (never read as 0:"
+                            + " their tasks take the start of the CANN call before them by connectionId, else the"
+                            + " call's own endNs)");
+                    long end = rs.getLong(4);
+                    start = Time.UNKNOWN;
+                    ends.add(ids.size());
+                    ends.add(end == 0 && rs.wasNull() ? Time.UNKNOWN : end);
                 }
-                out.put(rs.getLong(1), new long[] {start, rs.getLong(3) & 0xFFFFFFFFL});
+                ids.add(rs.getLong(1));
+                starts.add(start);
+                tids.add(rs.getLong(3) & 0xFFFFFFFFL);
             });
+            if (ends.size() > 0) {
+                boundByPreviousCall(ids, starts);
+                // No call before it: its own end, the latest it can have started (an API call lasts µs).
+                for (int k = 0; k < ends.size(); k += 2) {
+                    int row = (int) ends.get(k);
+                    if (starts.get(row) == Time.UNKNOWN && ends.get(k + 1) != Time.UNKNOWN) {
+                        starts.set(row, ends.get(k + 1));
+                    }
+                }
+            }
+            for (int i = 0; i < ids.size(); i++) {
+                if (starts.get(i) != Time.UNKNOWN) {
+                    out.put(ids.get(i), new long[] {starts.get(i), tids.get(i)});
+                }
+            }
         }
         if (tables.contains("PYTORCH_API") && tables.contains("CONNECTION_IDS")) {
             Set<Long> fromOps = new HashSet<>();
@@ -300,6 +331,36 @@ final class DbReader {
             });
         }
         return out;
+    }
+
+    /** Unknown starts (Time.UNKNOWN) set to the start of the call before by id, where the id order allows it. */
+    private static void boundByPreviousCall(io.overlapanalyze.primitives.LongList ids,
+                                            io.overlapanalyze.primitives.LongList starts) {
+        int n = ids.size();
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        io.overlapanalyze.primitives.PrimitiveSort.sort(order, (a, b) -> Long.compare(ids.get(a), ids.get(b)));
+        long[] before = new long[n];
+        long known = Time.UNKNOWN;
+        for (int k = 0; k < n; k++) {
+            before[k] = known;
+            if (starts.get(order[k]) != Time.UNKNOWN) {
+                known = starts.get(order[k]);
+            }
+        }
+        long after = Time.UNKNOWN;
+        for (int k = n - 1; k >= 0; k--) {
+            int row = order[k];
+            if (starts.get(row) == Time.UNKNOWN) {
+                if (before[k] != Time.UNKNOWN && (after == Time.UNKNOWN || before[k] <= after)) {
+                    starts.set(row, before[k]);
+                }
+            } else {
+                after = starts.get(row);
+            }
+        }
     }
 
     private void hostOps(ReadOnlySqlite c, Set<String> tables, Map<Integer, RankAssembler> byDevice, RowProblems problems)
