@@ -282,9 +282,9 @@ final class DbReader {
                     + ReadOnlySqlite.integerOrNull("endNs") + " FROM CANN_API", rs -> {
                 long start = rs.getLong(2);
                 if (start == 0 && rs.wasNull()) {
-                    problems.unreadable("CANN_API", "startNs", "connectionId " + rs.getLong(1), " (never read as 0:"
-                            + " their tasks take the start of the CANN call before them by connectionId, else the"
-                            + " call's own endNs)");
+                    problems.other("CANN_API rows without an integer startNs (never read as 0: their tasks take the start"
+                            + " of the CANN call before them by connectionId, else the call's own endNs)",
+                            "connectionId " + rs.getLong(1));
                     long end = rs.getLong(4);
                     start = Time.UNKNOWN;
                     ends.add(ids.size());
