@@ -2,6 +2,7 @@ package io.overlapanalyze.analysis;
 
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.DeviceIntervals;
+import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.model.Time;
 
@@ -15,7 +16,8 @@ import io.overlapanalyze.model.Time;
  * how a reader found them.
  *
  * <ul>
- *   <li>An interval with a known launch (not launched before the capture) is early when it starts
+ *   <li>A kernel (compute, communication, fused) with a known launch (not launched before the
+ *       capture) is early when it starts
  *       more than {@link #TOLERANCE_NS} before its launch; a collective with a known enqueue is
  *       early when its first device interval starts more than that before the enqueue (the
  *       enqueue is the only host time a collective without launch links has).</li>
@@ -45,9 +47,9 @@ public final class ClockSkewCheck {
             return early > 0 && early * 100 >= checked * SHARE_PERCENT;
         }
 
-        /** "N of M device intervals and collectives start before their host launch, by up to X ms". */
+        /** "N of M kernels and collectives start before their host launch, by up to X ms". */
         public String describe() {
-            return early + " of " + checked + " device intervals and collectives start before their host launch"
+            return early + " of " + checked + " kernels and collectives start before their host launch"
                     + " (by up to " + io.overlapanalyze.report.HumanTime.ms(maxLeadNs) + " ms)";
         }
     }
@@ -109,10 +111,16 @@ public final class ClockSkewCheck {
 
     private static final long NOT_CHECKED = Long.MIN_VALUE;
 
-    /** How far interval {@code i} starts before its launch (negative: after); NOT_CHECKED without a launch. */
+    /**
+     * How far kernel {@code i} starts before its launch (negative: after); NOT_CHECKED without a
+     * launch, and for what is not a kernel: CUPTI stamps sync rows with their host call's time (a
+     * sync row may lie before its launch with agreeing clocks), and copies are left out with them.
+     */
     private static long lead(DeviceIntervals d, int i) {
         long launch = d.launchNs(i);
-        if (!Time.isKnown(launch) || d.preCapture(i)) {
+        DeviceKind kind = d.kind(i);
+        if (!Time.isKnown(launch) || d.preCapture(i)
+                || (kind != DeviceKind.COMPUTE && kind != DeviceKind.COMM && kind != DeviceKind.FUSED)) {
             return NOT_CHECKED;
         }
         return minus(launch, d.start(i));
