@@ -47,11 +47,6 @@ public final class BoundedLineReader implements Closeable {
         return new BoundedLineReader(InputStreams.open(file), MAX_LINE_BYTES);
     }
 
-    /** Reads {@code in} (buffered by the caller) with lines of at most {@code maxLineBytes}: for tests. */
-    static BoundedLineReader of(InputStream in, int maxLineBytes) {
-        return new BoundedLineReader(in, maxLineBytes);
-    }
-
     /**
      * The next line as UTF-8 without its {@code \n} or {@code \r\n}, or {@code null} at the end.
      *
