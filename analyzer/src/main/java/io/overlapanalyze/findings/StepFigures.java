@@ -25,7 +25,8 @@ final class StepFigures {
         List<StepReport> complete = new ArrayList<>();
         List<StepReport> withWork = new ArrayList<>();
         for (StepReport s : all) {
-            if (s.deviceStartNs() == null || s.stepPeriodNs() == null) {
+            // A step marked as having no usable data (the clocks disagree) is no evidence, not even as a partial one.
+            if (s.deviceStartNs() == null || s.stepPeriodNs() == null || !s.hasUsableData()) {
                 continue;
             }
             withWork.add(s);

@@ -161,6 +161,30 @@ public record StepReport(String name, boolean partial, Long deviceStartNs, Long 
                 fusedCommNs, fusedComputeNs, annotations, breakdown, idle, commSplit);
     }
 
+    /** Start of the note of a step whose figures cannot be used (issue 29 item 8: the trace's clocks disagree). */
+    public static final String NO_USABLE_DATA_NOTE = "not available: no usable data: ";
+
+    /**
+     * This step marked as having no usable data, for {@code reason}: partial (so left out of the
+     * totals and the findings) with a note that says why; its figures stay as computed, for who
+     * wants to look, but nothing is concluded from them.
+     */
+    public StepReport withNoUsableData(String reason) {
+        java.util.List<String> all = new java.util.ArrayList<>(notes);
+        all.add(NO_USABLE_DATA_NOTE + reason);
+        return new StepReport(name, true, deviceStartNs, deviceEndNs, stepTimeNs, commBusyNs, computeBusyNs,
+                overlappedNs, exposedCommNs, exposedGradCommNs, idleNs, serialEstimateNs, overlapSavingNs,
+                overlapRatio, gradCollectives, markers, tailNs, lastBucketTailNs, startDelayNs, launchLateNs,
+                attribution, deviceIntervals, commKernels, approximate, all, gradBuckets, exposedPrefetchNs,
+                prefetches, pipeline, launch, peakAllocatedBytes, stepPeriodNs, windowOverlapNs, fusedBusyNs,
+                fusedCommNs, fusedComputeNs, annotations, breakdown, idle, commSplit);
+    }
+
+    /** False when the step was marked {@link #withNoUsableData}. */
+    public boolean hasUsableData() {
+        return notes.stream().noneMatch(n -> n.startsWith(NO_USABLE_DATA_NOTE));
+    }
+
     /** This step with {@code a} as its tail attribution; every other component is this step's. */
     public StepReport withAttribution(Attribution a) {
         return new StepReport(name, partial, deviceStartNs, deviceEndNs, stepTimeNs, commBusyNs, computeBusyNs,

@@ -61,10 +61,22 @@ class AscendBadInputTest {
         assertOneLineError(f, "nothing to analyse");
     }
 
+    /** issue 29 item 7: an unreadable ts skips its event; when no device event is left, nothing is analysed. */
     @Test
     void timestampThatIsNotANumber() throws IOException {
         Path f = Files.writeString(tmp.resolve("trace_view.json"), "[" + META + task("\"1736408883704643.2x2\"") + "]");
-        assertOneLineError(f, "\"ts\" is not a number");
+        assertOneLineError(f, "no device event with a readable time");
+    }
+
+    /** One unreadable ts among readable ones: analysed, with one warning that counts and quotes it. */
+    @Test
+    void oneTimestampThatIsNotANumberIsSkippedWithAWarning() throws IOException {
+        Path f = Files.writeString(tmp.resolve("trace_view.json"), "[" + META + task("\"1736408883704643.212\"") + ",\n"
+                + task("\"1736408883704643.2x2\"") + ",\n" + task("\"1736408883704743.212\"") + "]");
+        CliRun run = CliRun.of(f.toString());
+        assertEquals(ExitCodes.OK, run.exitCode(), run.err());
+        assertTrue(run.err().contains("\"Ascend Hardware\" events without a readable \"ts\" skipped")
+                && run.err().contains("1736408883704643.2x2"), run.err());
     }
 
     @Test

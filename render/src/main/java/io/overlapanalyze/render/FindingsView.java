@@ -42,11 +42,12 @@ public final class FindingsView {
     public static String none(AnalysisReport report) {
         boolean anyStep = report.ranks().stream().anyMatch(FindingsView::hasStep);
         return anyStep ? "nothing stands out: no cause could save 1% of the step"
-                : "not available: no step with device work to judge";
+                : "not available: no step with usable device work to judge";
     }
 
     private static boolean hasStep(RankReport r) {
-        return r.steps().stream().anyMatch(s -> s.stepPeriodNs() != null);
+        // A step marked as having no usable data (clocks that disagree) is nothing to judge either.
+        return r.steps().stream().anyMatch(s -> s.stepPeriodNs() != null && s.hasUsableData());
     }
 
     /** The findings as numbered plain-text lines, names passed through {@code escape}. */

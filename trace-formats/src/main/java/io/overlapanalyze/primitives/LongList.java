@@ -22,6 +22,13 @@ public final class LongList {
         return data[i];
     }
 
+    public void set(int i, long v) {
+        if (i >= size) {
+            throw new IndexOutOfBoundsException(i);
+        }
+        data[i] = v;
+    }
+
     public int size() {
         return size;
     }

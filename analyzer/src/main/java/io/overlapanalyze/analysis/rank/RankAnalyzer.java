@@ -2,6 +2,7 @@ package io.overlapanalyze.analysis.rank;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.AnnotationOverlap;
+import io.overlapanalyze.analysis.ClockSkewCheck;
 import io.overlapanalyze.analysis.CommSplitAnalysis;
 import io.overlapanalyze.analysis.DataReady;
 import io.overlapanalyze.analysis.ExposureAnalysis;
@@ -81,6 +82,7 @@ public final class RankAnalyzer {
         ContentionAnalysis contention = new ContentionAnalysis();
         Parallelism parallelism;
         PreCapture preCapture = null;
+        List<String> warnings = new ArrayList<>(trace.warnings());
         if (!trace.hasDeviceActivity()) {
             // A Flight Recorder dump has no device timeline by nature: say so, not that the trace is empty.
             notes.add(trace.format() == io.overlapanalyze.model.TraceFormat.FLIGHT_RECORDER
@@ -124,7 +126,30 @@ public final class RankAnalyzer {
                 return Map.entry(context, analyzeStep(context, phases, waits, options, memory, periods[k],
                         before.busy(), annotations, breakdowns[k], splits));
             }).toList();
+            ClockSkewCheck.Result skew = ClockSkewCheck.of(trace);
+            // Without launch links nothing starts "before its launch": then the sign of skewed clocks is
+            // device work lying outside every step's host range while every step is left empty.
+            boolean allOutside = !skew.skewed() && assignment.unassigned() > 0
+                    && analysed.stream().noneMatch(a -> a.getKey().hasDeviceWork())
+                    && !(all.size() == 1 && all.get(0).synthetic());
+            if (skew.skewed()) {
+                warnings.add(CLOCKS_WARNING + skew.describe() + ", more than "
+                        + ClockSkewCheck.TOLERANCE_NS / 1000 + " µs before it: the device times are not on the host's"
+                        + " clock; every step is marked as having no usable data and left out of the totals");
+            } else if (allOutside) {
+                warnings.add(CLOCKS_WARNING + "no device work falls in any step's host range (" + assignment.unassigned()
+                        + " device intervals lie outside every step): the device times are not on the host's clock, or"
+                        + " the device work lost its launch links; every step is marked as having no usable data");
+            }
             for (Map.Entry<StepContext, StepReport> a : analysed) {
+                if (skew.skewed()) {
+                    a = Map.entry(a.getKey(), withoutUsableData(a.getValue(), a.getKey(), skew, assignment.unassigned()));
+                } else if (allOutside) {
+                    a = Map.entry(a.getKey(), a.getValue().withNoUsableData("no device work falls in this step's host"
+                            + " range while " + assignment.unassigned() + " device intervals of the rank lie outside every"
+                            + " step (host and device clocks disagree, or launch links are missing): its 0.000 figures"
+                            + " are not measurements"));
+                }
                 steps.add(a.getValue());
                 FusedAnalysis.ProfilerView view = FusedAnalysis.profilerView(a.getKey());
                 if (view != null) {
@@ -144,9 +169,29 @@ public final class RankAnalyzer {
         ContentionAnalysis.Result slowdown = contention.finish();
         return new RankReport(trace.rank(), trace.rankSource().name(), trace.source(), trace.format().name(),
                 trace.worldSize() >= 0 ? trace.worldSize() : null, steps, totals, notes,
-                withRepeatedStepNames(trace.warnings(), steps),
+                withRepeatedStepNames(warnings, steps),
                 OverlapCrossCheck.compare(trace.referenceOverlap(), steps, profilerViews), parallelism, slowdown.rows(),
                 notAvailable(trace, steps, memory, slowdown), preCapture, List.of(), largestGroupSize(trace));
+    }
+
+    /** Start of the rank warning that says the trace's host and device clocks disagree (issue 29 item 8). */
+    public static final String CLOCKS_WARNING = "host and device clocks disagree: ";
+
+    /**
+     * {@code step} marked as having no usable data because the rank's clocks disagree: with its own
+     * early intervals when it has launched work, else the rank's figures (a step whose work fell
+     * outside its host range has none to show: its 0.000 is not a measurement).
+     */
+    private static StepReport withoutUsableData(StepReport step, StepContext context, ClockSkewCheck.Result rank,
+                                                int unassigned) {
+        ClockSkewCheck.Result own = ClockSkewCheck.of(context.device(), context.intervals());
+        if (context.hasDeviceWork()) {
+            return step.withNoUsableData("host and device clocks disagree: " + (own.checked() > 0 ? own : rank).describe()
+                    + "; which step the work belongs to, the idle split and the launch figures mix the two clocks");
+        }
+        return step.withNoUsableData("host and device clocks disagree: " + rank.describe() + "; no device work falls"
+                + " in this step's host range" + (unassigned > 0 ? " (" + unassigned + " device intervals of the rank"
+                + " fall outside every step)" : "") + ", so its 0.000 figures are not measurements");
     }
 
     /** The most ranks any group of the trace's collectives has (member list or stated size), or {@code null}. */

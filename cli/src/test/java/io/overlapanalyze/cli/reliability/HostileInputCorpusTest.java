@@ -186,4 +186,218 @@ class HostileInputCorpusTest {
                     "nothing left beside the output");
         }
     }
+
+    // ------------------------------------------------------------------ damaged Ascend side files, unreadable times, skewed clocks
+
+    /**
+     * issue 29 items 4, 7 and 8 through the whole CLI, each in text and JSON: a NUL-filled or oversized
+     * side file of an Ascend capture (sparse files: no gigabyte is written), time columns that cannot be
+     * read (Nsight launch calls, Ascend DB tables, the Ascend text timeline) and host and device clocks
+     * that disagree. Each: exit 0 (the rest is analysed), a warning on stderr that names the input and
+     * says what was wrong, no stack trace, no raw control character, valid JSON, nothing left beside
+     * the input, and where the issue quotes a number that moved, the number of the undamaged input.
+     */
+    @TestFactory
+    Stream<DynamicTest> readersCases() throws Exception {
+        Path root = Files.createDirectories(corpusDir.resolve("readers"));
+        List<ReadersCase> cases = new ArrayList<>();
+        Path shared = sharedTraces();
+        if (shared != null) {
+            Path text = shared.resolve("ascend/torch_npu_text_level1/rank0_ascend_pt");
+            Path db = shared.resolve("ascend/torch_npu_db_level1/rank0_ascend_pt");
+            cases.add(new ReadersCase("ascend-nul-memory-record-3gb", () -> {
+                Path c = copyTree(text, root.resolve("nul-memory/rank0_ascend_pt"));
+                sparse(c.resolve("ASCEND_PROFILER_OUTPUT/memory_record.csv"), 3L << 30);
+                return c;
+            }, List.of(), "memory_record.csv not read (line 1 holds NUL bytes", null));
+            cases.add(new ReadersCase("ascend-nul-profiler-info-3gb", () -> {
+                Path c = copyTree(text, root.resolve("nul-info/rank0_ascend_pt"));
+                sparse(c.resolve("profiler_info_0.json"), 3L << 30);
+                return c;
+            }, List.of(), "profiler_info_0.json: not read", null));
+            cases.add(new ReadersCase("ascend-memory-record-over-max-input-size", () -> {
+                Path c = copyTree(text, root.resolve("big-memory/rank0_ascend_pt"));
+                sparse(c.resolve("ASCEND_PROFILER_OUTPUT/memory_record.csv"), 64L << 20);
+                return c;
+            }, List.of("--max-input-size=32m"), "over the input size limit", null));
+            cases.add(new ReadersCase("ascend-text-ts-not-a-number", () -> {
+                Path c = copyTree(text, root.resolve("text-ts/rank0_ascend_pt"));
+                Path tv = c.resolve("ASCEND_PROFILER_OUTPUT/trace_view.json");
+                String t = Files.readString(tv);
+                String task = "{\"name\": \"trans_TransData_0\", \"pid\": 3170820512, \"tid\": 2, \"ts\": \"";
+                assertTrue(t.contains(task), "the shared capture changed");
+                Files.writeString(tv, t.replaceFirst(java.util.regex.Pattern.quote(task) + "[0-9.]+", task.replace("$", "") + "n/a"));
+                return c;
+            }, List.of(), "\"Ascend Hardware\" events without a readable \"ts\" skipped", null));
+            cases.add(new ReadersCase("ascend-db-cann-start-null", () -> {
+                Path c = copyTree(db, root.resolve("cann-null/rank0_ascend_pt"));
+                sql(c.resolve("ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db"), "UPDATE CANN_API SET startNs = NULL");
+                return c;
+            }, List.of(), "CANN_API rows without an integer startNs", db));
+            cases.add(new ReadersCase("ascend-db-step-time-end-not-a-number", () -> {
+                Path c = copyTree(db, root.resolve("step-abc/rank0_ascend_pt"));
+                sql(c.resolve("ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db"), "DELETE FROM PYTORCH_API WHERE name IN"
+                        + " (SELECT id FROM STRING_IDS WHERE value LIKE 'ProfilerStep#%')", "UPDATE STEP_TIME SET endNs = 'abc'");
+                return c;
+            }, List.of(), "STEP_TIME rows without an integer endNs skipped", null));
+        }
+        Path nsysOriginal = root.resolve("nsys-original.sqlite");
+        io.overlapanalyze.synth.NsysScenarioWriter.write(io.overlapanalyze.synth.BuiltinScenarios.get("training-jitter"),
+                nsysOriginal);
+        cases.add(new ReadersCase("nsys-launch-start-not-a-number", () -> {
+            Path f = Files.copy(nsysOriginal, Files.createDirectories(root.resolve("nsys-na")).resolve("rank-0.sqlite"));
+            sql(f, "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET start = 'n/a' WHERE rowid = (SELECT rowid FROM"
+                    + " CUPTI_ACTIVITY_KIND_RUNTIME WHERE nameId IN (SELECT id FROM StringIds WHERE value LIKE 'cudaLaunch%')"
+                    + " ORDER BY start LIMIT 1 OFFSET 20)");
+            return f;
+        }, List.of(), "CUPTI_ACTIVITY_KIND_RUNTIME rows without an integer start", nsysOriginal));
+        for (boolean links : new boolean[] {true, false}) {
+            cases.add(new ReadersCase("kineto-device-clock-behind" + (links ? "" : "-without-launch-links"), () -> {
+                Path dir = Files.createDirectories(root.resolve("skew" + links));
+                return skewedKineto(dir, links ? -50_000 : -1_000_000, !links);
+            }, List.of(), "host and device clocks disagree", null));
+        }
+        List<DynamicTest> tests = new ArrayList<>();
+        for (ReadersCase c : cases) {
+            tests.add(DynamicTest.dynamicTest("readers/" + c.name(), () -> checkReaders(c)));
+        }
+        return tests.stream();
+    }
+
+    /**
+     * One case: {@code build} makes the input; {@code warning} must be on stderr; {@code sameAs}, when
+     * set, is the undamaged input whose step times and exposed communication the damaged one must give.
+     */
+    private record ReadersCase(String name, java.util.concurrent.Callable<Path> build, List<String> options,
+                               String warning, Path sameAs) {
+    }
+
+    private static void checkReaders(ReadersCase c) throws Exception {
+        Path in = c.build().call();
+        List<String> beside = listing(in.toAbsolutePath().getParent());
+        for (boolean json : new boolean[] {false, true}) {
+            List<String> args = new ArrayList<>(c.options());
+            if (json) {
+                args.add("-f");
+                args.add("json");
+            }
+            args.add(in.toString());
+            Cli run = Cli.run(args.toArray(String[]::new)).assertAnalysed(c.name());
+            String line = run.errLines().stream().filter(l -> l.contains(c.warning())).findFirst()
+                    .orElseThrow(() -> new AssertionError(c.name() + ": no warning with \"" + c.warning() + "\": " + run.err()));
+            assertTrue(line.contains(in.getFileName().toString()), c.name() + ": the warning names the input: " + line);
+            assertNoRawControl(c.name(), run.out());
+            assertNoRawControl(c.name(), run.err());
+            if (json) {
+                com.fasterxml.jackson.databind.JsonNode report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(run.out());
+                if (c.sameAs() != null) {
+                    List<String> originalArgs = new ArrayList<>(args.subList(0, args.size() - 1));
+                    originalArgs.add(c.sameAs().toString());
+                    com.fasterxml.jackson.databind.JsonNode original = new com.fasterxml.jackson.databind.ObjectMapper()
+                            .readTree(Cli.run(originalArgs.toArray(String[]::new)).assertAnalysed(c.name()).out());
+                    assertEquals(stepFigures(original), stepFigures(report), c.name() + ": the numbers did not move");
+                }
+                if (c.name().startsWith("kineto-device-clock-behind")) {
+                    for (com.fasterxml.jackson.databind.JsonNode step : report.path("ranks").get(0).path("steps")) {
+                        assertTrue(step.path("partial").asBoolean() && step.path("notes").toString()
+                                .contains("no usable data"), c.name() + ": " + step.path("name") + " marked unusable");
+                    }
+                }
+            }
+        }
+        assertEquals(beside, listing(in.toAbsolutePath().getParent()), c.name() + ": files appeared beside the input");
+    }
+
+    /** Per step of the first rank: name, step time, exposed communication. */
+    private static List<String> stepFigures(com.fasterxml.jackson.databind.JsonNode report) {
+        List<String> out = new ArrayList<>();
+        for (com.fasterxml.jackson.databind.JsonNode step : report.path("ranks").get(0).path("steps")) {
+            out.add(step.path("name").asText() + " " + step.path("stepTimeNs").asLong() + " " + step.path("exposedCommNs").asLong());
+        }
+        assertTrue(!out.isEmpty(), "a step to compare");
+        return out;
+    }
+
+    private static void assertNoRawControl(String what, String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char ch = text.charAt(i);
+            assertTrue(ch >= 0x20 || ch == '\n' || ch == '\t' || ch == '\r', what + ": a raw control character "
+                    + (int) ch + " in the output");
+        }
+    }
+
+    private static List<String> listing(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    /** ../shared/traces (or -Doverlap.sharedTraces), or {@code null}: its cases are then left out. */
+    private static Path sharedTraces() {
+        String prop = System.getProperty("overlap.sharedTraces");
+        Path dir = prop != null ? Path.of(prop) : Path.of("..", "..", "shared", "traces");
+        return Files.isDirectory(dir) ? dir : null;
+    }
+
+    private static Path copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> s = Files.walk(from)) {
+            for (Path p : s.toList()) {
+                Path t = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(t);
+                } else {
+                    Files.copy(p, t);
+                    t.toFile().setWritable(true);
+                }
+            }
+        }
+        return to;
+    }
+
+    /** {@code file} replaced by a sparse file of {@code length} NUL bytes (nothing written to disk). */
+    private static void sparse(Path file, long length) throws IOException {
+        Files.deleteIfExists(file);
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+            f.setLength(length);
+        }
+    }
+
+    private static void sql(Path db, String... statements) throws java.sql.SQLException {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath());
+             java.sql.Statement st = c.createStatement()) {
+            for (String s : statements) {
+                st.execute(s);
+            }
+        }
+    }
+
+    /** The generated training-jitter Kineto trace with every device event moved by {@code deltaUs}. */
+    private static Path skewedKineto(Path dir, long deltaUs, boolean dropLaunchLinks) throws IOException {
+        Path original = dir.resolve("original.json");
+        io.overlapanalyze.synth.KinetoScenarioWriter.write(io.overlapanalyze.synth.BuiltinScenarios.get("training-jitter"),
+                original);
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.node.ObjectNode root =
+                (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(original.toFile());
+        com.fasterxml.jackson.databind.node.ArrayNode kept = json.createArrayNode();
+        for (com.fasterxml.jackson.databind.JsonNode e : root.get("traceEvents")) {
+            String cat = e.path("cat").asText();
+            if (dropLaunchLinks && cat.equals("ac2g")) {
+                continue;
+            }
+            if (List.of("kernel", "gpu_memcpy", "gpu_memset", "gpu_user_annotation").contains(cat)) {
+                com.fasterxml.jackson.databind.node.ObjectNode o = (com.fasterxml.jackson.databind.node.ObjectNode) e;
+                o.put("ts", e.get("ts").decimalValue().add(java.math.BigDecimal.valueOf(deltaUs)));
+                if (dropLaunchLinks) {
+                    ((com.fasterxml.jackson.databind.node.ObjectNode) e.get("args")).remove(List.of("correlation", "External id"));
+                }
+            }
+            kept.add(e);
+        }
+        root.set("traceEvents", kept);
+        Files.delete(original);
+        Path out = dir.resolve("skewed.json");
+        json.writeValue(out.toFile(), root);
+        return out;
+    }
 }

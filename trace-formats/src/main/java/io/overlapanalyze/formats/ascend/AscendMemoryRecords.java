@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.ascend;
 
+import io.overlapanalyze.formats.input.BoundedLineReader;
 import io.overlapanalyze.formats.json.DecimalMicros;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.sqlite.ReadOnlySqlite;
@@ -7,11 +8,9 @@ import io.overlapanalyze.model.Lane;
 import io.overlapanalyze.model.MemorySamples;
 import io.overlapanalyze.model.RankTrace;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -109,9 +108,17 @@ public final class AscendMemoryRecords {
         return attach(traces, r);
     }
 
+    /**
+     * The file's rows, read with bounded memory ({@link BoundedLineReader}: the input size limit,
+     * lines of at most 1 MiB, no NUL byte; else an {@code IOException} naming the line, which
+     * {@link #attachCsv} turns into a warning). A row whose timestamp or total is no number is
+     * skipped and counted, never read as 0.
+     */
     static Records readCsv(Path csv) throws IOException {
         List<Row> rows = new ArrayList<>();
-        try (BufferedReader in = Files.newBufferedReader(csv, StandardCharsets.UTF_8)) {
+        long unreadable = 0;
+        String first = null;
+        try (BoundedLineReader in = BoundedLineReader.open(csv)) {
             String header = in.readLine();
             if (header == null) {
                 return Records.none(FILE + " is empty: peak allocated memory is not available");
@@ -136,11 +143,32 @@ public final class AscendMemoryRecords {
                 if (device < 0) {
                     continue;
                 }
-                rows.add(new Row(field(f, comp).trim(), DecimalMicros.toNanos(field(f, ts).trim()),
-                        total.isEmpty() ? null : mibToBytes(total), device));
+                String time = field(f, ts).trim();
+                long timeNs;
+                Long bytes;
+                try {
+                    timeNs = DecimalMicros.toNanos(time);
+                    bytes = total.isEmpty() ? null : mibToBytes(total);
+                } catch (NumberFormatException | ArithmeticException e) {
+                    if (unreadable++ == 0) {
+                        first = "Timestamp(us) \"" + abbreviate(time) + "\", Total Allocated(MB) \"" + abbreviate(total) + "\"";
+                    }
+                    continue;
+                }
+                rows.add(new Row(field(f, comp).trim(), timeNs, bytes, device));
             }
         }
-        return choose(rows, FILE);
+        Records r = choose(rows, FILE);
+        if (unreadable == 0) {
+            return r;
+        }
+        String skipped = FILE + " rows without a readable Timestamp(us) or Total Allocated(MB) skipped: " + unreadable
+                + (unreadable == 1 ? " row" : " rows") + " (first: " + first + ")";
+        return new Records(r.byDevice(), r.component(), r.warning() == null ? skipped : skipped + "; " + r.warning());
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 40 ? s.substring(0, 40) + "..." : s;
     }
 
     static Records readDb(Connection c) throws SQLException {
@@ -153,13 +181,23 @@ public final class AscendMemoryRecords {
             }
         }
         List<Row> rows = new ArrayList<>();
+        long unreadable = 0;
+        String first = null;
+        // A timestamp or a total that is there but no INTEGER ('abc', a real) is damage: the row is
+        // skipped and counted (read as 0 it was a sample at 1970, or a total of 0 bytes).
         try (Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT component, timestamp, totalAllocated, deviceId FROM MEMORY_RECORD")) {
+             ResultSet rs = s.executeQuery("SELECT component, " + ReadOnlySqlite.integerOrNull("timestamp")
+                     + ", " + ReadOnlySqlite.integerOrNull("totalAllocated") + ", deviceId,"
+                     + " typeof(totalAllocated) NOT IN ('integer', 'null') FROM MEMORY_RECORD")) {
             while (rs.next()) {
                 long id = rs.getLong(1);
                 String name = components.getOrDefault(id, Long.toString(id));
                 long t = rs.getLong(2);
-                if (rs.wasNull()) {
+                boolean noTime = rs.wasNull();
+                if (noTime || rs.getInt(5) != 0) {
+                    if (unreadable++ == 0) {
+                        first = noTime ? "timestamp" : "totalAllocated";
+                    }
                     continue;
                 }
                 long total = rs.getLong(3);
@@ -168,7 +206,13 @@ public final class AscendMemoryRecords {
                 rows.add(new Row(name.trim(), t, bytes, rs.wasNull() ? 0 : device));
             }
         }
-        return choose(rows, "MEMORY_RECORD");
+        Records r = choose(rows, "MEMORY_RECORD");
+        if (unreadable == 0) {
+            return r;
+        }
+        String skipped = "MEMORY_RECORD rows without an integer timestamp or totalAllocated skipped: " + unreadable
+                + (unreadable == 1 ? " row" : " rows") + " (first: no integer " + first + ")";
+        return new Records(r.byDevice(), r.component(), r.warning() == null ? skipped : skipped + "; " + r.warning());
     }
 
     private record Row(String component, long timeNs, Long allocated, int device) {

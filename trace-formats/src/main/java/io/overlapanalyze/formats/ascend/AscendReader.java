@@ -3,6 +3,7 @@ package io.overlapanalyze.formats.ascend;
 import io.overlapanalyze.formats.kernels.KernelRules;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.overlapanalyze.formats.input.BoundedLineReader;
 import io.overlapanalyze.formats.input.FormatDetector;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.input.TraceReader;
@@ -236,12 +237,14 @@ public final class AscendReader implements TraceReader {
                 }
             }
         } catch (IOException | NumberFormatException e) {
-            // A rank_id that is no number ("zero") is metadata gone wrong: say so, and use the file
-            // name's rank (profiler_info_<rank>.json) when it has one.
+            // A rank_id that is no number ("zero") is metadata gone wrong, a file that cannot be read
+            // (NUL-filled, too big) is damage: say so, and use the file name's rank
+            // (profiler_info_<rank>.json) when it has one; the rest of the capture is read.
             String what = f == null ? "the profiler_info file" : f.getFileName().toString();
             boolean named = fromName != null && !fromName.isEmpty();
+            String problem = e instanceof NumberFormatException ? "rank_id is not a rank number" : "not read";
             info = (named ? new RankInfo(Integer.parseInt(fromName), RankSource.FILE_NAME) : RankInfo.UNKNOWN)
-                    .withWarning(what + ": rank_id is not a rank number (" + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + "); "
+                    .withWarning(what + ": " + problem + " (" + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + "); "
                             + (named ? "using rank " + fromName + " from the file name" : "rank unknown"));
         }
         RankInfo fixed = info;
@@ -261,8 +264,21 @@ public final class AscendReader implements TraceReader {
         };
     }
 
+    /**
+     * The most a metadata file ({@code profiler_info_<rank>.json}, msprof's {@code info.json.<n>})
+     * may hold: real ones are about 1.2 KiB, and the file is read as a tree (several times its size
+     * in heap), so a damaged or foreign one of gigabytes is refused before it is read.
+     */
+    static final long METADATA_MAX_BYTES = 16L << 20;
+
     /** {@code rank_id}, an int or (torch_npu 2.7.1) a string; {@code null} when absent. */
     private static Integer rankId(Path f) throws IOException {
+        long size = Files.size(f);
+        long max = Math.min(METADATA_MAX_BYTES, io.overlapanalyze.formats.input.InputLimits.current().maxDecompressedBytes());
+        if (size > max) {
+            throw new BoundedLineReader.DamagedFileException(size + " bytes, more than the " + max
+                    + " a metadata file may hold (a few KiB when written by the profiler): a damaged file");
+        }
         JsonNode root = JSON.readTree(f.toFile());
         JsonNode r = root == null ? null : root.get("rank_id");
         if (r == null || r.isNull()) {

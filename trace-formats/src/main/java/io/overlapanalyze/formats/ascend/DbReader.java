@@ -109,10 +109,10 @@ final class DbReader {
         }
         Map<Long, Long> compute = computeTaskNames(c, tables);
         Set<Long> commTasks = ids(c, tables, "COMMUNICATION_TASK_INFO");
-        Map<Long, long[]> launches = launches(c, tables);
+        RowProblems problems = new RowProblems();
+        Map<Long, long[]> launches = launches(c, tables, problems);
         Map<Integer, RankAssembler> byDevice = new TreeMap<>();
 
-        RowProblems problems = new RowProblems();
         query(c, "SELECT " + ReadOnlySqlite.integerOrNull("startNs") + ", " + ReadOnlySqlite.integerOrNull("endNs")
                 + ", deviceId, connectionId, globalTaskId, taskType, streamId FROM TASK", rs -> {
             long taskId = rs.getLong(5);
@@ -175,6 +175,7 @@ final class DbReader {
             throw new TraceFormatException(db + ": the database holds no device tasks (TASK is "
                     + (problems.any() ? "all rows without integer times" : "empty") + ")");
         }
+        hostOps(c, tables, byDevice, problems);
         List<String> warnings = problems.lines();
         String commUnclassified = null;
         if (!tables.contains("COMMUNICATION_OP")) {
@@ -183,7 +184,6 @@ final class DbReader {
                     + " figures of this rank are not real zeros";
             warnings.add(commUnclassified);
         }
-        hostOps(c, tables, byDevice);
         Map<String, List<ReferenceOverlap>> reference = stepTraceTime(byDevice.keySet());
         List<RankTrace> out = new ArrayList<>();
         for (Map.Entry<Integer, RankAssembler> e : byDevice.entrySet()) {
@@ -242,6 +242,18 @@ final class DbReader {
             return any;
         }
 
+        /**
+         * A host row (launch call, framework op, step) whose {@code column} is no integer time: skipped
+         * and counted, never read as 0 (a launch or an op at 1970 moves work between steps).
+         */
+        void unreadable(String table, String column, String detail, String consequence) {
+            warnings.add(table + " rows without an integer " + column + " skipped" + consequence, detail, 1);
+        }
+
+        void other(String kind, String detail) {
+            warnings.add(kind, detail, 1);
+        }
+
         List<String> lines() {
             return new ArrayList<>(warnings.lines());
         }
@@ -252,12 +264,54 @@ final class DbReader {
         return k == DeviceKind.COMPUTE ? DeviceKind.OTHER : k;
     }
 
-    /** connectionId → {launch ns, thread}: the framework op when linked, else the CANN API call. */
-    private Map<Long, long[]> launches(ReadOnlySqlite c, Set<String> tables) throws SQLException {
+    /**
+     * connectionId → {launch ns, thread}: the framework op when linked, else the CANN API call. An
+     * op without a readable start is left out (its task then has the CANN call's launch); a CANN
+     * call without one is never read as 0 either: CANN issues connection ids in call order (the
+     * shared captures: no inversion among 710 calls), so the call lies between the calls just before
+     * and after it by id, and takes the start of the one before (the earliest it can have been), so
+     * that its task keeps the step it was launched in. Without a call before it, or when the two
+     * disagree with the id order, it has no launch. CANN_API's rows are counted here,
+     * PYTORCH_API's when {@link #hostOps} reads them all.
+     */
+    private Map<Long, long[]> launches(ReadOnlySqlite c, Set<String> tables, RowProblems problems) throws SQLException {
         Map<Long, long[]> out = new HashMap<>();
         if (tables.contains("CANN_API")) {
-            query(c, "SELECT connectionId, startNs, globalTid FROM CANN_API", rs ->
-                    out.put(rs.getLong(1), new long[] {rs.getLong(2), rs.getLong(3) & 0xFFFFFFFFL}));
+            io.overlapanalyze.primitives.LongList ids = new io.overlapanalyze.primitives.LongList(1024);
+            io.overlapanalyze.primitives.LongList starts = new io.overlapanalyze.primitives.LongList(1024);
+            io.overlapanalyze.primitives.LongList tids = new io.overlapanalyze.primitives.LongList(1024);
+            io.overlapanalyze.primitives.LongList ends = new io.overlapanalyze.primitives.LongList(16);
+            query(c, "SELECT connectionId, " + ReadOnlySqlite.integerOrNull("startNs") + ", globalTid, "
+                    + ReadOnlySqlite.integerOrNull("endNs") + " FROM CANN_API", rs -> {
+                long start = rs.getLong(2);
+                if (start == 0 && rs.wasNull()) {
+                    problems.other("CANN_API rows without an integer startNs (never read as 0: their tasks take the start"
+                            + " of the CANN call before them by connectionId, else the call's own endNs)",
+                            "connectionId " + rs.getLong(1));
+                    long end = rs.getLong(4);
+                    start = Time.UNKNOWN;
+                    ends.add(ids.size());
+                    ends.add(end == 0 && rs.wasNull() ? Time.UNKNOWN : end);
+                }
+                ids.add(rs.getLong(1));
+                starts.add(start);
+                tids.add(rs.getLong(3) & 0xFFFFFFFFL);
+            });
+            if (ends.size() > 0) {
+                boundByPreviousCall(ids, starts);
+                // No call before it: its own end, the latest it can have started (an API call lasts µs).
+                for (int k = 0; k < ends.size(); k += 2) {
+                    int row = (int) ends.get(k);
+                    if (starts.get(row) == Time.UNKNOWN && ends.get(k + 1) != Time.UNKNOWN) {
+                        starts.set(row, ends.get(k + 1));
+                    }
+                }
+            }
+            for (int i = 0; i < ids.size(); i++) {
+                if (starts.get(i) != Time.UNKNOWN) {
+                    out.put(ids.get(i), new long[] {starts.get(i), tids.get(i)});
+                }
+            }
         }
         if (tables.contains("PYTORCH_API") && tables.contains("CONNECTION_IDS")) {
             Set<Long> fromOps = new HashSet<>();
@@ -265,6 +319,9 @@ final class DbReader {
                     + "JOIN CONNECTION_IDS ci ON ci.id = p.connectionId", rs -> {
                 long conn = rs.getLong(1);
                 long start = textNs(rs.getString(2));
+                if (start == Time.UNKNOWN) {
+                    return;
+                }
                 boolean op = rs.getLong(4) == API_TYPE_OP;
                 long[] cur = out.get(conn);
                 // Prefer the framework op over a CANN call or a queue event; among ops, the earliest.
@@ -279,7 +336,38 @@ final class DbReader {
         return out;
     }
 
-    private void hostOps(ReadOnlySqlite c, Set<String> tables, Map<Integer, RankAssembler> byDevice) throws SQLException {
+    /** Unknown starts (Time.UNKNOWN) set to the start of the call before by id, where the id order allows it. */
+    private static void boundByPreviousCall(io.overlapanalyze.primitives.LongList ids,
+                                            io.overlapanalyze.primitives.LongList starts) {
+        int n = ids.size();
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        io.overlapanalyze.primitives.PrimitiveSort.sort(order, (a, b) -> Long.compare(ids.get(a), ids.get(b)));
+        long[] before = new long[n];
+        long known = Time.UNKNOWN;
+        for (int k = 0; k < n; k++) {
+            before[k] = known;
+            if (starts.get(order[k]) != Time.UNKNOWN) {
+                known = starts.get(order[k]);
+            }
+        }
+        long after = Time.UNKNOWN;
+        for (int k = n - 1; k >= 0; k--) {
+            int row = order[k];
+            if (starts.get(row) == Time.UNKNOWN) {
+                if (before[k] != Time.UNKNOWN && (after == Time.UNKNOWN || before[k] <= after)) {
+                    starts.set(row, before[k]);
+                }
+            } else {
+                after = starts.get(row);
+            }
+        }
+    }
+
+    private void hostOps(ReadOnlySqlite c, Set<String> tables, Map<Integer, RankAssembler> byDevice, RowProblems problems)
+            throws SQLException {
         Set<String> stepNames = new HashSet<>();
         if (tables.contains("PYTORCH_API")) {
             query(c, "SELECT startNs, endNs, globalTid, name FROM PYTORCH_API", rs -> {
@@ -290,6 +378,11 @@ final class DbReader {
                 long tid = rs.getLong(3) & 0xFFFFFFFFL;
                 long start = textNs(rs.getString(1));
                 long end = textNs(rs.getString(2));
+                if (start == Time.UNKNOWN || end == Time.UNKNOWN) {
+                    // A step among them falls back to STEP_TIME (below), which is why stepNames skips it too.
+                    problems.unreadable("PYTORCH_API", start == Time.UNKNOWN ? "startNs" : "endNs", "\"" + name + "\"", "");
+                    return;
+                }
                 for (RankAssembler a : byDevice.values()) {
                     a.hostOp(name, start, end, tid);
                 }
@@ -299,12 +392,26 @@ final class DbReader {
             });
         }
         if (tables.contains("STEP_TIME")) {
-            query(c, "SELECT id, startNs, endNs FROM STEP_TIME", rs -> {
+            query(c, "SELECT id, " + ReadOnlySqlite.integerOrNull("startNs") + ", " + ReadOnlySqlite.integerOrNull("endNs")
+                    + " FROM STEP_TIME", rs -> {
                 String name = "ProfilerStep#" + rs.getString(1);
                 if (!stepNames.contains(name)) {
+                    long start = rs.getLong(2);
+                    boolean noStart = start == 0 && rs.wasNull();
+                    long end = rs.getLong(3);
+                    boolean noEnd = end == 0 && rs.wasNull();
+                    if (noStart || noEnd) {
+                        // Never a step from 0, or one ending at 0: that step is not analysed, and said so.
+                        problems.unreadable("STEP_TIME", noStart ? "startNs" : "endNs", name, " (no step range for them)");
+                        return;
+                    }
+                    if (end < start) {
+                        problems.other("STEP_TIME rows ending before they start skipped (no step range for them)",
+                                name + ": startNs " + start + ", endNs " + end);
+                        return;
+                    }
                     for (RankAssembler a : byDevice.values()) {
-                        a.hostSpanStep(new HostSpan(io.overlapanalyze.model.HostSpanKind.STEP, name, rs.getLong(2),
-                                rs.getLong(3), -1));
+                        a.hostSpanStep(new HostSpan(io.overlapanalyze.model.HostSpanKind.STEP, name, start, end, -1));
                     }
                 }
             });

@@ -48,6 +48,9 @@ final class TimelineCollector {
     private final Map<String, String> processSortIndex = new HashMap<>();
     private final Map<String, String> threadName = new HashMap<>();
     private final List<String> warnings = new ArrayList<>();
+    /** Events skipped for a time that cannot be read, by file, lane and field. */
+    private final io.overlapanalyze.formats.input.Warnings unreadableTimes = new io.overlapanalyze.formats.input.Warnings();
+    private long unreadableEvents;
     private boolean truncated;
 
     // events
@@ -191,6 +194,38 @@ final class TimelineCollector {
         if (process == null || e.name == null) {
             return;
         }
+        try {
+            completeOf(process, e);
+        } catch (UnreadableTime u) {
+            unreadable(process, u);
+        }
+    }
+
+    /**
+     * An event whose {@code ts} or {@code dur} is no number of µs (text, NaN, out of range) is
+     * skipped and counted per process lane and field, one warning each: the kernel rule of the
+     * other readers. It never refuses the file, and never becomes an event at 0.
+     */
+    private void unreadable(String process, UnreadableTime u) {
+        // The file is named by whoever prints the warning; a part of several (msprof slices) is named here.
+        unreadableTimes.add((parts.size() > 1 ? file + ": " : "") + "\"" + process + "\" events without a readable \"" + u.field + "\" skipped",
+                "event " + eventNumber + ": " + (u.value == null ? "missing" : "\"" + abbreviate(u.value) + "\""));
+        unreadableEvents++;
+    }
+
+    /** A time that cannot be read; caught per event (no stack trace: it is expected damage). */
+    private static final class UnreadableTime extends RuntimeException {
+        final String field;
+        final String value;
+
+        UnreadableTime(String field, String value) {
+            super(null, null, false, false);
+            this.field = field;
+            this.value = value;
+        }
+    }
+
+    private void completeOf(String process, EventFields e) throws TraceFormatException {
         switch (process) {
             case "Python" -> {
                 hostOpsPresent = true;
@@ -202,7 +237,7 @@ final class TimelineCollector {
                 // Every host op: steps and phases, c10d ops, and what the host was doing (metrics.md §11).
                 if (e.ts.present) {
                     long start = ns(e.ts, "ts");
-                    hostOps.add(new long[] {start, start + ns(e.dur, "dur"), tid, hostOpNames.size()});
+                    hostOps.add(new long[] {start, end(start, ns(e.dur, "dur")), tid, hostOpNames.size()});
                     hostOpNames.add(e.name);
                 }
             }
@@ -216,7 +251,7 @@ final class TimelineCollector {
                 if (lane == null) {
                     lane = "Stream " + e.tid;
                 }
-                deviceEvents.task(e.pid, e.tid, lane, stream, start, start + ns(e.dur, "dur"),
+                deviceEvents.task(e.pid, e.tid, lane, stream, start, end(start, ns(e.dur, "dur")),
                         e.name, e.argTaskType);
             }
             case "HCCL", "Communication" -> hccl(e);
@@ -224,7 +259,7 @@ final class TimelineCollector {
                 int type = overlapType(threadNameOf(e.pid, e.tid));
                 if (type >= 0) {
                     long start = ns(e.ts, "ts");
-                    deviceEvents.overlap(e.pid, e.tid, start, start + ns(e.dur, "dur"), e.name,
+                    deviceEvents.overlap(e.pid, e.tid, start, end(start, ns(e.dur, "dur")), e.name,
                             type);
                 }
             }
@@ -267,7 +302,7 @@ final class TimelineCollector {
             }
         }
         deviceEvents.collective(e.pid, e.tid, thread.isEmpty() ? "Communication" : thread, start,
-                start + ns(e.dur, "dur"), e.name, e.argDataType, count, groupKey);
+                end(start, ns(e.dur, "dur")), e.name, e.argDataType, count, groupKey);
     }
 
     private static int overlapType(String thread) {
@@ -288,7 +323,13 @@ final class TimelineCollector {
             return;
         }
         long tid = longOf(e.tid, "tid");
-        long ts = ns(e.ts, "ts");
+        long ts;
+        try {
+            ts = ns(e.ts, "ts");
+        } catch (UnreadableTime u) {
+            unreadable("flow start", u);
+            return;
+        }
         int kind = flowKind(e.cat);
         if (kind >= 0) {
             flows.start(kind, flowId(e), tid, ts);
@@ -300,7 +341,13 @@ final class TimelineCollector {
             return;
         }
         // The flow's end has the ts of its target event; torch_npu matches on pid-tid-ts too.
-        long ts = ns(e.ts, "ts");
+        long ts;
+        try {
+            ts = ns(e.ts, "ts");
+        } catch (UnreadableTime u) {
+            unreadable("flow end", u);
+            return;
+        }
         int kind = flowKind(e.cat);
         if (kind >= 0) {
             flows.end(kind, e.pid, e.tid, ts, flowId(e));
@@ -338,9 +385,17 @@ final class TimelineCollector {
     private static final String NO_NAME = new String("\u0000none");
     private final Map<String, Map<String, String>> threadNameCache = new HashMap<>();
 
-    /** The traces, one per device, once every event has been handed over. */
-    List<RankTrace> build() {
+    /**
+     * The traces, one per device, once every event has been handed over; an error when events
+     * were given but none with readable times is left (nothing to analyse, not an empty device).
+     */
+    List<RankTrace> build() throws TraceFormatException {
         DeviceEventTable d = deviceEvents;
+        if (unreadableEvents > 0 && d.size() == 0) {
+            throw new TraceFormatException(parts.get(0) + ": no device event with a readable time (" + unreadableEvents
+                    + " events skipped; " + unreadableTimes.lines().get(0) + ")");
+        }
+        warnings.addAll(unreadableTimes.lines());
         Set<String> devicePids = new LinkedHashSet<>(d.pids());
         devicePids.addAll(commStreams.keySet());
         ProcessDevices devices = new ProcessDevices(devicePids, processName, processLabel, processSortIndex);
@@ -427,12 +482,20 @@ final class TimelineCollector {
         return out;
     }
 
-    private TraceFormatException bad(String field, String value) {
-        return new TraceFormatException(file + ": event " + eventNumber + ": \"" + field + "\" is not a number of"
-                + " microseconds: " + (value == null ? "missing" : "\"" + abbreviate(value) + "\""));
+    private UnreadableTime bad(String field, String value) {
+        return new UnreadableTime(field, value);
     }
 
-    private long ns(EventFields.Slice text, String field) throws TraceFormatException {
+    /** {@code start + dur}; a sum beyond the range of ns is an unreadable {@code dur}. */
+    private static long end(long start, long dur) {
+        try {
+            return Math.addExact(start, dur);
+        } catch (ArithmeticException ex) {
+            throw new UnreadableTime("dur", dur + " ns after ts, beyond the range of times");
+        }
+    }
+
+    private long ns(EventFields.Slice text, String field) {
         if (!text.present) {
             if ("dur".equals(field)) {
                 return 0;
@@ -444,7 +507,7 @@ final class TimelineCollector {
         }
         try {
             return DecimalMicros.toNanos(text.buf, 0, text.len);
-        } catch (NumberFormatException ex) {
+        } catch (NumberFormatException | ArithmeticException ex) {
             throw bad(field, text.text());
         }
     }

@@ -187,7 +187,11 @@ final class TimelineReader {
                 scanPart(i, fields, chunkBytes, threads);
             }
         }
-        return collector.build();
+        try {
+            return collector.build();
+        } catch (TraceFormatException ex) {
+            throw new Unsupported(ex.getMessage());
+        }
     }
 
     /** Which events {@link #taken} uses: all in one pass, or metadata then the rest (as {@link #twoPasses}). */

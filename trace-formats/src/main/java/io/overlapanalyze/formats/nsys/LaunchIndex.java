@@ -1,6 +1,8 @@
 package io.overlapanalyze.formats.nsys;
 
+import io.overlapanalyze.model.Time;
 import io.overlapanalyze.primitives.LongList;
+import io.overlapanalyze.primitives.PrimitiveSort;
 
 import java.util.Arrays;
 
@@ -40,6 +42,9 @@ final class LaunchIndex {
      */
     void add(long processKey, long correlationId, long startNs, long tid, boolean launchesDeviceWork) {
         noteCall(processKey, correlationId);
+        if (startNs == Time.UNKNOWN) {
+            unknownStarts++;
+        }
         int row = process.size();
         process.add(processKey);
         correlation.add(correlationId);
@@ -51,9 +56,15 @@ final class LaunchIndex {
         flags[row] = launchesDeviceWork ? COUNTS_AS_LAUNCH : 0;
     }
 
+    /** Calls added with an unreadable start ({@link Time#UNKNOWN}), for {@link #boundUnknownStarts}. */
+    private int unknownStarts;
+
     /** Builds the hash table; call once after the last {@link #add}. */
     void build() {
         endRun();
+        if (unknownStarts > 0) {
+            boundUnknownStarts();
+        }
         int n = process.size();
         int cap = Integer.highestOneBit(Math.max(16, n * 2 - 1)) << 1;
         slotRow = new int[cap];
@@ -67,6 +78,53 @@ final class LaunchIndex {
                 slotKey[s] = (int) correlation.get(row);
             } else if (start.get(row) < start.get(held)) {
                 slotRow[s] = row;
+            }
+        }
+    }
+
+    /**
+     * A call whose start could not be read (a damaged row) still launched its kernel, and CUPTI
+     * issues a process's correlation ids in call order: the call lies between the calls of its
+     * process just before and just after it by id. It takes the start of the one before (the
+     * earliest it can have been), so that its kernel stays in the step it was launched in instead of
+     * being placed by device time (the device runs behind the host: often in the next step). Without
+     * a call before it, or when its neighbours disagree with the id order, it stays unknown.
+     * One sort of the calls by (process, id), only when some start is unknown.
+     */
+    private void boundUnknownStarts() {
+        int n = process.size();
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        PrimitiveSort.sort(order, (a, b) -> {
+            int c = Long.compare(process.get(a), process.get(b));
+            return c != 0 ? c : Long.compare(correlation.get(a), correlation.get(b));
+        });
+        long[] before = new long[n];
+        long known = Time.UNKNOWN;
+        for (int k = 0; k < n; k++) {
+            int row = order[k];
+            if (k > 0 && process.get(order[k - 1]) != process.get(row)) {
+                known = Time.UNKNOWN;
+            }
+            before[k] = known;
+            if (start.get(row) != Time.UNKNOWN) {
+                known = start.get(row);
+            }
+        }
+        long after = Time.UNKNOWN;
+        for (int k = n - 1; k >= 0; k--) {
+            int row = order[k];
+            if (k < n - 1 && process.get(order[k + 1]) != process.get(row)) {
+                after = Time.UNKNOWN;
+            }
+            if (start.get(row) == Time.UNKNOWN) {
+                if (before[k] != Time.UNKNOWN && (after == Time.UNKNOWN || before[k] <= after)) {
+                    start.set(row, before[k]);
+                }
+            } else {
+                after = start.get(row);
             }
         }
     }
@@ -154,7 +212,7 @@ final class LaunchIndex {
         LongList out = new LongList(16);
         int n = process.size();
         for (int row = 0; row < n; row++) {
-            if (flags[row] == COUNTS_AS_LAUNCH && process.get(row) == processKey) {
+            if (flags[row] == COUNTS_AS_LAUNCH && process.get(row) == processKey && start.get(row) != Time.UNKNOWN) {
                 out.add(start.get(row));
             }
         }

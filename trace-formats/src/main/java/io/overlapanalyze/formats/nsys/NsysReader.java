@@ -195,6 +195,9 @@ public final class NsysReader implements TraceReader {
         private ExportVersion version;
         private long epochNs;
         private long droppedDeviceRows;
+        /** Launch rows without an integer start (written by the launch read, read after it). */
+        private long launchesWithoutStart;
+        private String firstLaunchWithoutStart;
 
         Session(Path path, ExportDatabase db, StringTable strings) {
             this.path = path;
@@ -231,6 +234,7 @@ public final class NsysReader implements TraceReader {
                 t.start();
             } else {
                 readLaunches(db, strings, launchSql);
+                warnSkippedLaunches();
             }
             if (kernelTable) {
                 readDevice(KERNEL, DeviceKind.COMPUTE, launchRead);
@@ -434,7 +438,10 @@ public final class NsysReader implements TraceReader {
                 return null;
             }
             // No ORDER BY: the index keeps the earliest call of a key and sorts what it returns.
-            return "SELECT " + ExportDatabase.quote(start) + ", " + ExportDatabase.columnOrNull(tid) + ", "
+            // A start that is not an INTEGER (NULL, 'n/a', a real) comes back NULL: the row is skipped and
+            // counted, never read as 0 (a launch at the session start moves its kernel to another step).
+            return "SELECT " + ReadOnlySqlite.integerOrNull(ExportDatabase.quote(start)) + ", "
+                    + ExportDatabase.columnOrNull(tid) + ", "
                     + ExportDatabase.quote(corr) + ", " + ExportDatabase.quote(nameId) + ", " + ExportDatabase.columnOrNull(ret)
                     + " FROM " + ExportDatabase.quote(db.table(RUNTIME))
                     // Class 67 (CUDA backtrace) rows repeat the correlationId under an unversioned name.
@@ -467,18 +474,41 @@ public final class NsysReader implements TraceReader {
                         launches.noteCall(noThread ? 0 : GlobalIds.process(g), c);
                         continue;
                     }
+                    long start = rs.getLong(1);
+                    if (start == 0 && rs.wasNull()) {
+                        // Counted, never read as 0: the index bounds it by its neighbours (LaunchIndex).
+                        if (launchesWithoutStart++ == 0) {
+                            firstLaunchWithoutStart = "correlationId " + c;
+                        }
+                        start = Time.UNKNOWN;
+                    } else {
+                        start = time(start);
+                    }
                     long returned = rs.getLong(5);
                     boolean failed = returned != 0; // a failed launch has no device work (NULL reads as 0)
-                    launches.add(noThread ? 0 : GlobalIds.process(g), c, time(rs.getLong(1)), noThread ? -1 : GlobalIds.tid(g),
+                    launches.add(noThread ? 0 : GlobalIds.process(g), c, start, noThread ? -1 : GlobalIds.tid(g),
                             kind == 2 && !failed);
                 }
             }
             launches.build();
         }
 
+        /**
+         * The launch rows skipped for an unreadable start, as one counted warning. Called on the
+         * reading thread once the launch read is over (its counts are then visible: FutureTask.get).
+         */
+        private void warnSkippedLaunches() {
+            if (launchesWithoutStart > 0) {
+                warnings.add(RUNTIME + " rows without an integer start (never read as 0: their kernels take the start"
+                        + " of the process's call before them by correlationId, ids being issued in call order)",
+                        firstLaunchWithoutStart, launchesWithoutStart);
+            }
+        }
+
         private void awaitLaunches(FutureTask<Void> launchRead) throws SQLException, TraceFormatException {
             try {
                 launchRead.get();
+                warnSkippedLaunches();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new SQLException("interrupted while reading " + RUNTIME, e);
@@ -858,7 +888,9 @@ public final class NsysReader implements TraceReader {
                     + (end == null ? "NULL" : ReadOnlySqlite.integerOrNull(ExportDatabase.quote(end))) + ", "
                     + ExportDatabase.quote(type) + ", " + ExportDatabase.columnOrNull(text) + ", "
                     + ExportDatabase.columnOrNull(textId) + ", " + ExportDatabase.columnOrNull(domain) + ", "
-                    + ExportDatabase.columnOrNull(tid)
+                    + ExportDatabase.columnOrNull(tid) + ", "
+                    // An end that is there but no INTEGER ('n/a', a real) is damage, not an open range.
+                    + (end == null ? "0" : "typeof(" + ExportDatabase.quote(end) + ") NOT IN ('integer', 'null')")
                     + " FROM " + ExportDatabase.quote(db.table(NVTX))
                     // 39 thread name, 59/60 push-pop / start-end ranges, 70/71 their NVTXt forms, 75 domain create.
                     + " WHERE " + ExportDatabase.quote(type) + " IN (39, 59, 60, 70, 71, 75)"
@@ -900,6 +932,10 @@ public final class NsysReader implements TraceReader {
                     }
                     if (noStart) {
                         unusable.add("NVTX ranges without an integer start skipped", "\"" + name + "\"");
+                        continue;
+                    }
+                    if (rs.getInt(8) != 0) {
+                        unusable.add("NVTX ranges without an integer end skipped", "\"" + name + "\"");
                         continue;
                     }
                     if (openRange || e < s) {

@@ -137,4 +137,114 @@ class AscendDbDamagedRowsTest {
                 () -> assertThrows(TraceFormatException.class, () -> new AscendReader().read(copy)));
         assertTrue(e.getMessage().contains("rows, more than a file of this size can store"), e.getMessage());
     }
+    /** [tasks with a known launch, earliest known launch]. */
+    private static long[] launches(RankTrace t) {
+        DeviceIntervals d = t.device();
+        long known = 0;
+        long first = Long.MAX_VALUE;
+        for (int i = 0; i < d.size(); i++) {
+            if (io.overlapanalyze.model.Time.isKnown(d.launchNs(i))) {
+                known++;
+                first = Math.min(first, d.launchNs(i));
+            }
+        }
+        return new long[] {known, first};
+    }
+
+    /**
+     * issue 29 item 7: {@code CANN_API.startNs} NULL was read as 0, a launch in 1970 for the 50
+     * tasks that only a CANN call launches (the step moved from 137.9 to 132.2 ms). Never read as 0,
+     * counted: with every start gone, each call takes its own end (the latest it can have started),
+     * so no launch moves by more than an API call lasts and every task keeps a launch.
+     */
+    @Test
+    void cannApiCallsWithoutAStartAreNotReadAsZero() throws Exception {
+        Path copy = SharedExports.copy(CAPTURE, dir).resolve(DB);
+        long[] original = launches(read(copy));
+        long cannOnly = SharedExports.scalar(copy, "SELECT count(*) FROM TASK WHERE connectionId IN (SELECT connectionId"
+                + " FROM CANN_API) AND connectionId NOT IN (SELECT connectionId FROM CONNECTION_IDS)");
+        assertEquals(50, cannOnly, "the capture has tasks that only a CANN call launched");
+        long longestCall = SharedExports.scalar(copy, "SELECT max(endNs - startNs) FROM CANN_API");
+        SharedExports.sql(copy, "UPDATE CANN_API SET startNs = NULL");
+        RankTrace t = read(copy);
+        long[] l = launches(t);
+        assertEquals(original[0], l[0], "every task keeps a launch");
+        assertTrue(l[1] >= original[1] && l[1] - original[1] <= longestCall, "no launch at 0, none moved by more"
+                + " than a call lasts: " + l[1] + " vs " + original[1]);
+        assertTrue(warning(t, "CANN_API rows without an integer startNs").contains("710 times"), t.warnings().toString());
+    }
+
+    /** One CANN call without a start takes the start of the call before it by connectionId (ids are issued in call order). */
+    @Test
+    void aCannCallWithoutAStartTakesTheCallBefore() throws Exception {
+        Path copy = SharedExports.copy(CAPTURE, dir).resolve(DB);
+        long[] original = launches(read(copy));
+        String second = "(SELECT connectionId FROM CANN_API ORDER BY connectionId LIMIT 1 OFFSET 1)";
+        long first = SharedExports.scalar(copy, "SELECT startNs FROM CANN_API ORDER BY connectionId LIMIT 1");
+        SharedExports.sql(copy, "UPDATE CANN_API SET startNs = NULL WHERE connectionId = " + second);
+        RankTrace t = read(copy);
+        assertEquals(original[0], launches(t)[0]);
+        assertTrue(launches(t)[1] >= Math.min(first, original[1]));
+        assertTrue(warning(t, "CANN_API rows without an integer startNs").contains("connectionId"), t.warnings().toString());
+    }
+
+    /** Half of PYTORCH_API without a start: those ops are skipped and counted, no host span starts at 0. */
+    @Test
+    void pytorchApiOpsWithoutAStartAreSkippedAndCounted() throws Exception {
+        Path copy = SharedExports.copy(CAPTURE, dir).resolve(DB);
+        long rows = SharedExports.scalar(copy, "SELECT count(*) FROM PYTORCH_API WHERE rowid % 2 = 0");
+        SharedExports.sql(copy, "UPDATE PYTORCH_API SET startNs = NULL WHERE rowid % 2 = 0");
+        RankTrace t = read(copy);
+        for (io.overlapanalyze.model.HostSpan span : t.hostSpans()) {
+            assertTrue(span.startNs() > 1_700_000_000_000_000_000L, "a host span from 1970: " + span);
+        }
+        assertTrue(warning(t, "PYTORCH_API rows without an integer startNs skipped").contains(rows + " times"),
+                t.warnings().toString());
+    }
+
+    /**
+     * {@code STEP_TIME.endNs = 'abc'} (with no ProfilerStep op to take the step from) was a step
+     * ending at 0: a complete 0.000 step. Now the row is skipped with a warning: no step range.
+     */
+    @Test
+    void aStepTimeWithATextEndIsNoStep() throws Exception {
+        Path copy = SharedExports.copy(CAPTURE, dir).resolve(DB);
+        SharedExports.sql(copy, "DELETE FROM PYTORCH_API WHERE name IN (SELECT id FROM STRING_IDS WHERE value LIKE"
+                + " 'ProfilerStep#%')", "UPDATE STEP_TIME SET endNs = 'abc'");
+        RankTrace t = read(copy);
+        assertTrue(t.hostSpans().stream().noneMatch(s -> s.kind() == io.overlapanalyze.model.HostSpanKind.STEP),
+                t.hostSpans().toString());
+        assertEquals("STEP_TIME rows without an integer endNs skipped (no step range for them): ProfilerStep#50",
+                warning(t, "STEP_TIME rows"));
+    }
+
+    /** The STEP_TIME row still gives the step when it is readable and PYTORCH_API's step op is not. */
+    @Test
+    void aStepOpWithoutAStartFallsBackToStepTime() throws Exception {
+        Path copy = SharedExports.copy(CAPTURE, dir).resolve(DB);
+        SharedExports.sql(copy, "UPDATE PYTORCH_API SET startNs = 'n/a' WHERE name IN (SELECT id FROM STRING_IDS WHERE"
+                + " value LIKE 'ProfilerStep#%')");
+        RankTrace t = read(copy);
+        List<io.overlapanalyze.model.HostSpan> steps = t.hostSpans().stream()
+                .filter(s -> s.kind() == io.overlapanalyze.model.HostSpanKind.STEP).toList();
+        assertEquals(1, steps.size(), steps.toString());
+        // PROVENANCE.md: STEP_TIME 50: 1736410576386409710–1736410576538298460.
+        assertEquals(1736410576386409710L, steps.get(0).startNs());
+        assertEquals(1736410576538298460L, steps.get(0).endNs());
+        assertTrue(warning(t, "PYTORCH_API rows without an integer startNs skipped").contains("ProfilerStep#50"));
+    }
+
+    /** A MEMORY_RECORD timestamp that is no integer is skipped and counted, not a sample in 1970. */
+    @Test
+    void memoryRecordsWithATextTimestampAreSkippedAndCounted() throws Exception {
+        Path copy = SharedExports.copy(CAPTURE, dir).resolve(DB);
+        SharedExports.sql(copy, "UPDATE MEMORY_RECORD SET timestamp = 'abc' WHERE rowid IN (SELECT rowid FROM MEMORY_RECORD"
+                + " LIMIT 3)");
+        RankTrace t = read(copy);
+        io.overlapanalyze.model.MemorySamples m = t.memory();
+        for (int i = 0; i < m.size(); i++) {
+            assertTrue(m.timeNs(i) > 1_700_000_000_000_000_000L, "a sample from 1970 at " + i);
+        }
+        assertTrue(warning(t, "MEMORY_RECORD rows without an integer timestamp").contains("3 rows"), t.warnings().toString());
+    }
 }

@@ -176,4 +176,82 @@ class NsysDamagedRowsTest {
         assertTrue(warning(t, "NVTX ranges without an integer start skipped").contains("ProfilerStep#8"),
                 t.warnings().toString());
     }
+    private static final String RUNTIME = "CUPTI_ACTIVITY_KIND_RUNTIME";
+
+    /** [kernels with a known launch, earliest launch] of pid 144. */
+    private static long[] launches(RankTrace t) {
+        DeviceIntervals d = t.device();
+        long known = 0;
+        long first = Long.MAX_VALUE;
+        for (int i = 0; i < d.size(); i++) {
+            if (d.kind(i) == DeviceKind.COMPUTE || d.kind(i) == DeviceKind.COMM) {
+                long l = d.launchNs(i);
+                if (io.overlapanalyze.model.Time.isKnown(l)) {
+                    known++;
+                    first = Math.min(first, l);
+                }
+            }
+        }
+        return new long[] {known, first};
+    }
+
+    /** The rowid of the launch call of pid 144's kernel number {@code n} (by start), as SQL. */
+    private static String launchOfKernel(int n) {
+        return "(SELECT r.rowid FROM " + RUNTIME + " r JOIN (SELECT correlationId, globalPid FROM " + KERNEL
+                + " WHERE globalPid = " + PID_144 + " ORDER BY start LIMIT 1 OFFSET " + n + ") k"
+                + " ON r.correlationId = k.correlationId AND r.globalTid / 16777216 = k.globalPid / 16777216"
+                + " AND r.eventClass IN (0, 1) LIMIT 1)";
+    }
+
+    /**
+     * issue 29 item 7: a launch call with {@code start = 'n/a'} was read as 0, a launch at the
+     * session start (60 s before the others), which moved its kernel out of its step. It is never
+     * read as 0: the call lies between its process's calls before and after it by correlationId,
+     * and takes the start of the one before, so no launch moves before the first and the kernel
+     * keeps a launch; the warning counts it.
+     */
+    @Test
+    void aRuntimeRowWithATextStartIsNotReadAsZero() throws Exception {
+        long[] original = launches(pid144(SharedExports.original(EXPORT)));
+        Path copy = SharedExports.copy(EXPORT, dir);
+        long corr = SharedExports.scalar(copy, "SELECT correlationId FROM " + RUNTIME + " WHERE rowid = " + launchOfKernel(1000));
+        // The start of the call of pid 144 just before it by correlationId: the bound it takes.
+        long before = SharedExports.scalar(copy, "SELECT start FROM " + RUNTIME + " WHERE globalTid / 16777216 = "
+                + (PID_144 / 16777216) + " AND correlationId < " + corr + " AND eventClass IN (0, 1)"
+                + " ORDER BY correlationId DESC LIMIT 1");
+        long after = SharedExports.scalar(copy, "SELECT start FROM " + RUNTIME + " WHERE rowid = " + launchOfKernel(1000));
+        assertTrue(before <= after, before + " > " + after);
+        SharedExports.sql(copy, "UPDATE " + RUNTIME + " SET start = 'n/a' WHERE rowid = " + launchOfKernel(1000));
+        RankTrace t = pid144(copy);
+        long[] k = kernels(t);
+        assertEquals(1993, k[0], "the kernel is kept");
+        assertEquals(299_848_812, k[2] - k[1]);
+        long[] l = launches(t);
+        assertEquals(original[0], l[0], "its launch is bounded, not lost");
+        assertEquals(original[1], l[1], "no launch at the session start");
+        assertTrue(warning(t, RUNTIME + " rows without an integer start").contains("correlationId " + corr),
+                t.warnings().toString());
+    }
+
+    @Test
+    void runtimeRowsWithTextOrRealStartsAreCounted() throws Exception {
+        Path copy = SharedExports.copy(EXPORT, dir);
+        SharedExports.sql(copy, "UPDATE " + RUNTIME + " SET start = 'abc' WHERE rowid IN (" + launchOfKernel(300) + ", "
+                + launchOfKernel(301) + ")", "UPDATE " + RUNTIME + " SET start = start + 0.5 WHERE rowid = " + launchOfKernel(1500));
+        RankTrace t = pid144(copy);
+        assertTrue(warning(t, RUNTIME + " rows without an integer start").contains("3 times"),
+                t.warnings().toString());
+    }
+
+    /** An NVTX end that is there but no integer is damage: counted, not taken for an open range. */
+    @Test
+    void anNvtxRangeWithATextEndIsSkippedAndCounted() throws Exception {
+        Path copy = SharedExports.copy(EXPORT, dir);
+        SharedExports.sql(copy, "INSERT INTO NVTX_EVENTS (start, \"end\", eventType, text, globalTid, domainId)"
+                + " VALUES (60200000000, 'abc', 59, 'ProfilerStep#9', " + TID_144 + ", 0)");
+        RankTrace t = pid144(copy);
+        assertTrue(warning(t, "NVTX ranges without an integer end skipped").contains("ProfilerStep#9"),
+                t.warnings().toString());
+        assertTrue(t.warnings().stream().noneMatch(w -> w.contains("step ranges without an end")), t.warnings().toString());
+    }
 }
