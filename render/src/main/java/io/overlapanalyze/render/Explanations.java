@@ -112,4 +112,21 @@ public final class Explanations {
         int n = sorted.size();
         return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
+
+    /**
+     * "3 of 3 steps: not available: no usable data: …" once per rank (the first step's reason), or
+     * {@code null} when every step has usable data: such steps stay in the table, marked partial.
+     */
+    static String noUsableData(io.overlapanalyze.report.RankReport rank) {
+        java.util.List<io.overlapanalyze.report.StepReport> bad = rank.steps().stream()
+                .filter(st -> !st.hasUsableData()).toList();
+        if (bad.isEmpty()) {
+            return null;
+        }
+        String note = bad.get(0).notes().stream()
+                .filter(n -> n.startsWith(io.overlapanalyze.report.StepReport.NO_USABLE_DATA_NOTE)).findFirst()
+                .orElse(io.overlapanalyze.report.StepReport.NO_USABLE_DATA_NOTE);
+        return bad.size() + " of " + rank.steps().size() + " steps: " + note
+                + " (shown marked partial, left out of the totals and the findings)";
+    }
 }

@@ -157,6 +157,10 @@ public final class MarkdownRenderer implements ReportRenderer {
                         .append(" | ").append(TextRenderer.commKnown(rank) ? Units.ms(s.exposedCommNs()) : "n/a")
                         .append(" | ").append(Units.pct(s.overlapRatio())).append(" |\n");
             }
+            String unusable = Explanations.noUsableData(rank);
+            if (unusable != null) {
+                sb.append("\n> ").append(escape(unusable)).append('\n');
+            }
             if (shown.size() < rank.steps().size()) {
                 sb.append("\n… ").append(rank.steps().size() - shown.size()).append(" more steps (the ")
                         .append(shown.size()).append(" longest shown; --detail ").append(rank.rank())

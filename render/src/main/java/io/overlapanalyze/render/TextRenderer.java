@@ -199,6 +199,10 @@ public final class TextRenderer implements ReportRenderer {
                         Units.pct(s.overlapRatio())});
             }
             TextTable.render(rows, Set.of(0, 7), sb);
+            String unusable = Explanations.noUsableData(rank);
+            if (unusable != null) {
+                sb.append(TerminalText.safe(unusable)).append('\n');
+            }
             if (shown.size() < rank.steps().size()) {
                 sb.append("… ").append(rank.steps().size() - shown.size()).append(" more steps (the ")
                         .append(shown.size()).append(" longest shown; --detail ").append(rank.rank())
