@@ -224,9 +224,17 @@ public final class SafeOutput {
                 + ".tmp");
         try {
             Files.createDirectories(dir);
-            try (OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE)) {
+            // Replacing a file keeps its mode (a private 0600 report stays private, from the first byte).
+            Set<java.nio.file.attribute.PosixFilePermission> mode = modeOf(real);
+            try (OutputStream out = mode == null
+                    ? Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
+                    : java.nio.channels.Channels.newOutputStream(Files.newByteChannel(tmp,
+                            Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                            java.nio.file.attribute.PosixFilePermissions.asFileAttribute(mode)))) {
                 content.writeTo(out);
+            }
+            if (mode != null) {
+                Files.setPosixFilePermissions(tmp, mode); // what the umask took away at creation
             }
             // Onto the real path: a symbolic link named as the target stays a link to the new content.
             try {
@@ -242,6 +250,15 @@ public final class SafeOutput {
             } catch (IOException ignored) {
                 // Best effort: the temporary file is hidden and named after the target.
             }
+        }
+    }
+
+    /** The permissions of the regular file at {@code real}, or {@code null} when there is none (or no POSIX view). */
+    private static Set<java.nio.file.attribute.PosixFilePermission> modeOf(Path real) {
+        try {
+            return Files.isRegularFile(real) ? Files.getPosixFilePermissions(real) : null;
+        } catch (UnsupportedOperationException | IOException e) {
+            return null;
         }
     }
 

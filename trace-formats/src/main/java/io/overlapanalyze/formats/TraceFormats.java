@@ -75,10 +75,20 @@ public final class TraceFormats {
      * @param files   the inputs to read, in order, without duplicates
      * @param skipped one line per file left out, naming it and why
      */
-    public record Expanded(List<Path> files, List<String> skipped) {
+    /**
+     * @param unreadableDirectories directories below an input that could not be listed (permission
+     *                              denied): their traces are not read, the rest is; the caller names
+     *                              them as unreadable inputs
+     */
+    public record Expanded(List<Path> files, List<String> skipped, List<Path> unreadableDirectories) {
         public Expanded {
             files = List.copyOf(files);
             skipped = List.copyOf(skipped);
+            unreadableDirectories = List.copyOf(unreadableDirectories);
+        }
+
+        public Expanded(List<Path> files, List<String> skipped) {
+            this(files, skipped, List.of());
         }
     }
 
@@ -96,6 +106,15 @@ public final class TraceFormats {
      * the matching files.
      */
     public List<Path> expand(Path path, PathMatcher nameFilter) throws TraceFormatException {
+        return expand(path, nameFilter, (List<Path>) null);
+    }
+
+    /**
+     * As {@link #expand(Path, PathMatcher)}; a directory below {@code path} that cannot be listed
+     * (permission denied) is added to {@code unlisted} and the walk goes on, when {@code unlisted} is
+     * given (else it is the error, as {@code path} itself is).
+     */
+    private List<Path> expand(Path path, PathMatcher nameFilter, List<Path> unlisted) throws TraceFormatException {
         if (!Files.exists(path) && isGlob(path.toString())) {
             return expandGlob(path.toString(), nameFilter);
         }
@@ -142,10 +161,22 @@ public final class TraceFormats {
                     }
                     return FileVisitResult.CONTINUE;
                 }
+
+                @Override
+                public FileVisitResult visitFileFailed(Path file, IOException exc) throws IOException {
+                    // A subdirectory of a shared job directory that this user may not list: named, the rest read.
+                    if (unlisted != null && !file.equals(path) && exc instanceof AccessDeniedException) {
+                        unlisted.add(file);
+                        return FileVisitResult.CONTINUE;
+                    }
+                    throw exc;
+                }
             });
             if (found.isEmpty()) {
                 throw new TraceFormatException(path + ": directory holds no trace files (" + (nameFilter != null
-                        ? "none matches the name filter" : inputNames()) + ")");
+                        ? "none matches the name filter" : inputNames()) + ")" + (unlisted == null || unlisted.isEmpty()
+                        ? "" : "; " + unlisted.size() + " of its directories cannot be listed (permission denied), first "
+                        + Messages.quote(unlisted.get(0))));
             }
             found.sort(null);
             return found;
@@ -164,8 +195,9 @@ public final class TraceFormats {
     public Expanded expand(List<Path> paths, PathMatcher nameFilter, Predicate<Path> keep) throws TraceFormatException {
         LinkedHashSet<Path> files = new LinkedHashSet<>();
         List<String> skipped = new ArrayList<>();
+        List<Path> unlisted = new ArrayList<>();
         for (Path p : paths) {
-            List<Path> found = expand(p, nameFilter);
+            List<Path> found = expand(p, nameFilter, unlisted);
             boolean walked = !found.equals(List.of(p));
             for (Path f : found) {
                 String why = walked && !keep.test(f) ? TraceContent.notATrace(f) : null;
@@ -179,7 +211,7 @@ public final class TraceFormats {
         if (files.isEmpty() && !skipped.isEmpty()) {
             throw nothingToRead(skipped);
         }
-        return new Expanded(new ArrayList<>(files), skipped);
+        return new Expanded(new ArrayList<>(files), skipped, unlisted);
     }
 
     /** Every file found was left out as no trace ({@code skipped}: their lines, not empty): the error, naming the first. */

@@ -1,6 +1,7 @@
 package io.overlapanalyze.cli.reliability;
 
 import io.overlapanalyze.cli.ExitCodes;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
@@ -186,6 +187,24 @@ class HostileInputCorpusTest {
                     com.fasterxml.jackson.databind.JsonNode x = JSON.readTree(run.out()).get("crossRank");
                     assertEquals("RANK_OUT_OF_RANGE", x.get("inputProblems").get(0).get("kind").asText(), x.toString());
                     assertEquals("[{\"from\":0,\"to\":2}]", x.get("missingRankRanges").toString());
+                }),
+                DynamicTest.dynamicTest("item 10: a subdirectory that cannot be listed is named, the rest analysed; gate refuses", () -> {
+                    Assumptions.assumeFalse("root".equals(System.getProperty("user.name")),
+                            "running as root: every directory can be listed");
+                    Path job = dir.resolve("locked-job");
+                    Files.createDirectories(job.resolve("a"));
+                    Files.write(job.resolve("a/rank0.pt.trace.json"), HostileCorpus.kinetoSeed());
+                    Path locked = Files.createDirectories(job.resolve("b"));
+                    Files.write(locked.resolve("rank1.pt.trace.json"), HostileCorpus.kinetoSeed());
+                    Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("---------"));
+                    try {
+                        Cli run = Cli.run(job.toString()).assertAnalysed("locked subdirectory");
+                        assertTrue(run.err().contains(locked.toString()) && run.err().contains("permission denied"), run.err());
+                        Cli gate = Cli.run("gate", "--baseline", job.resolve("a/rank0.pt.trace.json").toString(), job.toString());
+                        gate.assertOneLineError(locked, "gate over a locked subdirectory");
+                    } finally {
+                        Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+                    }
                 }));
     }
 }
