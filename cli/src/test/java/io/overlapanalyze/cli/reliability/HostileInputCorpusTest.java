@@ -205,6 +205,26 @@ class HostileInputCorpusTest {
                     } finally {
                         Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
                     }
+                }),
+                DynamicTest.dynamicTest("item 10: malformed JSON (a trace, a summary) is said without the parser's jargon", () -> {
+                    Path trace = Files.createDirectories(dir.resolve("jargon")).resolve("rank0.json");
+                    Files.writeString(trace, "{\"traceEvents\": [{\"ph\": \"X\", \"name\": tru}]}");
+                    Cli bad = Cli.run(trace.toString());
+                    bad.assertOneLineError(trace, "a bare word in a trace");
+                    assertTrue(bad.err().contains("unexpected word 'tru'"), bad.err());
+                    Path summary = dir.resolve("jargon/base.summary.json");
+                    Path seed = Files.write(dir.resolve("jargon/seed.pt.trace.json"), HostileCorpus.kinetoSeed());
+                    assertEquals(ExitCodes.OK, Cli.run("summary", "-o", summary.toString(), seed.toString()).exitCode());
+                    String text = Files.readString(summary);
+                    Files.writeString(summary, text.substring(0, text.length() / 2));
+                    Cli cut = Cli.run("gate", "--baseline", summary.toString(), seed.toString());
+                    cut.assertOneLineError(summary, "a cut summary");
+                    for (Cli run : List.of(bad, cut)) {
+                        for (String jargon : new String[] {"Source", "(code", "token", "VALUE_", "marker", "Unexpected",
+                                "Unrecognized", "end-of-input"}) {
+                            assertTrue(!run.err().contains(jargon), "no parser jargon: " + run.err());
+                        }
+                    }
                 }));
     }
 }

@@ -227,7 +227,10 @@ public final class AscendReader implements TraceReader {
             String what = f == null ? "the profiler_info file" : f.getFileName().toString();
             boolean named = fromName != null && !fromName.isEmpty();
             info = (named ? new RankInfo(Integer.parseInt(fromName), RankSource.FILE_NAME) : RankInfo.UNKNOWN)
-                    .withWarning(what + ": rank_id is not a rank number (" + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + "); "
+                    .withWarning(what + ": " + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j
+                            ? "not readable JSON (" + io.overlapanalyze.formats.input.JsonProblem.describe(j) + ")"
+                            : e instanceof NumberFormatException ? "rank_id is not a rank number"
+                            : "cannot read (" + io.overlapanalyze.formats.input.Messages.oneLine(e) + ")") + "; "
                             + (named ? "using rank " + fromName + " from the file name" : "rank unknown"));
         }
         RankInfo fixed = info;
