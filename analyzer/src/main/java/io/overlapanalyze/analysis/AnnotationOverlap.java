@@ -5,6 +5,7 @@ import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.primitives.IntList;
+import io.overlapanalyze.primitives.PrimitiveSort;
 import io.overlapanalyze.report.AnnotationReport;
 
 import java.util.ArrayList;
@@ -42,9 +43,8 @@ public final class AnnotationOverlap {
         /** Host ranges: interval i's annotations are hostIds[hostFirst[i] .. hostFirst[i + 1]). */
         private final int[] hostFirst;
         private final int[] hostIds;
-        /** GPU ranges per lane, by start, and the longest range of each lane (how far back to look). */
-        private final Map<Integer, int[]> gpuByLane = new HashMap<>();
-        private final Map<Integer, Long> gpuLongest = new HashMap<>();
+        /** GPU ranges per lane, ready to be swept against the lane's intervals. */
+        private final Map<Integer, LaneRanges> gpuByLane = new HashMap<>();
 
         private Index(RankTrace trace) {
             annotations = trace.annotations();
@@ -55,7 +55,6 @@ public final class AnnotationOverlap {
                 Annotation a = annotations.get(k);
                 if (a.onDevice()) {
                     lanes.computeIfAbsent(a.lane(), l -> new ArrayList<>()).add(k);
-                    gpuLongest.merge(a.lane(), a.endNs() - a.startNs(), Math::max);
                 } else {
                     if (count == null) {
                         count = new int[dev.size() + 1];
@@ -67,9 +66,8 @@ public final class AnnotationOverlap {
                     }
                 }
             }
-            lanes.forEach((lane, ids) -> gpuByLane.put(lane, ids.stream()
-                    .sorted(Comparator.comparingLong(id -> annotations.get(id).startNs()))
-                    .mapToInt(Integer::intValue).toArray()));
+            lanes.forEach((lane, ids) -> gpuByLane.put(lane,
+                    new LaneRanges(annotations, ids.stream().mapToInt(Integer::intValue).toArray())));
             if (count == null) {
                 hostFirst = null;
                 hostIds = null;
@@ -124,6 +122,7 @@ public final class AnnotationOverlap {
         DeviceIntervals dev = step.device();
         Map<String, NameWork> byName = new LinkedHashMap<>();
         HiddenUnderSweep sweep = new HiddenUnderSweep();
+        Map<Integer, IntList> byLane = new HashMap<>();
         for (int i : step.intervals()) {
             if (dev.kind(i) == DeviceKind.SYNC) {
                 continue; // host-time rows (metrics.md §1): no device work
@@ -135,24 +134,16 @@ public final class AnnotationOverlap {
                     add(byName, sweep, index.annotations.get(index.hostIds[p]).name(), dev, i, s, e);
                 }
             }
-            int[] ranges = index.gpuByLane.get(dev.lane(i));
-            if (ranges == null) {
-                continue;
+            if (index.gpuByLane.containsKey(dev.lane(i))) {
+                byLane.computeIfAbsent(dev.lane(i), l -> new IntList(64)).add(i);
             }
-            // Ranges by start: none that starts before s minus the lane's longest range can reach s.
-            for (int p = firstStartAtOrAfter(index.annotations, ranges, s - index.gpuLongest.get(dev.lane(i)));
-                 p < ranges.length; p++) {
-                Annotation a = index.annotations.get(ranges[p]);
-                if (a.startNs() >= e && !(e == s && a.startNs() == s)) {
-                    break;
-                }
-                long from = Math.max(s, a.startNs());
-                long to = Math.min(e, a.endNs());
-                // A positive overlap, or a zero-length interval inside the range.
-                if (to > from || (s == e && a.startNs() <= s && s <= a.endNs())) {
-                    add(byName, sweep, a.name(), dev, i, from, Math.max(from, to));
-                }
-            }
+        }
+        // GPU ranges: each lane's intervals in start order, swept against the lane's ranges.
+        for (Map.Entry<Integer, IntList> lane : byLane.entrySet()) {
+            int[] ids = lane.getValue().toArray();
+            PrimitiveSort.sort(ids, (x, y) -> Long.compare(dev.start(x), dev.start(y)));
+            index.gpuByLane.get(lane.getKey()).sweep(ids, dev, (id, i, from, to) ->
+                    add(byName, sweep, index.annotations.get(id).name(), dev, i, from, to));
         }
         if (byName.isEmpty()) {
             return List.of();
@@ -192,19 +183,5 @@ public final class AnnotationOverlap {
             w.computeIntervals.add(i);
             sweep.addComputePiece(i, s, e);
         }
-    }
-
-    private static int firstStartAtOrAfter(List<Annotation> annotations, int[] byStart, long t) {
-        int lo = 0;
-        int hi = byStart.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (annotations.get(byStart[mid]).startNs() < t) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 }

@@ -68,6 +68,32 @@ class AnnotationOverlapScaleTest {
         }
     }
 
+    /**
+     * One GPU range over the whole step on lane 7 (Kineto draws {@code ProfilerStep#N} so) and 80,000
+     * short ranges under it, each over its own 2 µs kernel at [3k, 3k+2) µs: "step" holds every
+     * kernel (160 ms of device work), each "r k" its own 2 µs. Looking back from each kernel by the
+     * longest range met every earlier range: kernels × ranges (24 s at 50,000 on the shared build machine, 3.5 s now).
+     */
+    @Test
+    void aRangeOverTheWholeStepDoesNotMakeEveryKernelMeetEveryRange() {
+        int n = 80_000;
+        TraceBuilder b = new TraceBuilder();
+        int l7 = b.lane("stream 7");
+        b.thread(MAIN, false);
+        b.span(HostSpanKind.STEP, "ProfilerStep#1", ORIGIN - MS, t(3L * n + 10), MAIN);
+        b.annotation(Annotation.onDevice("step", t(0), t(3L * n), l7));
+        for (int k = 0; k < n; k++) {
+            b.compute(t(3L * k), t(3L * k + 2), l7, ORIGIN - MS / 2 + k, MAIN);
+            b.annotation(Annotation.onDevice("r " + k, t(3L * k), t(3L * k + 2), l7));
+        }
+        StepReport s = assertTimeoutPreemptively(Duration.ofSeconds(30),
+                () -> RankAnalyzer.analyze(b.build()).steps().get(0));
+        assertEquals(n + 1, s.annotations().size());
+        for (AnnotationReport a : s.annotations()) {
+            assertEquals(a.name().equals("step") ? 2L * n * US : 2 * US, a.deviceNs(), a.name());
+        }
+    }
+
     /** One kernel of a random step: lane, kind and µs bounds. */
     private record Kernel(int index, int lane, DeviceKind kind, long start, long end) {
     }
@@ -94,7 +120,7 @@ class AnnotationOverlapScaleTest {
                     default -> DeviceKind.FUSED;
                 };
                 long s = rnd.nextInt(40);
-                long e = s + 1 + rnd.nextInt(15);
+                long e = rnd.nextInt(5) == 0 ? s : s + 1 + rnd.nextInt(15); // some zero-length kernels
                 int index = b.kernel(t(s), t(e), lanes[lane], kind, kind.name(), ORIGIN - MS / 2 + k, MAIN);
                 kernels.add(new Kernel(index, lanes[lane], kind, s, e));
             }
@@ -104,7 +130,7 @@ class AnnotationOverlapScaleTest {
                 String name = "n" + rnd.nextInt(4);
                 if (rnd.nextBoolean()) {
                     long s = rnd.nextInt(50);
-                    long e = s + 1 + rnd.nextInt(20);
+                    long e = rnd.nextInt(5) == 0 ? s : s + 1 + rnd.nextInt(20); // some zero-length ranges
                     int lane = lanes[rnd.nextInt(lanes.length)];
                     ranges.add(new Range(name, true, lane, s, e, List.of()));
                     b.annotation(Annotation.onDevice(name, t(s), t(e), lane));
@@ -128,6 +154,23 @@ class AnnotationOverlapScaleTest {
             }
             assertEquals(expected, actual, "round " + round + ": " + kernels + " " + ranges);
         }
+    }
+
+    /**
+     * Whether kernel k belongs to range r: launched by a host range; for a GPU range on its lane, a
+     * positive overlap, or a zero-length kernel at an instant of the range (ends included).
+     */
+    private static boolean member(Range r, Kernel k) {
+        if (!r.onDevice()) {
+            return r.launched().contains(k.index());
+        }
+        if (r.lane() != k.lane()) {
+            return false;
+        }
+        if (k.start() == k.end()) {
+            return r.start() <= k.start() && k.start() <= r.end();
+        }
+        return Math.min(r.end(), k.end()) > Math.max(r.start(), k.start());
     }
 
     /** Which µs cells [u, u+1) a range gives a name of kernel k: clipped for a GPU range, whole for a host one. */
@@ -164,12 +207,14 @@ class AnnotationOverlapScaleTest {
             Set<Long> all = new HashSet<>();
             Set<Long> comm = new HashSet<>();
             Set<Integer> members = new HashSet<>();
+            boolean listed = false;
             for (Range r : ranges) {
                 if (r.name().equals(name)) {
                     for (Kernel k : kernels) {
                         Set<Long> c = cells(r, k);
-                        if (!c.isEmpty()) {
+                        if (member(r, k)) {
                             members.add(k.index());
+                            listed = true;
                             all.addAll(c);
                             if (k.kind() == DeviceKind.COMM) {
                                 comm.addAll(c);
@@ -178,8 +223,8 @@ class AnnotationOverlapScaleTest {
                     }
                 }
             }
-            if (all.isEmpty()) {
-                continue;
+            if (!listed) {
+                continue; // no device work of the name in the step (a zero-length kernel counts: it is listed)
             }
             Set<Long> others = new HashSet<>();
             for (Range r : ranges) {
