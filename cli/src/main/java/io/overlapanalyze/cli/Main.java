@@ -168,8 +168,8 @@ public final class Main {
         static String errorLine(Error e) {
             if (e instanceof OutOfMemoryError) {
                 long heapMiB = Runtime.getRuntime().maxMemory() >> 20;
-                return "out of memory (" + Messages.printable(String.valueOf(e.getMessage()))
-                        + "; the Java heap is at most " + heapMiB + " MiB): give it more with "
+                return "out of memory (" + (e.getMessage() == null ? "" : Messages.printable(e.getMessage()) + "; ")
+                        + "the Java heap is at most " + heapMiB + " MiB): give it more with "
                         + "OVERLAP_ANALYZE_JAVA_OPTS=-Xmx" + suggestedHeap(heapMiB)
                         + " (or analyse fewer ranks or steps at a time, --steps)";
             }

@@ -66,6 +66,9 @@ class ErrorExitTest {
         assertTrue(line.startsWith("overlap-analyze: out of memory (Java heap space; the Java heap is at most "), line);
         assertTrue(line.contains("OVERLAP_ANALYZE_JAVA_OPTS=-Xmx"), line);
         assertFalse(r.err().contains("\tat "), "no stack trace");
+        Run bare = run(OutOfMemoryError::new, "boom");
+        assertTrue(bare.errLines().get(0).startsWith("overlap-analyze: out of memory (the Java heap is at most "),
+                bare.err());
     }
 
     @Test
