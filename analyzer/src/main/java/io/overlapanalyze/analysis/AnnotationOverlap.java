@@ -4,11 +4,12 @@ import io.overlapanalyze.model.Annotation;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.primitives.IntList;
+import io.overlapanalyze.primitives.PrimitiveSort;
 import io.overlapanalyze.report.AnnotationReport;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -29,7 +30,8 @@ import java.util.Map;
  * work of this name too (nested ranges). A name without device work in the step is not listed.
  *
  * <p>The ranges are indexed once per rank ({@link Index}), so a step costs one pass over its own
- * intervals, however many steps and ranges the trace has.
+ * intervals, however many steps and ranges the trace has; the names are compared in one sweep
+ * ({@link HiddenUnderSweep}), never name by name.
  */
 public final class AnnotationOverlap {
     private AnnotationOverlap() {
@@ -41,9 +43,8 @@ public final class AnnotationOverlap {
         /** Host ranges: interval i's annotations are hostIds[hostFirst[i] .. hostFirst[i + 1]). */
         private final int[] hostFirst;
         private final int[] hostIds;
-        /** GPU ranges per lane, by start, and the longest range of each lane (how far back to look). */
-        private final Map<Integer, int[]> gpuByLane = new HashMap<>();
-        private final Map<Integer, Long> gpuLongest = new HashMap<>();
+        /** GPU ranges per lane, ready to be swept against the lane's intervals. */
+        private final Map<Integer, LaneRanges> gpuByLane = new HashMap<>();
 
         private Index(RankTrace trace) {
             annotations = trace.annotations();
@@ -54,7 +55,6 @@ public final class AnnotationOverlap {
                 Annotation a = annotations.get(k);
                 if (a.onDevice()) {
                     lanes.computeIfAbsent(a.lane(), l -> new ArrayList<>()).add(k);
-                    gpuLongest.merge(a.lane(), a.endNs() - a.startNs(), Math::max);
                 } else {
                     if (count == null) {
                         count = new int[dev.size() + 1];
@@ -66,9 +66,8 @@ public final class AnnotationOverlap {
                     }
                 }
             }
-            lanes.forEach((lane, ids) -> gpuByLane.put(lane, ids.stream()
-                    .sorted(Comparator.comparingLong(id -> annotations.get(id).startNs()))
-                    .mapToInt(Integer::intValue).toArray()));
+            lanes.forEach((lane, ids) -> gpuByLane.put(lane,
+                    new LaneRanges(annotations, ids.stream().mapToInt(Integer::intValue).toArray())));
             if (count == null) {
                 hostFirst = null;
                 hostIds = null;
@@ -106,8 +105,8 @@ public final class AnnotationOverlap {
     private static final class NameWork {
         final IntervalSet.Builder all = IntervalSet.builder();
         final IntervalSet.Builder comm = IntervalSet.builder();
-        final BitSet members = new BitSet();
-        final List<long[]> computePieces = new ArrayList<>(); // {interval, start, end}
+        /** The compute and fused intervals it has pieces on (repeats allowed). */
+        final IntList computeIntervals = new IntList(4);
     }
 
     /** As {@link #analyze(StepContext, Index)}, indexing the trace's ranges first. */
@@ -122,6 +121,8 @@ public final class AnnotationOverlap {
         }
         DeviceIntervals dev = step.device();
         Map<String, NameWork> byName = new LinkedHashMap<>();
+        HiddenUnderSweep sweep = new HiddenUnderSweep();
+        Map<Integer, IntList> byLane = new HashMap<>();
         for (int i : step.intervals()) {
             if (dev.kind(i) == DeviceKind.SYNC) {
                 continue; // host-time rows (metrics.md §1): no device work
@@ -130,79 +131,57 @@ public final class AnnotationOverlap {
             long e = dev.end(i);
             if (index.hostFirst != null) {
                 for (int p = index.hostFirst[i]; p < index.hostFirst[i + 1]; p++) {
-                    add(byName, index.annotations.get(index.hostIds[p]).name(), dev, i, s, e);
+                    add(byName, sweep, index.annotations.get(index.hostIds[p]).name(), dev, i, s, e);
                 }
             }
-            int[] ranges = index.gpuByLane.get(dev.lane(i));
-            if (ranges == null) {
-                continue;
+            if (index.gpuByLane.containsKey(dev.lane(i))) {
+                byLane.computeIfAbsent(dev.lane(i), l -> new IntList(64)).add(i);
             }
-            // Ranges by start: none that starts before s minus the lane's longest range can reach s.
-            for (int p = firstStartAtOrAfter(index.annotations, ranges, s - index.gpuLongest.get(dev.lane(i)));
-                 p < ranges.length; p++) {
-                Annotation a = index.annotations.get(ranges[p]);
-                if (a.startNs() >= e && !(e == s && a.startNs() == s)) {
-                    break;
-                }
-                long from = Math.max(s, a.startNs());
-                long to = Math.min(e, a.endNs());
-                // A positive overlap, or a zero-length interval inside the range.
-                if (to > from || (s == e && a.startNs() <= s && s <= a.endNs())) {
-                    add(byName, a.name(), dev, i, from, Math.max(from, to));
-                }
-            }
+        }
+        // GPU ranges: each lane's intervals in start order, swept against the lane's ranges.
+        for (Map.Entry<Integer, IntList> lane : byLane.entrySet()) {
+            int[] ids = lane.getValue().toArray();
+            PrimitiveSort.sort(ids, (x, y) -> Long.compare(dev.start(x), dev.start(y)));
+            index.gpuByLane.get(lane.getKey()).sweep(ids, dev, (id, i, from, to) ->
+                    add(byName, sweep, index.annotations.get(id).name(), dev, i, from, to));
         }
         if (byName.isEmpty()) {
             return List.of();
         }
         IntervalSet work = IntervalSet.unionOf(dev, step.compute()).union(IntervalSet.unionOf(dev, step.fused()));
+        PrefixLengths workLengths = new PrefixLengths(work);
+        List<int[]> own = new ArrayList<>(byName.size());
+        List<IntervalSet> comms = new ArrayList<>(byName.size());
+        for (NameWork w : byName.values()) {
+            own.add(w.computeIntervals.toArray());
+            comms.add(w.comm.build());
+        }
+        // Work of other names a name's communication ran under: one sweep for all names.
+        long[] hidden = sweep.hiddenUnder(own, comms);
         List<AnnotationReport> out = new ArrayList<>(byName.size());
+        int k = 0;
         for (Map.Entry<String, NameWork> e : byName.entrySet()) {
-            NameWork mine = e.getValue();
-            IntervalSet.Builder others = IntervalSet.builder();
-            for (Map.Entry<String, NameWork> o : byName.entrySet()) {
-                if (o.getKey().equals(e.getKey())) {
-                    continue;
-                }
-                for (long[] piece : o.getValue().computePieces) {
-                    if (!mine.members.get((int) piece[0])) {
-                        others.add(piece[1], piece[2]);
-                    }
-                }
-            }
-            IntervalSet comm = mine.comm.build();
+            IntervalSet comm = comms.get(k);
             long commNs = comm.length();
-            out.add(new AnnotationReport(e.getKey(), mine.all.build().length(), commNs,
-                    commNs - comm.intersectionLength(work), comm.intersectionLength(others.build())));
+            out.add(new AnnotationReport(e.getKey(), e.getValue().all.build().length(), commNs,
+                    commNs - workLengths.intersectionLength(comm), hidden[k]));
+            k++;
         }
         out.sort(Comparator.comparingLong(AnnotationReport::exposedCommNs).reversed()
                 .thenComparing(AnnotationReport::name));
         return out;
     }
 
-    private static void add(Map<String, NameWork> byName, String name, DeviceIntervals dev, int i, long s, long e) {
+    private static void add(Map<String, NameWork> byName, HiddenUnderSweep sweep, String name, DeviceIntervals dev,
+                            int i, long s, long e) {
         NameWork w = byName.computeIfAbsent(name, n -> new NameWork());
-        w.members.set(i);
         w.all.add(s, e);
         DeviceKind k = dev.kind(i);
         if (k == DeviceKind.COMM) {
             w.comm.add(s, e);
         } else if (k == DeviceKind.COMPUTE || k == DeviceKind.FUSED) {
-            w.computePieces.add(new long[] {i, s, e});
+            w.computeIntervals.add(i);
+            sweep.addComputePiece(i, s, e);
         }
-    }
-
-    private static int firstStartAtOrAfter(List<Annotation> annotations, int[] byStart, long t) {
-        int lo = 0;
-        int hi = byStart.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (annotations.get(byStart[mid]).startNs() < t) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 }

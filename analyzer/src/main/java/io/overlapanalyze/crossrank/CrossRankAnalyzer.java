@@ -62,10 +62,10 @@ public final class CrossRankAnalyzer {
         List<RankReport> reports = job.ranks().stream().map(RankInput::report).toList();
         if (ranks.size() < 2) {
             notes.add("fewer than two consistent ranks: nothing to compare across ranks");
-            return new Result(new CrossRankReport(ranks, job.worldSize(), job.missing(), problems,
+            return new Result(new CrossRankReport(ranks, job.worldSize(), job.missingListed(), problems,
                     new ClockAlignment(false, 0, null, "clocks not aligned: fewer than two ranks"), Map.of(),
                     List.of(), List.of(), new SkewSummary(0, null, null, null, null, null, null, null, null, null, null),
-                    List.of(), List.of(), List.of(), WorstTails.of(reports), notes, List.of()), StepWaits.none());
+                    List.of(), List.of(), List.of(), WorstTails.of(reports), notes, List.of(), job.missing()), StepWaits.none());
         }
 
         Map<Integer, RankView> views = new TreeMap<>();
@@ -162,12 +162,12 @@ public final class CrossRankAnalyzer {
                 ? CrossRankSplits.compute(timings, views, job.ranks(), groupSizes) : StepWaits.none();
         // The worst tail per step names each tail's cause as the rank reports will (WAIT included).
         List<RankReport> applied = reports.stream().map(r -> CrossRankSplits.apply(r, waits.rank(r.rank()))).toList();
-        CrossRankReport report = new CrossRankReport(ranks, job.worldSize(), job.missing(), problems,
+        CrossRankReport report = new CrossRankReport(ranks, job.worldSize(), job.missingListed(), problems,
                 clocks.alignment(), clocks.offsets(), summaries, mismatches,
                 SkewAnalysis.summarize(timings, views, !rough),
                 rough ? List.of() : StragglerTable.build(timings, views, ranks), Bandwidth.byType(timings, groupSizes),
                 collectives, WorstTails.of(applied), notes, rough ? List.of() : PeerBoundTails.find(timings, views,
-                job.ranks()));
+                job.ranks()), job.missing());
         return new Result(report, waits);
     }
 

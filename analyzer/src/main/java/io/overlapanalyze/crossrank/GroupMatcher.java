@@ -403,7 +403,7 @@ final class GroupMatcher {
             }
             List<String> parts = new ArrayList<>();
             for (Map.Entry<String, List<Integer>> e : byIssue.entrySet()) {
-                parts.add(grouped ? (e.getValue().size() == 1 ? "rank " : "ranks ") + RankRanges.of(e.getValue())
+                parts.add(grouped ? (e.getValue().size() == 1 ? "rank " : "ranks ") + RankRanges.text(e.getValue())
                         + " " + e.getKey() : "rank " + e.getKey());
             }
             sb.append(String.join("; ", parts));

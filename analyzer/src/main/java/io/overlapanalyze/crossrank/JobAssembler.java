@@ -1,7 +1,11 @@
 package io.overlapanalyze.crossrank;
 
 import io.overlapanalyze.model.RankSource;
+import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.report.CrossRankReport;
 import io.overlapanalyze.report.InputProblem;
+import io.overlapanalyze.report.RankRange;
+import io.overlapanalyze.report.RankRanges;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -29,8 +33,13 @@ final class JobAssembler {
     private JobAssembler() {
     }
 
-    record Assembly(List<RankInput> ranks, Integer worldSize, List<Integer> missing, List<InputProblem> problems,
-                    List<String> notes) {
+    /**
+     * @param missing       ranks below the world size no usable input holds, as ranges
+     * @param missingListed the same one by one, or {@code null} when more than
+     *                      {@link CrossRankReport#MAX_LISTED_MISSING}
+     */
+    record Assembly(List<RankInput> ranks, Integer worldSize, List<RankRange> missing, List<Integer> missingListed,
+                    List<InputProblem> problems, List<String> notes) {
     }
 
     static Assembly assemble(List<RankInput> inputs) {
@@ -58,6 +67,12 @@ final class JobAssembler {
                         + w + " ranks, but the other inputs are from a job of " + world + " ranks; left out"));
                 continue;
             }
+            if (r >= RankTrace.MAX_WORLD_SIZE) {
+                problems.add(new InputProblem(file, r, InputProblem.RANK_OUT_OF_RANGE, file + ": rank " + r
+                        + " (from " + source(in) + ") is no plausible rank id (a job has fewer than "
+                        + RankTrace.MAX_WORLD_SIZE + " ranks); left out"));
+                continue;
+            }
             if (world != null && r >= world) {
                 problems.add(new InputProblem(file, r, InputProblem.RANK_OUT_OF_RANGE, file + ": rank " + r
                         + " (from " + source(in) + ") is not below the world size " + world + "; left out"));
@@ -76,17 +91,39 @@ final class JobAssembler {
         }
         List<RankInput> ranks = new ArrayList<>(byRank.values());
         ranks.sort(Comparator.comparingInt(RankInput::rank));
-        List<Integer> missing = new ArrayList<>();
         TreeSet<Integer> present = new TreeSet<>(byRank.keySet());
         int upTo = world != null ? world : (present.isEmpty() ? 0 : present.last() + 1);
-        for (int r = 0; r < upTo; r++) {
-            if (!present.contains(r)) {
-                missing.add(r);
+        // The gaps between the ranks present, as ranges: bounded by the inputs, not by the world size.
+        List<RankRange> missing = new ArrayList<>();
+        int next = 0;
+        for (int r : present) {
+            if (r < 0) {
+                continue; // kept as the trace says (RankNaming warned); not a place in 0 .. world
+            }
+            if (r >= upTo) {
+                break;
+            }
+            if (r > next) {
+                missing.add(new RankRange(next, r - 1));
+            }
+            next = r + 1;
+        }
+        if (next < upTo) {
+            missing.add(new RankRange(next, upTo - 1));
+        }
+        long missingCount = RankRanges.count(missing);
+        List<Integer> listed = null;
+        if (missingCount <= CrossRankReport.MAX_LISTED_MISSING) {
+            listed = new ArrayList<>();
+            for (RankRange g : missing) {
+                for (int r = g.from(); r <= g.to(); r++) {
+                    listed.add(r);
+                }
             }
         }
         if (!missing.isEmpty()) {
             notes.add(present.size() + " of " + (world != null ? world + " ranks" : "at least " + upTo + " ranks")
-                    + " usable; no trace for rank" + (missing.size() == 1 ? " " : "s ") + ranges(missing)
+                    + " usable; no trace for rank" + (missingCount == 1 ? " " : "s ") + RankRanges.text(missing, "-", false)
                     + ": cross-rank results cover the usable ranks only");
         }
         for (RankInput in : ranks) {
@@ -95,25 +132,10 @@ final class JobAssembler {
                         + "at the end may be the cut, not a hang");
             }
         }
-        return new Assembly(ranks, world, missing, problems, notes);
+        return new Assembly(ranks, world, missing, listed, problems, notes);
     }
 
     private static String source(RankInput in) {
         return in.trace().rankSource().name().toLowerCase(Locale.ROOT).replace('_', ' ');
-    }
-
-    /** "2-127" or "3, 5, 9-11". */
-    static String ranges(List<Integer> sorted) {
-        List<String> parts = new ArrayList<>();
-        int i = 0;
-        while (i < sorted.size()) {
-            int j = i;
-            while (j + 1 < sorted.size() && sorted.get(j + 1) == sorted.get(j) + 1) {
-                j++;
-            }
-            parts.add(i == j ? Integer.toString(sorted.get(i)) : sorted.get(i) + "-" + sorted.get(j));
-            i = j + 1;
-        }
-        return String.join(", ", parts);
     }
 }

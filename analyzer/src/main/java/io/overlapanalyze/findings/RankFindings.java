@@ -273,7 +273,7 @@ public final class RankFindings {
         return new Finding(FindingKind.COLLECTIVE_MISMATCH.name(), null, null, m.culprits(),
                 m.kind() + " in group " + m.group() + " at collective " + m.index() + ": " + m.message(),
                 "every rank must issue the same collectives in the same order in each group: fix the code path "
-                        + "that differs on rank(s) " + RankRanges.of(m.culprits()) + " (a conditional collective, a different "
+                        + "that differs on rank(s) " + RankRanges.text(m.culprits()) + " (a conditional collective, a different "
                         + "number of micro-batches, an unused parameter)");
     }
 

@@ -13,6 +13,7 @@ import io.overlapanalyze.findings.RankMedians;
 import io.overlapanalyze.formats.JobReader;
 import io.overlapanalyze.formats.RankNaming;
 import io.overlapanalyze.formats.TraceFormats;
+import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.input.ReadOptions;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.model.RankTrace;
@@ -105,6 +106,10 @@ public final class AnalysisPipeline {
             selection.requireAnyMatch(stepNames);
         }
         List<InputProblem> unreadable = new ArrayList<>();
+        for (Path dir : expanded.unreadableDirectories()) {
+            unreadable.add(unreadable(dir.toString(), Messages.quote(dir)
+                    + ": cannot list this directory (permission denied): its traces are not read"));
+        }
         for (JobReader.Unreadable u : loaded.unreadable()) {
             unreadable.add(unreadable(u.file().toString(), u.message()));
         }

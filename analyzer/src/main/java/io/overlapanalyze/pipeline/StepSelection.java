@@ -14,9 +14,14 @@ import java.util.regex.Pattern;
  */
 public final class StepSelection implements Predicate<String>, java.io.Serializable {
     private static final long serialVersionUID = 1L;
-    private static final Pattern RANGE = Pattern.compile("(\\d+)\\s*-\\s*(\\d+)");
+    private static final Pattern RANGE = Pattern.compile("(\\d++)\\s*+-\\s*+(\\d++)");
     private static final Pattern NUMBER = Pattern.compile("\\d+");
-    private static final Pattern TRAILING_NUMBER = Pattern.compile("(\\d+)\\s*$");
+    /**
+     * The number a step name ends with. Starts only where a run of digits starts, and neither part
+     * gives characters back: linear in the name (a plain {@code (\d+)\s*$} is quadratic in a name of
+     * many digits followed by something else).
+     */
+    private static final Pattern TRAILING_NUMBER = Pattern.compile("(?<!\\d)(\\d++)\\s*+$");
     private static final Pattern NUMERIC_LOOKING = Pattern.compile("[\\d\\s+-]+");
 
     private final List<long[]> ranges = new ArrayList<>();

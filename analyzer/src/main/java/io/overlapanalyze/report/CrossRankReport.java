@@ -10,7 +10,8 @@ import java.util.Map;
  *
  * @param ranks          ranks analysed together, ascending
  * @param worldSize      the job's world size when the traces say, else {@code null}
- * @param missingRanks   ranks below the world size that no input holds
+ * @param missingRanks   ranks below the world size that no input holds, ascending; {@code null} when more
+ *                       than {@link #MAX_LISTED_MISSING} are missing (then {@code missingRankRanges} only)
  * @param inputProblems  inputs left out of the cross-rank analysis, and why
  * @param clock          how clocks were aligned
  * @param clockOffsetsNs per rank, its clock minus the mean clock (median of {@code end_r − mean end}); empty when not aligned
@@ -23,16 +24,26 @@ import java.util.Map;
  * @param worstTails     per step, the rank with the longest tail
  * @param notes          what the analysis assumed or could not do
  * @param peerBoundTails per rank and step, tails whose last collective mostly waited for a late peer
+ * @param missingRankRanges the missing ranks as ranges of consecutive ids, ascending (always given)
  */
 public record CrossRankReport(List<Integer> ranks, Integer worldSize, List<Integer> missingRanks,
                               List<InputProblem> inputProblems, ClockAlignment clock, Map<Integer, Long> clockOffsetsNs,
                               List<GroupSummary> groups, List<Mismatch> mismatches, SkewSummary skew,
                               List<Straggler> stragglers, List<BandwidthByType> bandwidth,
                               List<MatchedCollective> collectives, List<StepTail> worstTails, List<String> notes,
-                              List<PeerBoundTail> peerBoundTails) implements java.io.Serializable {
+                              List<PeerBoundTail> peerBoundTails, List<RankRange> missingRankRanges)
+        implements java.io.Serializable {
+    /** At most this many missing ranks are listed one by one in {@code missingRanks}. */
+    public static final int MAX_LISTED_MISSING = 4096;
+
     public CrossRankReport {
         ranks = List.copyOf(ranks);
-        missingRanks = List.copyOf(missingRanks);
+        if (missingRankRanges == null) {
+            // Written by an older tool, or built from a list: the ranges of that list.
+            missingRankRanges = missingRanks == null ? List.of() : RankRanges.of(missingRanks);
+        }
+        missingRankRanges = List.copyOf(missingRankRanges);
+        missingRanks = missingRanks == null ? null : List.copyOf(missingRanks);
         inputProblems = List.copyOf(inputProblems);
         clockOffsetsNs = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(clockOffsetsNs));
         groups = List.copyOf(groups);

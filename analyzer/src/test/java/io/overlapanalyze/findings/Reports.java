@@ -71,7 +71,7 @@ final class Reports {
         return new CrossRankReport(ranks, ranks.size(), List.of(), List.of(),
                 new ClockAlignment(true, timed, 1_000L, null), Map.of(), List.of(), mismatches,
                 new SkewSummary(timed, null, null, null, null, null, null, null, null, 0L, 0), stragglers, List.of(),
-                collectives, List.of(), List.of(), List.of());
+                collectives, List.of(), List.of(), List.of(), null);
     }
 
     /** A matched collective of {@code step} that {@code last} arrived last at, with each rank's wait. */

@@ -27,7 +27,7 @@ public final class Main {
         OutputStream stdout = new BufferedOutputStream(guard, 1 << 16);
         PrintWriter out = new PrintWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8), true);
         PrintWriter err = new PrintWriter(System.err, true);
-        int code = commandLine(out, err, stdout).execute(args);
+        int code = execute(commandLine(out, err, stdout), args);
         out.flush();
         System.exit(withOutputChecked(code, guard.failure(), err));
     }
@@ -48,7 +48,7 @@ public final class Main {
     /** Runs the CLI with the given streams and returns the exit code (tests call this). */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
         CommandLine cl = commandLine(out, err);
-        return cl.execute(args);
+        return execute(cl, args);
     }
 
     /**
@@ -57,7 +57,26 @@ public final class Main {
      * a test can fix it.
      */
     public static int run(String[] args, PrintWriter out, PrintWriter err, java.util.Map<String, String> env) {
-        return commandLine(out, err, null, env).execute(args);
+        return execute(commandLine(out, err, null, env), args);
+    }
+
+    /**
+     * Runs {@code cl} on {@code args}; a {@link VirtualMachineError} or any other {@link Error} that
+     * leaves the command (picocli hands only {@link Exception}s to the handler) is one line and exit
+     * 3, never a stack trace and the JVM's exit 1, which is the gate's "regression" (issue 29).
+     */
+    static int execute(CommandLine cl, String[] args) {
+        try {
+            return cl.execute(args);
+        } catch (Error e) {
+            PrintWriter err = cl.getErr();
+            err.println("overlap-analyze: " + ErrorHandler.errorLine(e));
+            if (java.util.Arrays.asList(args).contains("--debug")) {
+                e.printStackTrace(err);
+            }
+            err.flush();
+            return ExitCodes.INTERNAL_ERROR;
+        }
     }
 
     static CommandLine commandLine(PrintWriter out, PrintWriter err) {
@@ -111,7 +130,12 @@ public final class Main {
             PrintWriter err = cl.getErr();
             int code;
             // A problem with the input, from the CLI's own checks, the pipeline or the reading front door.
-            if (UserInputException.isInputProblem(ex)) {
+            Error error = errorIn(ex);
+            if (error != null) {
+                // Thrown on a worker thread (a reader, the parallel analysis) and handed over wrapped.
+                err.println("overlap-analyze: " + errorLine(error));
+                code = ExitCodes.INTERNAL_ERROR;
+            } else if (UserInputException.isInputProblem(ex)) {
                 err.println("overlap-analyze: " + Messages.printable(ex.getMessage()));
                 code = ExitCodes.BAD_INPUT;
             } else {
@@ -124,6 +148,43 @@ public final class Main {
             }
             err.flush();
             return code;
+        }
+
+        /** The first {@link Error} in {@code t}'s causes (bounded: a cycle of causes ends the search). */
+        static Error errorIn(Throwable t) {
+            Throwable c = t;
+            for (int depth = 0; c != null && depth < 64; depth++, c = c.getCause()) {
+                if (c instanceof Error e) {
+                    return e;
+                }
+            }
+            return null;
+        }
+
+        /**
+         * The one line for an {@link Error}: for memory, how big the heap was and how to raise it;
+         * for the stack, that the input nests deeper than the tool can follow; else that it is a bug.
+         */
+        static String errorLine(Error e) {
+            if (e instanceof OutOfMemoryError) {
+                long heapMiB = Runtime.getRuntime().maxMemory() >> 20;
+                return "out of memory (" + (e.getMessage() == null ? "" : Messages.printable(e.getMessage()) + "; ")
+                        + "the Java heap is at most " + heapMiB + " MiB): give it more with "
+                        + "OVERLAP_ANALYZE_JAVA_OPTS=-Xmx" + suggestedHeap(heapMiB)
+                        + " (or analyse fewer ranks or steps at a time, --steps)";
+            }
+            if (e instanceof StackOverflowError) {
+                return "internal error: stack overflow (an input nested deeper than the tool can follow?); "
+                        + "OVERLAP_ANALYZE_JAVA_OPTS=-Xss64m gives it more stack; please report it with --debug";
+            }
+            return "internal error: " + Messages.printable(String.valueOf(e))
+                    + " (run with --debug for the stack trace, and please report it)";
+        }
+
+        /** Twice the heap it had, in whole GiB, at least 2g. */
+        private static String suggestedHeap(long heapMiB) {
+            long gib = Math.max(2, (2 * heapMiB + 1023) / 1024);
+            return gib + "g";
         }
 
         private static boolean isDebug(CommandLine.ParseResult pr) {

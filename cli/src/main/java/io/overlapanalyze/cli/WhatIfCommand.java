@@ -72,6 +72,11 @@ public final class WhatIfCommand implements Callable<Integer> {
                     + "a built-in name.")
     String scenario;
 
+    /** The largest bucket cap, in MiB: 1 TiB, far above any model's gradients. */
+    private static final BigDecimal MAX_CAP_MIB = BigDecimal.valueOf(1L << 20);
+    /** The largest factor (and the inverse of the smallest) of the interconnect's speed. */
+    private static final double MAX_SCALE = 1000;
+
     @Option(names = "--bucket-caps", paramLabel = "MB,...", split = ",", defaultValue = "1,5,10,25,50,100",
             description = "Bucket caps to try, in MiB as DDP's bucket_cap_mb (default: ${DEFAULT-VALUE}).")
     List<BigDecimal> caps;
@@ -168,6 +173,12 @@ public final class WhatIfCommand implements Callable<Integer> {
                 throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                         "--bucket-caps: caps must be > 0 MiB, got " + mib.toPlainString());
             }
+            if (mib.compareTo(MAX_CAP_MIB) > 0) {
+                // Beyond it the bytes do not fit a long (1e30 was an ArithmeticException, exit 3).
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                        "--bucket-caps: caps must be at most " + MAX_CAP_MIB.toPlainString() + " MiB (1 TiB), got "
+                                + mib.toEngineeringString());
+            }
             bytes.add(mib.multiply(BigDecimal.valueOf(ModelScenario.MIB)).setScale(0, java.math.RoundingMode.HALF_UP)
                     .longValueExact());
         }
@@ -175,9 +186,19 @@ public final class WhatIfCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--bandwidth-scale: must be > 0, got " + bandwidthScale);
         }
+        // A factor beyond 1000 either way predicts times no interconnect has, and the replay's
+        // nanoseconds would leave a long (1e-12 wrapped around to negative times).
+        if (bandwidthScale < 1 / MAX_SCALE || bandwidthScale > MAX_SCALE) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--bandwidth-scale: must be between 0.001 and 1000, got " + bandwidthScale);
+        }
         if (!(latencyScale >= 0) || Double.isInfinite(latencyScale)) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--latency-scale: must be >= 0, got " + latencyScale);
+        }
+        if (latencyScale > MAX_SCALE) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--latency-scale: must be at most 1000, got " + latencyScale);
         }
         if (!(extrapolationFactor >= 1) || Double.isInfinite(extrapolationFactor)) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),

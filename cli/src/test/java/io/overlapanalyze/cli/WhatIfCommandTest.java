@@ -192,11 +192,17 @@ class WhatIfCommandTest {
     @CsvSource(delimiter = '|', value = {
         "--bucket-caps|0|caps must be > 0",
         "--bandwidth-scale|-1|--bandwidth-scale: must be > 0",
+        // Issue 29 item 10: 1e-12 wrapped the predicted times around, 1e30 MiB was an ArithmeticException (exit 3).
+        "--bandwidth-scale|1e-12|--bandwidth-scale: must be between 0.001 and 1000",
+        "--bandwidth-scale|1e300|--bandwidth-scale: must be between 0.001 and 1000",
+        "--latency-scale|1e300|--latency-scale: must be at most 1000",
+        "--bucket-caps|1e30|--bucket-caps: caps must be at most 1048576 MiB",
         "-f|markdown|expected text or json"})
     void badOptionsExitTwo(String option, String value, String message) {
         CliRun run = CliRun.of("whatif", "--scenario", "seed-1ms", option, value);
         assertEquals(2, run.exitCode());
         assertTrue(run.err().contains(message), run.err());
+        assertFalse(run.err().contains("Exception"), run.err());
     }
 
     @Test

@@ -115,7 +115,8 @@ public final class InputOptions {
         PathMatcher filter = nameFilter();
         for (Path p : paths) {
             try {
-                all.addAll(TraceFormats.standard().expand(p, filter));
+                // As the pipeline expands (a subdirectory this user cannot list is left to it to name).
+                all.addAll(TraceFormats.standard().expand(List.of(p), filter, f -> true).files());
             } catch (TraceFormatException e) {
                 throw new UserInputException(e.getMessage(), e);
             }

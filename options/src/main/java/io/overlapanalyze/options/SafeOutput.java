@@ -225,9 +225,14 @@ public final class SafeOutput {
                 + ".tmp");
         try {
             Files.createDirectories(dir);
-            // Registered: Ctrl-C or SIGTERM while it is written deletes it (a shutdown hook).
-            try (OutputStream out = Temporaries.newFile(tmp)) {
+            // Registered: Ctrl-C or SIGTERM while it is written deletes it (a shutdown hook). Replacing a file
+            // keeps its mode (a private 0600 report stays private, from the first byte).
+            Set<java.nio.file.attribute.PosixFilePermission> mode = modeOf(real);
+            try (OutputStream out = Temporaries.newFile(tmp, mode)) {
                 content.writeTo(out);
+            }
+            if (mode != null) {
+                Files.setPosixFilePermissions(tmp, mode); // what the umask took away at creation
             }
             // Onto the real path: a symbolic link named as the target stays a link to the new content.
             try {
@@ -240,6 +245,15 @@ public final class SafeOutput {
         } finally {
             // Best effort: the temporary file is hidden and named after the target.
             Temporaries.delete(tmp);
+        }
+    }
+
+    /** The permissions of the regular file at {@code real}, or {@code null} when there is none (or no POSIX view). */
+    private static Set<java.nio.file.attribute.PosixFilePermission> modeOf(Path real) {
+        try {
+            return Files.isRegularFile(real) ? Files.getPosixFilePermissions(real) : null;
+        } catch (UnsupportedOperationException | IOException e) {
+            return null;
         }
     }
 

@@ -18,10 +18,16 @@ public final class StderrWarnings {
     private StderrWarnings() {
     }
 
+    /**
+     * Every rank's warnings, each distinct line once: the ranks of one file (the processes of an
+     * Nsight export) share its file-level warnings, which were printed once per rank (issue 29).
+     */
     public static void ofRanks(PrintWriter err, Collection<RankReport> ranks) {
+        java.util.Set<String> distinct = new java.util.LinkedHashSet<>();
         for (RankReport r : ranks) {
-            lines(err, r.namedWarnings());
+            distinct.addAll(r.namedWarnings());
         }
+        lines(err, distinct);
     }
 
     /**

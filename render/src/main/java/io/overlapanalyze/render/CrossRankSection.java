@@ -156,7 +156,7 @@ final class CrossRankSection {
 
     private static String header(CrossRankReport x) {
         return x.ranks().size() + " rank" + (x.ranks().size() == 1 ? "" : "s") + " compared ("
-                + RankRanges.of(x.ranks()) + ")"
+                + RankRanges.text(x.ranks()) + ")"
                 + (x.worldSize() == null ? "" : " of a job of " + x.worldSize());
     }
 
@@ -183,7 +183,7 @@ final class CrossRankSection {
 
     private static String group(GroupSummary g) {
         return g.group() + (g.inferred() ? " (inferred)" : "") + ": ranks "
-                + RankRanges.of(g.members()) + ", matched by "
+                + RankRanges.text(g.members()) + ", matched by "
                 + g.matchedBy().toLowerCase(Locale.ROOT).replace('_', ' ') + ", " + g.matched()
                 + " matched on every rank" + (g.leftOutFrom() == null ? ""
                 : " (pairing stops at " + ("SEQUENCE".equals(g.matchedBy()) ? "Seq " : "index ") + g.leftOutFrom()
@@ -195,7 +195,7 @@ final class CrossRankSection {
         Map<Integer, List<Integer>> byCount = new java.util.TreeMap<>(java.util.Comparator.reverseOrder());
         g.counts().forEach((rank, count) -> byCount.computeIfAbsent(count, c -> new ArrayList<>()).add(rank));
         return byCount.entrySet().stream().map(e -> e.getKey() + " by " + (e.getValue().size() == 1 ? "rank " : "ranks ")
-                + RankRanges.of(e.getValue())).collect(Collectors.joining("; "));
+                + RankRanges.text(e.getValue())).collect(Collectors.joining("; "));
     }
 
     private static String skew(SkewSummary s) {

@@ -35,7 +35,7 @@ public final class FindingsView {
         if (f.ranks().isEmpty()) {
             return "";
         }
-        return (f.ranks().size() == 1 ? "rank " : "ranks ") + RankRanges.of(f.ranks());
+        return (f.ranks().size() == 1 ? "rank " : "ranks ") + RankRanges.text(f.ranks());
     }
 
     /** The line that stands in for an empty list: nothing to change, or why nothing could be judged. */

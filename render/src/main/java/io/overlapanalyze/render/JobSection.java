@@ -78,7 +78,7 @@ final class JobSection {
         }
         sb.append(": ");
         Set<Integer> culprits = Set.copyOf(m.culprits());
-        String who = (m.culprits().size() == 1 ? "rank " : "ranks ") + RankRanges.of(m.culprits());
+        String who = (m.culprits().size() == 1 ? "rank " : "ranks ") + RankRanges.text(m.culprits());
         if (m.kind() == Mismatch.MismatchKind.MISSING) {
             sb.append(who).append(" never issued it: the others would wait forever");
             return sb.toString();

@@ -56,7 +56,7 @@ final class ScenarioFields {
         } catch (JsonProcessingException e) {
             var loc = e.getLocation();
             String where = loc == null ? "" : " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
-            throw fail("not valid JSON" + where + ": " + oneLine(e.getOriginalMessage()), e);
+            throw fail("not valid JSON" + where + ": " + io.overlapanalyze.formats.input.JsonProblem.describe(e), e);
         }
         if (root == null || !root.isObject()) {
             throw fail("must be a JSON object");
@@ -153,12 +153,4 @@ final class ScenarioFields {
         return new ScenarioException("scenario " + source + ": " + what, cause);
     }
 
-    private static String oneLine(String s) {
-        if (s == null) {
-            return "";
-        }
-        // Jackson appends "(start marker at [Source: REDACTED ...])": noise for the user.
-        int noise = s.indexOf(" (start marker at");
-        return (noise >= 0 ? s.substring(0, noise) : s).replaceAll("\\s*\\R\\s*", " ").trim();
-    }
 }

@@ -71,7 +71,7 @@ class ScenarioParseTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "{\"name\": \"x\", \"backward\": [{\"us\": 1}] | not valid JSON at line 1, column 38: Unexpected end-of-input",
+        "{\"name\": \"x\", \"backward\": [{\"us\": 1}] | not valid JSON at line 1, column 38: the document ends inside an object (the file is cut?)",
         "[1, 2] | must be a JSON object",
         "{\"backward\": [{\"us\": 1}]} | name: missing",
         "{\"name\": \"x\", \"backward\": [{\"us\": 1, \"kernal\": 2}]} | backward[0].kernal: unknown field",

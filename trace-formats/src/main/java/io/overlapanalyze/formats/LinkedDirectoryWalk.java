@@ -43,11 +43,16 @@ final class LinkedDirectoryWalk {
     private final Path root;
     private final PathMatcher nameFilter;
     private final List<String> notes;
+    /** Where a subdirectory that cannot be listed is named ({@code null}: it is the error). */
+    private final List<Path> unlisted;
 
     /**
-     * @param notes where a link not followed is named, one line each
+     * @param notes    where a link not followed is named, one line each
+     * @param unlisted where a subdirectory that cannot be listed is named; {@code null}: that is an error
      */
-    LinkedDirectoryWalk(TraceFormats formats, Path root, PathMatcher nameFilter, List<String> notes) {
+    LinkedDirectoryWalk(TraceFormats formats, Path root, PathMatcher nameFilter, List<String> notes,
+                        List<Path> unlisted) {
+        this.unlisted = unlisted;
         this.formats = formats;
         this.root = root;
         this.nameFilter = nameFilter;
@@ -57,7 +62,7 @@ final class LinkedDirectoryWalk {
     /** The inputs found, sorted, each file once; the notes added in sorted order (the walk's is the disk's). */
     List<Path> walk() throws IOException {
         List<String> mine = new ArrayList<>();
-        List<Path> found = new LinkedDirectoryWalk(formats, root, nameFilter, mine).walkTree();
+        List<Path> found = new LinkedDirectoryWalk(formats, root, nameFilter, mine, unlisted).walkTree();
         mine.sort(null);
         notes.addAll(mine);
         return found;
@@ -87,6 +92,16 @@ final class LinkedDirectoryWalk {
                     found.add(file);
                 }
                 return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException exc) throws IOException {
+                // A subdirectory of a shared job directory that this user may not list: named, the rest read.
+                if (unlisted != null && !file.equals(realRoot) && exc instanceof java.nio.file.AccessDeniedException) {
+                    unlisted.add(root.resolve(realRoot.relativize(file)));
+                    return FileVisitResult.CONTINUE;
+                }
+                throw exc;
             }
         });
         found.sort(null);

@@ -23,6 +23,9 @@ public final class RankNaming {
     private static final Pattern RANK_WORD = Pattern.compile("(?i)(?<![a-z])rank[-_]?(\\d+)(?!\\d)");
     private static final Pattern TRAILING = Pattern.compile("_(\\d+)\\.pt\\.trace\\.json(\\.gz)?$");
 
+    /** {@link RankTrace#MAX_WORLD_SIZE}. */
+    public static final int MAX_WORLD_SIZE = RankTrace.MAX_WORLD_SIZE;
+
     private final Pattern user;
 
     public RankNaming(String userRegex) {
@@ -83,11 +86,15 @@ public final class RankNaming {
      */
     public RankTrace apply(RankTrace t, Path file) {
         Integer named = fromPath(file);
+        if (t.rankSource() != RankSource.TRACE && t.worldSize() > MAX_WORLD_SIZE) {
+            t = t.withWorldSize(-1).withWarning("the trace's world size " + t.worldSize() + " cannot be right (more than "
+                    + MAX_WORLD_SIZE + " ranks); world size unknown");
+        }
         if (t.rankSource() == RankSource.TRACE) {
             String impossible = impossibleRank(t);
             if (impossible != null) {
                 List<String> w = new ArrayList<>(t.warnings());
-                int world = t.worldSize() >= 1 ? t.worldSize() : -1;
+                int world = t.worldSize() >= 1 && t.worldSize() <= MAX_WORLD_SIZE ? t.worldSize() : -1;
                 if (named != null && (world < 0 || named < world)) {
                     w.add("the trace's rank metadata cannot be right (" + impossible + "); using rank " + named
                             + " from the file name" + (world < 0 && t.worldSize() != -1 ? ", world size unknown" : ""));
@@ -119,6 +126,12 @@ public final class RankNaming {
         }
         if (t.worldSize() != -1 && t.worldSize() < 1) {
             return "world size " + t.worldSize();
+        }
+        if (t.worldSize() > MAX_WORLD_SIZE) {
+            return "world size " + t.worldSize() + ", more than " + MAX_WORLD_SIZE + " ranks";
+        }
+        if (t.rank() >= MAX_WORLD_SIZE) {
+            return "rank " + t.rank() + ", beyond " + MAX_WORLD_SIZE + " ranks";
         }
         if (t.worldSize() >= 1 && t.rank() >= t.worldSize()) {
             return "rank " + t.rank() + " of a world of " + t.worldSize();

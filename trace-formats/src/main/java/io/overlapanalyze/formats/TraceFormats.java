@@ -72,10 +72,20 @@ public final class TraceFormats {
      * @param files   the inputs to read, in order, without duplicates
      * @param skipped one line per file left out, naming it and why
      */
-    public record Expanded(List<Path> files, List<String> skipped) {
+    /**
+     * @param unreadableDirectories directories below an input that could not be listed (permission
+     *                              denied): their traces are not read, the rest is; the caller names
+     *                              them as unreadable inputs
+     */
+    public record Expanded(List<Path> files, List<String> skipped, List<Path> unreadableDirectories) {
         public Expanded {
             files = List.copyOf(files);
             skipped = List.copyOf(skipped);
+            unreadableDirectories = List.copyOf(unreadableDirectories);
+        }
+
+        public Expanded(List<Path> files, List<String> skipped) {
+            this(files, skipped, List.of());
         }
     }
 
@@ -102,6 +112,16 @@ public final class TraceFormats {
      * the input, a loop, a link to nothing.
      */
     public List<Path> expand(Path path, PathMatcher nameFilter, List<String> notes) throws TraceFormatException {
+        return expand(path, nameFilter, notes, null);
+    }
+
+    /**
+     * As {@link #expand(Path, PathMatcher, List)}; a directory below {@code path} that cannot be
+     * listed (permission denied) is added to {@code unlisted} and the walk goes on, when
+     * {@code unlisted} is given (else it is the error, as {@code path} itself is).
+     */
+    private List<Path> expand(Path path, PathMatcher nameFilter, List<String> notes, List<Path> unlisted)
+            throws TraceFormatException {
         if (!Files.exists(path) && isGlob(path.toString())) {
             return expandGlob(path.toString(), nameFilter);
         }
@@ -117,7 +137,7 @@ public final class TraceFormats {
         List<String> linkNotes = new ArrayList<>();
         List<Path> found;
         try {
-            found = new LinkedDirectoryWalk(this, path, nameFilter, linkNotes).walk();
+            found = new LinkedDirectoryWalk(this, path, nameFilter, linkNotes, unlisted).walk();
         } catch (IOException e) {
             throw new TraceFormatException(path + ": cannot list directory: " + e.getMessage(), e);
         }
@@ -125,7 +145,9 @@ public final class TraceFormats {
             throw new TraceFormatException(path + ": directory holds no trace files (" + (nameFilter != null
                     ? "none matches the name filter" : inputNames()) + ")" + (linkNotes.isEmpty() ? ""
                     : "; " + linkNotes.get(0) + (linkNotes.size() > 1 ? " (and " + (linkNotes.size() - 1)
-                    + " more links not followed)" : "")));
+                    + " more links not followed)" : "")) + (unlisted == null || unlisted.isEmpty() ? ""
+                    : "; " + unlisted.size() + " of its directories cannot be listed (permission denied), first "
+                    + Messages.quote(unlisted.get(0))));
         }
         notes.addAll(linkNotes);
         return found;
@@ -141,8 +163,9 @@ public final class TraceFormats {
     public Expanded expand(List<Path> paths, PathMatcher nameFilter, Predicate<Path> keep) throws TraceFormatException {
         LinkedHashSet<Path> files = new LinkedHashSet<>();
         List<String> skipped = new ArrayList<>();
+        List<Path> unlisted = new ArrayList<>();
         for (Path p : paths) {
-            List<Path> found = expand(p, nameFilter, skipped);
+            List<Path> found = expand(p, nameFilter, skipped, unlisted);
             boolean walked = !found.equals(List.of(p));
             for (Path f : found) {
                 String why = walked && !keep.test(f) ? TraceContent.notATrace(f) : null;
@@ -156,7 +179,7 @@ public final class TraceFormats {
         if (files.isEmpty() && !skipped.isEmpty()) {
             throw nothingToRead(skipped);
         }
-        return new Expanded(new ArrayList<>(files), skipped);
+        return new Expanded(new ArrayList<>(files), skipped, unlisted);
     }
 
     /** Every file found was left out as no trace ({@code skipped}: their lines, not empty): the error, naming the first. */

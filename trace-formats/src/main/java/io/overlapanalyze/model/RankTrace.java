@@ -54,6 +54,13 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
                         List<ReferenceOverlap> referenceOverlap, MemorySamples memory,
                         String commUnclassified, List<Annotation> annotations, List<HostSpan> hostRanges,
                         FlightRecorderDump flightRecorder) {
+    /**
+     * More ranks than any job has (the largest runs have some 10^5): a world size above it, or a
+     * rank id at or above it, is metadata that cannot be right, set aside with a warning, never
+     * believed (issue 29: two files claiming a world of 2e9 had every missing rank listed, 11.6 GB).
+     */
+    public static final int MAX_WORLD_SIZE = 1 << 20;
+
     public RankTrace {
         lanes = List.copyOf(lanes);
         hostSpans = List.copyOf(hostSpans);

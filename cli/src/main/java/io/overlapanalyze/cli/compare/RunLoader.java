@@ -112,7 +112,8 @@ public final class RunLoader {
         }
         List<String> unreadable = List.of();
         if (!traces.isEmpty()) {
-            PipelineResult result = AnalysisPipeline.analyse(new TraceFormats.Expanded(traces, List.of()),
+            PipelineResult result = AnalysisPipeline.analyse(new TraceFormats.Expanded(traces, List.of(),
+                            expanded.unreadableDirectories()),
                     in.withCrossRank(crossRank), null);
             ranks.addAll(result.report().ranks());
             cross = result.report().crossRank();

@@ -13,8 +13,8 @@ import java.util.regex.Pattern;
  * absolute {@code 0.1ms}, {@code 100us}, {@code 100µs}, {@code 250000ns}, {@code 0.5s}, or {@code 0}.
  */
 public final class ThresholdValues {
-    private static final Pattern PERCENT = Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*%?\\s*");
-    private static final Pattern DURATION = Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*(ns|us|µs|ms|s)?\\s*");
+    private static final Pattern PERCENT = Pattern.compile("\\s*+(\\d++(?:\\.\\d++)?)\\s*+%?\\s*+");
+    private static final Pattern DURATION = Pattern.compile("\\s*+(\\d++(?:\\.\\d++)?)\\s*+(ns|us|µs|ms|s)?\\s*+");
 
     private ThresholdValues() {
     }

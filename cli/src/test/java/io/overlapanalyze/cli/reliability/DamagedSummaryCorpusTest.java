@@ -115,6 +115,10 @@ class DamagedSummaryCorpusTest {
         cases.add(mutated(valid, "top/schemaVersion=\"1\"", Expect.ERROR, "schemaVersion",
                 r -> r.put("schemaVersion", "1")));
         cases.add(mutated(valid, "top/tool removed", Expect.COMPARED, null, r -> r.remove("tool")));
+        // Issue 29 item 10: a summary that does not say what it is, or a fractional version, is refused.
+        cases.add(mutated(valid, "top/kind removed", Expect.ERROR, "\"kind\" is missing", r -> r.remove("kind")));
+        cases.add(mutated(valid, "top/schemaVersion=1.0", Expect.ERROR, "no integer schemaVersion",
+                r -> r.put("schemaVersion", 1.0)));
         cases.add(mutated(valid, "top/crossRank={}", Expect.ERROR, "crossRank",
                 r -> r.set("crossRank", JsonNodeFactory.instance.objectNode())));
         String text = JSON.writerWithDefaultPrettyPrinter().writeValueAsString(valid);

@@ -1,6 +1,7 @@
 package io.overlapanalyze.cli.reliability;
 
 import io.overlapanalyze.cli.ExitCodes;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
@@ -403,5 +404,136 @@ class HostileInputCorpusTest {
         Path out = dir.resolve("skewed.json");
         json.writeValue(out.toFile(), root);
         return out;
+    }
+
+    // ---- regular expressions, annotation names, huge rank ids, Errors: each under the hang guard of Cli.run ----
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /** The Kineto seed as a tree, for the cases below to change. */
+    private static com.fasterxml.jackson.databind.node.ObjectNode seedTree() throws IOException {
+        return (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(HostileCorpus.kinetoSeed());
+    }
+
+    private static Path write(Path dir, String name, com.fasterxml.jackson.databind.JsonNode root) throws IOException {
+        Files.createDirectories(dir);
+        Path p = dir.resolve(name);
+        Files.write(p, JSON.writeValueAsBytes(root));
+        return p;
+    }
+
+    /** The seed's events of category {@code cat} on device stream {@code tid}, in file order. */
+    private static List<com.fasterxml.jackson.databind.node.ObjectNode> kernels(
+            com.fasterxml.jackson.databind.node.ObjectNode root, int tid) {
+        List<com.fasterxml.jackson.databind.node.ObjectNode> out = new ArrayList<>();
+        for (com.fasterxml.jackson.databind.JsonNode e : root.get("traceEvents")) {
+            if ("kernel".equals(e.path("cat").asText()) && e.path("tid").asInt() == tid) {
+                out.add((com.fasterxml.jackson.databind.node.ObjectNode) e);
+            }
+        }
+        return out;
+    }
+
+    /** {@code count} GPU ranges of distinct names, one after another from {@code startUs}, each {@code lengthNs} long. */
+    private static void gpuRanges(com.fasterxml.jackson.databind.node.ObjectNode root, String prefix, int tid,
+                                  long startUs, int count, long lengthNs) {
+        com.fasterxml.jackson.databind.node.ArrayNode events = (com.fasterxml.jackson.databind.node.ArrayNode) root.get("traceEvents");
+        for (int i = 0; i < count; i++) {
+            long ns = i * lengthNs;
+            com.fasterxml.jackson.databind.node.ObjectNode a = events.addObject();
+            a.put("ph", "X").put("cat", "gpu_user_annotation").put("name", prefix + i).put("pid", 0).put("tid", tid);
+            // Kineto writes microseconds with decimals: exact nanoseconds as a decimal number.
+            a.put("ts", new java.math.BigDecimal(startUs).add(java.math.BigDecimal.valueOf(ns, 3)));
+            a.put("dur", java.math.BigDecimal.valueOf(lengthNs, 3));
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> issue29RegexAnnotationsRanksAndSmallerItems(@TempDir Path dir) {
+        return Stream.of(
+                DynamicTest.dynamicTest("item 1: a kernel named pplx:: 120,000 times (720 KB) is analysed at once", () -> {
+                    com.fasterxml.jackson.databind.node.ObjectNode root = seedTree();
+                    kernels(root, 7).get(0).put("name", "pplx::".repeat(120_000));
+                    Path in = write(dir.resolve("pplx"), "rank0.pt.trace.json", root);
+                    Cli.run("-f", "json", in.toString()).assertAnalysed("pplx");
+                }),
+                DynamicTest.dynamicTest("item 2: 40,000 distinct gpu_user_annotation names in one step are analysed", () -> {
+                    com.fasterxml.jackson.databind.node.ObjectNode root = seedTree();
+                    // 20,000 ranges of 100 ns over the first compute kernel (2 ms), 20,000 of 50 ns over an NCCL one (1 ms).
+                    long compute = kernels(root, 7).get(0).get("ts").asLong();
+                    long nccl = kernels(root, 20).get(0).get("ts").asLong();
+                    gpuRanges(root, "mlp(B) ", 7, compute, 20_000, 100);
+                    gpuRanges(root, "dispatch(F) ", 20, nccl, 20_000, 50);
+                    Path in = write(dir.resolve("names"), "rank0.pt.trace.json", root);
+                    Cli run = Cli.run("-f", "json", in.toString()).assertAnalysed("annotation names");
+                    com.fasterxml.jackson.databind.JsonNode step = JSON.readTree(run.out()).get("ranks").get(0).get("steps").get(0);
+                    assertEquals(40_000, step.get("annotations").size(), "every name with device work is listed");
+                }),
+                DynamicTest.dynamicTest("item 3: two files claiming a world size of 2e9 are analysed, the world size set aside", () -> {
+                    List<String> args = new ArrayList<>(List.of("-f", "json"));
+                    for (int rank = 0; rank < 2; rank++) {
+                        com.fasterxml.jackson.databind.node.ObjectNode root = seedTree();
+                        ((com.fasterxml.jackson.databind.node.ObjectNode) root.get("distributedInfo"))
+                                .put("rank", rank).put("world_size", 2_000_000_000);
+                        args.add(write(dir.resolve("world"), "rank" + rank + ".pt.trace.json", root).toString());
+                    }
+                    Cli run = Cli.run(args.toArray(String[]::new)).assertAnalysed("world size 2e9");
+                    com.fasterxml.jackson.databind.JsonNode report = JSON.readTree(run.out());
+                    assertTrue(report.get("crossRank").get("worldSize").isNull(), "world size unknown");
+                    assertTrue(report.get("ranks").get(0).get("warnings").toString().contains("world size 2000000000"),
+                            report.get("ranks").get(0).get("warnings").toString());
+                }),
+                DynamicTest.dynamicTest("item 3: a rank id of 2e9 is set aside, the missing ranks are ranges", () -> {
+                    com.fasterxml.jackson.databind.node.ObjectNode huge = seedTree();
+                    ((com.fasterxml.jackson.databind.node.ObjectNode) huge.get("distributedInfo"))
+                            .put("rank", 2_000_000_000).remove("world_size");
+                    com.fasterxml.jackson.databind.node.ObjectNode three = seedTree();
+                    ((com.fasterxml.jackson.databind.node.ObjectNode) three.get("distributedInfo"))
+                            .put("rank", 3).remove("world_size");
+                    Path a = write(dir.resolve("rankid"), "a.json", huge);
+                    Path b = write(dir.resolve("rankid"), "b.json", three);
+                    Cli run = Cli.run("-f", "json", a.toString(), b.toString()).assertAnalysed("rank 2e9");
+                    com.fasterxml.jackson.databind.JsonNode x = JSON.readTree(run.out()).get("crossRank");
+                    assertEquals("RANK_OUT_OF_RANGE", x.get("inputProblems").get(0).get("kind").asText(), x.toString());
+                    assertEquals("[{\"from\":0,\"to\":2}]", x.get("missingRankRanges").toString());
+                }),
+                DynamicTest.dynamicTest("item 10: a subdirectory that cannot be listed is named, the rest analysed; gate refuses", () -> {
+                    Assumptions.assumeFalse("root".equals(System.getProperty("user.name")),
+                            "running as root: every directory can be listed");
+                    Path job = dir.resolve("locked-job");
+                    Files.createDirectories(job.resolve("a"));
+                    Files.write(job.resolve("a/rank0.pt.trace.json"), HostileCorpus.kinetoSeed());
+                    Path locked = Files.createDirectories(job.resolve("b"));
+                    Files.write(locked.resolve("rank1.pt.trace.json"), HostileCorpus.kinetoSeed());
+                    Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("---------"));
+                    try {
+                        Cli run = Cli.run(job.toString()).assertAnalysed("locked subdirectory");
+                        assertTrue(run.err().contains(locked.toString()) && run.err().contains("permission denied"), run.err());
+                        Cli gate = Cli.run("gate", "--baseline", job.resolve("a/rank0.pt.trace.json").toString(), job.toString());
+                        gate.assertOneLineError(locked, "gate over a locked subdirectory");
+                    } finally {
+                        Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+                    }
+                }),
+                DynamicTest.dynamicTest("item 10: malformed JSON (a trace, a summary) is said without the parser's jargon", () -> {
+                    Path trace = Files.createDirectories(dir.resolve("jargon")).resolve("rank0.json");
+                    Files.writeString(trace, "{\"traceEvents\": [{\"ph\": \"X\", \"name\": tru}]}");
+                    Cli bad = Cli.run(trace.toString());
+                    bad.assertOneLineError(trace, "a bare word in a trace");
+                    assertTrue(bad.err().contains("unexpected word 'tru'"), bad.err());
+                    Path summary = dir.resolve("jargon/base.summary.json");
+                    Path seed = Files.write(dir.resolve("jargon/seed.pt.trace.json"), HostileCorpus.kinetoSeed());
+                    assertEquals(ExitCodes.OK, Cli.run("summary", "-o", summary.toString(), seed.toString()).exitCode());
+                    String text = Files.readString(summary);
+                    Files.writeString(summary, text.substring(0, text.length() / 2));
+                    Cli cut = Cli.run("gate", "--baseline", summary.toString(), seed.toString());
+                    cut.assertOneLineError(summary, "a cut summary");
+                    for (Cli run : List.of(bad, cut)) {
+                        for (String jargon : new String[] {"Source", "(code", "token", "VALUE_", "marker", "Unexpected",
+                                "Unrecognized", "end-of-input"}) {
+                            assertTrue(!run.err().contains(jargon), "no parser jargon: " + run.err());
+                        }
+                    }
+                }));
     }
 }

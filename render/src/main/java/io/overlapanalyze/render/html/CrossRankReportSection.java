@@ -4,6 +4,7 @@ import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.BandwidthByType;
 import io.overlapanalyze.report.CrossRankReport;
+import io.overlapanalyze.report.RankRanges;
 import io.overlapanalyze.report.GroupSummary;
 import io.overlapanalyze.report.InputProblem;
 import io.overlapanalyze.report.MatchedCollective;
@@ -76,9 +77,9 @@ public final class CrossRankReportSection implements CrossRankSection {
         if (x.worldSize() != null) {
             b.append(" of a job of ").append(x.worldSize());
         }
-        if (!x.missingRanks().isEmpty()) {
-            b.append("; no input holds rank").append(x.missingRanks().size() == 1 ? " " : "s ")
-                    .append(ranges(x.missingRanks()));
+        if (!x.missingRankRanges().isEmpty()) {
+            b.append("; no input holds rank").append(RankRanges.count(x.missingRankRanges()) == 1 ? " " : "s ")
+                    .append(RankRanges.text(x.missingRankRanges(), "–", true));
         }
         return b.append('.').toString();
     }

@@ -205,9 +205,7 @@ public final class SummaryFile {
      */
     private static String parseProblem(IOException e) {
         if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j) {
-            String what = j.getOriginalMessage() == null ? "malformed JSON" : j.getOriginalMessage();
-            what = what.replaceAll("\\s*\\(start marker at \\[Source:[^]]*]\\)", "");
-            String first = what.lines().findFirst().orElse(what).replaceAll("\\s+", " ").trim();
+            String first = io.overlapanalyze.formats.input.JsonProblem.describe(j);
             var loc = j.getLocation();
             return first + (loc != null && loc.getLineNr() > 0 ? " (line " + loc.getLineNr() + ", column "
                     + loc.getColumnNr() + ")" : "");

@@ -61,7 +61,7 @@ class CrossRankReportSectionTest {
                 offsets, List.of(new GroupSummary("0 (default_pg)", false, ranks, "SEQUENCE", counts, COLLECTIVES, null)),
                 mismatches, new SkewSummary(COLLECTIVES, 300_000L, 450_000L, "0 (default_pg)", 3L, "ALL_REDUCE",
                 "ProfilerStep#0", 17, 1_000L, 123_000_000L, 0), stragglers, List.of(), collectives, tails, List.of(),
-                List.of());
+                List.of(), null);
     }
 
     @Test

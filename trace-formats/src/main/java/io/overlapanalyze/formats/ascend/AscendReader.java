@@ -242,9 +242,11 @@ public final class AscendReader implements TraceReader {
             // (profiler_info_<rank>.json) when it has one; the rest of the capture is read.
             String what = f == null ? "the profiler_info file" : f.getFileName().toString();
             boolean named = fromName != null && !fromName.isEmpty();
-            String problem = e instanceof NumberFormatException ? "rank_id is not a rank number" : "not read";
             info = (named ? new RankInfo(Integer.parseInt(fromName), RankSource.FILE_NAME) : RankInfo.UNKNOWN)
-                    .withWarning(what + ": " + problem + " (" + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + "); "
+                    .withWarning(what + ": " + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j
+                            ? "not readable JSON (" + io.overlapanalyze.formats.input.JsonProblem.describe(j) + ")"
+                            : e instanceof NumberFormatException ? "rank_id is not a rank number"
+                            : "not read (" + io.overlapanalyze.formats.input.Messages.oneLine(e) + ")") + "; "
                             + (named ? "using rank " + fromName + " from the file name" : "rank unknown"));
         }
         RankInfo fixed = info;

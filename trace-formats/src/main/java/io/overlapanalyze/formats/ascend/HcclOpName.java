@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  */
 public record HcclOpName(String op, CollectiveType type, String groupTag, long sequence) {
     private static final Pattern NAME =
-            Pattern.compile("^hcom_([A-Za-z0-9]+?)(_[A-Za-z]+Kernel)?__?(\\d+)_(\\d+)(?:_(\\d+))?$");
+            Pattern.compile("^hcom_([A-Za-z0-9]+?)(_[A-Za-z]+Kernel)?__?(\\d++)_(\\d++)(?:_(\\d++))?$");
 
     /** Parses {@code name}; {@code null} when it is not an hcom op name. */
     public static HcclOpName parse(String name) {

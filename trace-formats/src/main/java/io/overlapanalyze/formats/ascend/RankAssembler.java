@@ -149,7 +149,23 @@ final class RankAssembler {
      * be the outermost range of every instant, so frames are not host ranges (as Kineto's
      * {@code python_function} events are not).
      */
-    private static final java.util.regex.Pattern PYTHON_FRAME = java.util.regex.Pattern.compile(".*\\(\\d+\\): .*");
+    private static final java.util.regex.Pattern PYTHON_FRAME = java.util.regex.Pattern.compile("\\(\\d++\\): ");
+
+    /**
+     * {@code name} matches {@code .*\(\d+\): .*} (one line holding "(digits): "), said in one
+     * pass: that expression backtracks over the rest of the line for every "(1): " in it, quadratic
+     * in a name made of them.
+     */
+    static boolean isPythonFrame(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            // What '.' does not match: the line terminators of java.util.regex.
+            if (c == '\n' || c == '\r' || c == '\u0085' || c == '\u2028' || c == '\u2029') {
+                return false;
+            }
+        }
+        return PYTHON_FRAME.matcher(name).find();
+    }
 
     /** Host ops other than steps, outermost per thread (metrics.md §11). */
     private final HostRangeCollector hostRanges = new HostRangeCollector();
@@ -160,7 +176,7 @@ final class RankAssembler {
         if (kind != null) {
             spans.add(new HostSpan(kind, name, start, end, tid));
         }
-        if (kind != HostSpanKind.STEP && !PYTHON_FRAME.matcher(name).matches()) {
+        if (kind != HostSpanKind.STEP && !isPythonFrame(name)) {
             hostRanges.add(tid, start, end, name); // what the thread was doing (metrics.md §11)
         }
         if (name.startsWith("autograd::engine::evaluate_function: ")) {

@@ -334,7 +334,7 @@ final class TimelineReader {
                 } catch (EOFException | com.fasterxml.jackson.core.io.JsonEOFException ex) {
                     endedEarly(part, complete, "the file ends early", p);
                 } catch (JsonProcessingException ex) {
-                    endedEarly(part, complete, "invalid JSON (" + firstLine(ex.getOriginalMessage()) + ")", p);
+                    endedEarly(part, complete, "invalid JSON (" + io.overlapanalyze.formats.input.JsonProblem.describe(ex) + ")", p);
                 } catch (java.util.zip.ZipException ex) {
                     endedEarly(part, complete, "the gzip data is damaged", p);
                 }
@@ -383,7 +383,7 @@ final class TimelineReader {
             } catch (EOFException | com.fasterxml.jackson.core.io.JsonEOFException ex) {
                 endedEarly(part, complete, "the file ends early", p);
             } catch (JsonProcessingException ex) {
-                endedEarly(part, complete, "invalid JSON (" + firstLine(ex.getOriginalMessage()) + ")", p);
+                endedEarly(part, complete, "invalid JSON (" + io.overlapanalyze.formats.input.JsonProblem.describe(ex) + ")", p);
             } catch (java.util.zip.ZipException ex) {
                 endedEarly(part, complete, "the gzip data is damaged", p);
             }
@@ -420,11 +420,4 @@ final class TimelineReader {
         }
     }
 
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "unknown error";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
-    }
 }

@@ -34,8 +34,9 @@ import java.util.regex.Pattern;
  * {@link FlightRecorderDump}.
  */
 final class DumpDecoder {
-    private static final Pattern TRAILING_DIGITS = Pattern.compile("(\\d+)(?:\\.json)?$");
-    private static final Pattern PAIR = Pattern.compile("(\\d+)\\s*(->|<-)\\s*(\\d+)");
+    private static final Pattern TRAILING_DIGITS = Pattern.compile("(?<!\\d)(\\d++)(?:\\.json)?$");
+    /** "0->3", "3<-0": starts only where a run of digits starts, gives nothing back (linear in the name). */
+    static final Pattern PAIR = Pattern.compile("(?<!\\d)(\\d++)\\s*+(->|<-)\\s*+(\\d++)");
     private static final Pattern DIGITS = Pattern.compile("-?\\d+");
 
     /** Why every overlap and communication figure of a dump is unknown (the renderers print it). */

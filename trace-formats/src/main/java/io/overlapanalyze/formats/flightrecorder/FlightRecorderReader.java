@@ -65,7 +65,10 @@ public final class FlightRecorderReader {
         try {
             return new ObjectMapper(factory).readValue(bytes, Map.class);
         } catch (JsonProcessingException e) {
-            throw new TraceFormatException(file + ": not readable JSON: " + Messages.oneLine(e), e);
+            var loc = e.getLocation();
+            throw new TraceFormatException(file + ": not readable JSON: " + io.overlapanalyze.formats.input.JsonProblem.describe(e)
+                    + (loc != null && loc.getLineNr() > 0 ? " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")"
+                    : ""), e);
         } catch (IOException e) {
             throw new TraceFormatException(file + ": cannot read: " + Messages.oneLine(e), e);
         }

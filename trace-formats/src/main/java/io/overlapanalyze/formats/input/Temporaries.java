@@ -49,6 +49,20 @@ public final class Temporaries {
     }
 
     /**
+     * As {@link #newFile(Path)}, created with {@code mode} from its first byte ({@code null}: the
+     * default permissions), so a file that replaces a private one is never readable by others.
+     */
+    public static OutputStream newFile(Path file, java.util.Set<java.nio.file.attribute.PosixFilePermission> mode)
+            throws IOException {
+        if (mode == null) {
+            return newFile(file);
+        }
+        return createAt(file, () -> java.nio.channels.Channels.newOutputStream(Files.newByteChannel(file,
+                java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(mode))));
+    }
+
+    /**
      * Makes a temporary file or directory with {@code maker} (which returns its path), registered
      * for deletion at exit, a directory with everything put in it.
      */

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -63,14 +64,20 @@ public final class KernelRules {
     private static final String[] COMM_SUBSTRINGS = {
             "nccl", "rccl", "hccl", "hcom_", "multimem_all_reduce", "cross_device_reduce"};
 
-    /** DeepEP (any namespace), MORI, pplx-kernels and NVSHMEM kernels: expert-parallel all-to-all. */
+    /**
+     * DeepEP (any namespace), MORI and NVSHMEM kernels: expert-parallel all-to-all (pplx-kernels:
+     * {@link #isPplxExchange}). Every alternative has a bounded length, so a search costs a bounded
+     * amount per position of the name: linear in the name, whatever it holds (issue 29).
+     */
     private static final Pattern EXPERT_PARALLEL = Pattern.compile(
-            "(?:^|[^a-z0-9_])(?:intranode|internode_ll|internode)::(?:notify_dispatch|notify_combine|cached_notify\\w*"
-                    + "|dispatch|combine)\\b"
-                    + "|\\bep(?:dispatch|combine)\\w*"
-                    + "|\\bpplx::\\S*?(?:dispatch|combine)"
+            "(?:^|[^a-z0-9_])(?:intranode|internode_ll|internode)::(?:cached_notify"
+                    + "|(?:notify_dispatch|notify_combine|dispatch|combine)\\b)"
+                    + "|\\bep(?:dispatch|combine)"
                     + "|nvshmem",
             Pattern.CASE_INSENSITIVE);
+
+    /** Where a pplx-kernels name can start ({@code \b} before {@code pplx::}). */
+    private static final Pattern PPLX = Pattern.compile("\\bpplx::", Pattern.CASE_INSENSITIVE);
 
     private static final Pattern COMPUTE_EXCEPTIONS = Pattern.compile("get_dispatch_layout", Pattern.CASE_INSENSITIVE);
 
@@ -201,7 +208,42 @@ public final class KernelRules {
      * collective is an {@code ALL_TO_ALL} even though the name does not say "alltoall".
      */
     public static boolean isExpertParallelKernel(String name) {
-        return name != null && !COMPUTE_EXCEPTIONS.matcher(name).find() && EXPERT_PARALLEL.matcher(name).find();
+        return name != null && !COMPUTE_EXCEPTIONS.matcher(name).find() && isBuiltInExpertParallel(name);
+    }
+
+    private static boolean isBuiltInExpertParallel(String name) {
+        return EXPERT_PARALLEL.matcher(name).find() || isPplxExchange(name);
+    }
+
+    /** {@code \s} of {@link Pattern}: space, tab, line feed, vertical tab, form feed, carriage return. */
+    private static boolean isRegexSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
+    }
+
+    /**
+     * pplx-kernels' dispatch and combine kernels: {@code pplx::} (at a word start) followed, within
+     * the same run of non-blank characters, by {@code dispatch} or {@code combine} (any case). Said
+     * by one pass instead of the regular expression {@code \bpplx::\S*?(?:dispatch|combine)},
+     * which is quadratic in a name of repeated {@code pplx::} (issue 29: a 193 KB trace took 10 s).
+     * The first {@code pplx::} of a run sees the longest rest of it, so only that one is looked
+     * after; the search then resumes after the run.
+     */
+    static boolean isPplxExchange(String name) {
+        Matcher m = PPLX.matcher(name);
+        int from = 0;
+        while (from < name.length() && m.find(from)) {
+            int end = m.end();
+            int runEnd = end;
+            while (runEnd < name.length() && !isRegexSpace(name.charAt(runEnd))) {
+                runEnd++;
+            }
+            String rest = name.substring(end, runEnd).toLowerCase(Locale.ROOT);
+            if (rest.contains("dispatch") || rest.contains("combine")) {
+                return true;
+            }
+            from = runEnd;
+        }
+        return false;
     }
 
     /** What the user's first matching pattern makes of {@code name}, or {@code null}. */
@@ -221,6 +263,6 @@ public final class KernelRules {
                 return true;
             }
         }
-        return EXPERT_PARALLEL.matcher(name).find();
+        return isBuiltInExpertParallel(name);
     }
 }

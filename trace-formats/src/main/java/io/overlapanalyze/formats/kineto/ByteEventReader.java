@@ -229,7 +229,8 @@ final class ByteEventReader {
                         e.hasTs = false;
                     } else {
                         e.tsNs = time(kind);
-                        e.hasTs = true;
+                        e.hasTs = !lastOutOfRange;
+                        e.timeOutOfRange |= lastOutOfRange;
                     }
                 }
                 case DUR -> {
@@ -239,7 +240,8 @@ final class ByteEventReader {
                         e.hasDur = false;
                     } else {
                         e.durNs = time(kind);
-                        e.hasDur = true;
+                        e.hasDur = !lastOutOfRange;
+                        e.timeOutOfRange |= lastOutOfRange;
                     }
                 }
                 case ARGS -> readArgs(e);
@@ -272,8 +274,12 @@ final class ByteEventReader {
         }
     }
 
+    /** Set by {@link #time}: the number was beyond 64-bit nanoseconds (the event is skipped, as on the Jackson path). */
+    private boolean lastOutOfRange;
+
     /** µs as a number (or a numeric string) to ns, as {@code EventHolder.readTime}. */
     private long time(int kind) throws IOException {
+        lastOutOfRange = false;
         try {
             if (kind == NUMBER) {
                 s.number();
@@ -284,6 +290,10 @@ final class ByteEventReader {
                 return DecimalMicros.toNanos(s.stringValue().trim());
             }
         } catch (NumberFormatException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith("out of range")) {
+                lastOutOfRange = true;
+                return 0;
+            }
             throw new Unsupported("a time that is not a number of microseconds");
         }
         throw new Unsupported("a time that is not a number");

@@ -28,6 +28,11 @@ final class EventHolder implements Cloneable {
     long tsNs;
     boolean hasDur;
     long durNs;
+    /**
+     * A time that is a number beyond 64-bit nanoseconds (after the year 2262): the event is
+     * skipped with a warning, the rest of the file read (issue 29; it refused the whole file).
+     */
+    boolean timeOutOfRange;
 
     boolean hasArgs;
     long correlation;
@@ -77,6 +82,7 @@ final class EventHolder implements Cloneable {
         tsNs = 0;
         hasDur = false;
         durNs = 0;
+        timeOutOfRange = false;
         hasArgs = false;
         correlation = NONE;
         externalId = NONE;
@@ -207,11 +213,14 @@ final class EventHolder implements Cloneable {
                 return true;
             }
         } catch (NumberFormatException e) {
-            // A number too large for nanoseconds in 64 bits is a number, not a malformed one.
+            // A number too large for nanoseconds in 64 bits is a number, not a malformed one: that
+            // event has no usable time (skipped and counted), the file is not refused for it.
             boolean tooLarge = e.getMessage() != null && e.getMessage().startsWith("out of range");
-            throw new BadTraceException("\"" + field + "\" is " + quoteShort(p.getText()) + (tooLarge
-                    ? " µs, beyond what a time in nanoseconds holds in 64 bits (after the year 2262); not a profiler time"
-                    : ", expected a number of microseconds"));
+            if (tooLarge) {
+                timeOutOfRange = true;
+                return false;
+            }
+            throw new BadTraceException("\"" + field + "\" is " + quoteShort(p.getText()) + ", expected a number of microseconds");
         }
         if (t == JsonToken.VALUE_NULL) {
             return false;

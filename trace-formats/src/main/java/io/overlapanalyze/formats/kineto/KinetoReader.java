@@ -565,15 +565,9 @@ public final class KinetoReader implements TraceReader {
      */
     private static final long RELATIVE_TS_LIMIT_NS = 100_000_000_000_000_000L;
 
-    /** Jackson's message without its location suffix and token lists: the reader adds its own position. */
+    /** What the parser found wrong, in plain words (no Jackson jargon): the reader adds its own position. */
     private static String jacksonMessage(JsonProcessingException e) {
-        String m = firstLine(e.getOriginalMessage());
-        int cut = m.indexOf(": was expecting (");
-        if (cut > 0) {
-            m = m.substring(0, cut);
-        }
-        cut = m.indexOf(" (start marker at");
-        return cut > 0 ? m.substring(0, cut) : m;
+        return io.overlapanalyze.formats.input.JsonProblem.describe(e);
     }
 
     private static String firstLine(String s) {

@@ -238,6 +238,9 @@ final class TraceCollector {
             warnings.add("device events with a negative duration skipped", describe(e, eventNumber));
             return;
         }
+        if (endOutOfRange(e, e.durNs, eventNumber)) {
+            return;
+        }
         long end = addTimes(e.tsNs, e.durNs);
         int lane;
         if (!e.hasArgs) {
@@ -328,6 +331,9 @@ final class TraceCollector {
             return;
         }
         long start = e.tsNs;
+        if (endOutOfRange(e, Math.max(0, e.durNs), eventNumber)) {
+            return;
+        }
         long end = addTimes(start, Math.max(0, e.durNs));
         long tid = hostTid(e);
         String name = e.name;
@@ -382,6 +388,9 @@ final class TraceCollector {
         }
         if (e.durNs < 0) {
             warnings.add("GPU user annotations with a negative duration skipped", describe(e, eventNumber));
+            return;
+        }
+        if (endOutOfRange(e, e.durNs, eventNumber)) {
             return;
         }
         long stream = e.stream != NONE ? e.stream : (e.tidIsNumber ? e.tid : -1);
@@ -458,7 +467,27 @@ final class TraceCollector {
     }
 
     private void missingTime(EventHolder e, long eventNumber) {
+        if (e.timeOutOfRange) {
+            outOfRange(e, eventNumber);
+            return;
+        }
         warnings.add("events without \"ts\" or \"dur\" skipped", describe(e, eventNumber));
+    }
+
+    /** An event whose start or end lies beyond 64-bit nanoseconds: skipped and counted, the rest read. */
+    private void outOfRange(EventHolder e, long eventNumber) {
+        warnings.add("events with a time beyond what nanoseconds hold in 64 bits (after the year 2262; not a "
+                + "profiler time) skipped", describe(e, eventNumber));
+    }
+
+    /** True when {@code ts + dur} leaves the long range (then the event was warned about as out of range). */
+    private boolean endOutOfRange(EventHolder e, long dur, long eventNumber) {
+        long end = e.tsNs + dur;
+        if (((e.tsNs ^ end) & (dur ^ end)) < 0) {
+            outOfRange(e, eventNumber);
+            return true;
+        }
+        return false;
     }
 
     private static String describe(EventHolder e, long eventNumber) {

@@ -15,7 +15,7 @@ final class NvtxNames {
      * so "optimizer_step 3" or "step_time" are not steps.
      */
     static final Pattern DEFAULT_STEP_PATTERN = Pattern.compile(
-            "ProfilerStep\\s*#\\s*\\d+|(?i:step)[\\s_#:]*\\d+|(?i:iteration)[\\s_#:]*\\d+");
+            "ProfilerStep\\s*+#\\s*+\\d++|(?i:step)[\\s_#:]*+\\d++|(?i:iteration)[\\s_#:]*+\\d++");
 
     private static final Pattern EMIT_NVTX_SUFFIX = Pattern.compile(", (seq|op_id|sizes|input_op_ids) = ");
 
