@@ -449,7 +449,7 @@ class HostileInputCorpusTest {
     }
 
     @TestFactory
-    Stream<DynamicTest> issue29RegexAnnotationsRanksAndSmallerItems(@TempDir Path dir) {
+    Stream<DynamicTest> regularExpressionsAnnotationsRankIdsAndErrors(@TempDir Path dir) {
         return Stream.of(
                 DynamicTest.dynamicTest("item 1: a kernel named pplx:: 120,000 times (720 KB) is analysed at once", () -> {
                     com.fasterxml.jackson.databind.node.ObjectNode root = seedTree();
