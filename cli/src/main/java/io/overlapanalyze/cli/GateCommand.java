@@ -62,9 +62,12 @@ public final class GateCommand implements Callable<Integer> {
     @Mixin
     KernelPatternOptions kernelPatterns = new KernelPatternOptions();
 
-    @Option(names = "--baseline", paramLabel = "BASE", required = true,
-            description = "The baseline: a saved summary, traces or a directory.")
+    @Option(names = "--baseline", paramLabel = "BASE",
+            description = "The baseline: a saved summary, traces or a directory (or --baseline-history).")
     Path baseline;
+
+    @Mixin
+    HistoryBaseline history = new HistoryBaseline();
 
     @Parameters(paramLabel = "CURRENT", arity = "1..*", description = "The run to check: traces, a directory or a summary.")
     List<Path> current = new ArrayList<>();
@@ -202,14 +205,18 @@ public final class GateCommand implements Callable<Integer> {
         outputs.put("--json", json);
         outputs.put("the report (standard output)", Path.of("-"));
         SafeOutput.requireDistinct(outputs);
+        history.checkUsage(baseline);
         List<Path> all = new ArrayList<>(current);
-        all.add(baseline);
+        if (baseline != null) {
+            all.add(baseline);
+        }
         List<Path> inputs = in.inputsOf(all);
+        inputs.addAll(history.files());
         for (Path target : outputs.values()) {
             SafeOutput.check(target, inputs);
         }
-        RunLoader.Loaded baseSide = RunLoader.load(baseline.toString(), pipelineInput.withPaths(List.of(baseline)),
-                inputs);
+        RunLoader.Loaded baseSide = baseline == null ? history.load(pipelineInput)
+                : RunLoader.load(baseline.toString(), pipelineInput.withPaths(List.of(baseline)), inputs);
         String currentLabel = current.size() == 1 ? current.get(0).toString()
                 : current.get(0) + " (+" + (current.size() - 1) + " more)";
         RunLoader.Loaded currentSide = RunLoader.load(currentLabel, pipelineInput.withPaths(current), inputs, true);
