@@ -77,8 +77,10 @@ final class HistoryBaseline {
         for (HistoryRun r : runs) {
             reports.add(SummaryFile.read(r.source(shown), r.summary()));
         }
-        String label = shown + " (last " + runs.size() + " passing run" + (runs.size() == 1 ? "" : "s") + which
-                + ", runs " + runs.get(0).id() + "-" + runs.get(runs.size() - 1).id() + ")";
+        long first = runs.get(0).id();
+        long lastId = runs.get(runs.size() - 1).id();
+        String label = shown + " (last " + (runs.size() == 1 ? "passing run" + which + ", run " + first
+                : runs.size() + " passing runs" + which + ", runs " + first + "-" + lastId) + ")";
         return RunLoader.pooled(label, reports, in);
     }
 }

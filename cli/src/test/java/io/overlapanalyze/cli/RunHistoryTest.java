@@ -172,6 +172,16 @@ class RunHistoryTest {
             assertEquals(1, h.errLines().size(), h.err());
         }
         assertTrue(Files.notExists(missing), "a reader never creates the database");
+        // A row whose summary is not one is read back through the summary's own checks: named, exit 2.
+        Path badRow = Files.copy(db, tmp.resolve("bad-row.db"));
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + badRow);
+             Statement st = c.createStatement()) {
+            st.execute("INSERT INTO runs (time, branch, labels, passed, summary) VALUES "
+                    + "('2026-12-02T00:00:00Z', 'main', '{}', 1, '{\"kind\": \"overlap-analyze summary\"}')");
+        }
+        CliRun row = expect(2, "gate", "--baseline-history", badRow.toString(), trace.toString());
+        assertEquals(1, row.errLines().size(), row.err());
+        assertTrue(row.err().contains(badRow + ", run 21: "), row.err());
         // A writer never adds its table to another program's database.
         CliRun w = expect(2, "summary", trace.toString(), "-o", "-", "--history", foreign.toString());
         assertTrue(w.err().contains("not an overlap-analyze run history"), w.err());

@@ -153,7 +153,8 @@ public final class RunLoader {
             selection.requireAnyMatch(stepNames);
         }
         ranks.sort(Comparator.comparingInt(RankReport::rank));
-        Run run = new Run(label, reports.size() + " summaries by " + String.join(", ", writers), ranks, null);
+        Run run = new Run(label, (reports.size() == 1 ? "1 summary" : reports.size() + " summaries") + " by "
+                + String.join(", ", writers), ranks, null);
         if (run.aggregatedSteps(options).isEmpty()) {
             throw new PipelineInputException(label + ": no complete step with device work to compare"
                     + (options.includePartial() ? "" : " (partial steps count only with --include-partial)"));
