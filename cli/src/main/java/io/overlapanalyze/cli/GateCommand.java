@@ -49,7 +49,8 @@ import java.util.concurrent.Callable;
                         + "which fails too unless --inconclusive pass. A cross-rank ERROR in the current run (the job "
                         + "would hang) fails the check crossRankErrors unless --allow-mismatch. "
                         + "Improvements never fail. BASE and CURRENT are each traces, a directory of traces, or a "
-                        + "saved summary ('summary')."},
+                        + "saved summary ('summary'); or the baseline is the last passing runs of a run history "
+                        + "('summary --history'), their steps pooled (--baseline-history DB [--last N] [--branch NAME])."},
         footer = {"", "Defaults: tail +10%% and 0.1ms, exposed comm +10%% and 0.1ms, step time +5%% and 0.5ms; fused busy "
                         + "+10%% and 0.1ms, checked when both runs have fused kernels; a user annotation's exposed comm +10%% "
                         + "and 0.1ms, checked when asked (--check annotations, --check annotation:NAME).",
