@@ -74,6 +74,7 @@ class RunHistoryTest {
         JsonNode pass = json(expect(0, "gate", "--baseline-history", db.toString(), "--branch", "main",
                 noisy.toString(), "-f", "json").out());
         JsonNode step = entry(pass.get("checks"), "stepTime");
+        assertNotEquals(0, step.get("absChange").asLong(), "the runs must differ by their noise, or this proves nothing");
         assertEquals(10 * step.get("samplesCurrent").asInt(), step.get("samplesBaseline").asInt(),
                 "the baseline pools the last 10 runs, each as long as the current one");
         JsonNode three = json(expect(0, "gate", "--baseline-history", db.toString(), "--last", "3",
@@ -145,6 +146,28 @@ class RunHistoryTest {
         assertEquals(40, ids.size());
         JsonNode listed = json(expect(0, "history", shared.toString(), "-f", "json").out());
         assertEquals(40, listed.get("runs").size());
+    }
+
+    @Test
+    void twoConcurrentWriterProcessesLoseNothing() throws Exception {
+        Path shared = tmp.resolve("processes.db");
+        Path summary = tmp.resolve("run-1.json");
+        String javaExe = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<Process> writers = new ArrayList<>();
+        for (String writer : List.of("p", "q")) {
+            writers.add(new ProcessBuilder(javaExe, "-cp", System.getProperty("java.class.path"),
+                    HistoryAppender.class.getName(), shared.toString(), summary.toString(), writer, "20")
+                    .redirectErrorStream(true).redirectOutput(tmp.resolve("writer-" + writer + ".log").toFile()).start());
+        }
+        for (Process p : writers) {
+            assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "a writer hung");
+            assertEquals(0, p.exitValue(), () -> "writer failed: " + p);
+        }
+        List<HistoryRun> runs = RunHistory.read(shared.toString(), new RunHistory.Query(null, false, null));
+        Set<String> seen = new HashSet<>();
+        runs.forEach(r -> seen.add(r.labels().get("writer") + r.labels().get("n")));
+        assertEquals(40, runs.size());
+        assertEquals(40, seen.size(), "every (writer, n) once");
     }
 
     @Test
