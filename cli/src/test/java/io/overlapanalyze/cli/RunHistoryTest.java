@@ -217,6 +217,28 @@ class RunHistoryTest {
     }
 
     @Test
+    void aJdbcUrlWorksInPlaceOfAPathAndANewerSchemaIsRefused() throws Exception {
+        Path file = tmp.resolve("by-url.db");
+        Path trace = DiffGateFixtures.seedRun(tmp, "seed-1ms", 6, 2.0, 500);
+        String url = "jdbc:sqlite:" + file.toAbsolutePath();
+        for (int i = 0; i < 3; i++) {
+            expect(0, "summary", trace.toString(), "-o", "-", "--history", url, "--branch", "main");
+        }
+        assertEquals(3, json(expect(0, "history", file.toString(), "-f", "json").out()).get("runs").size());
+        expect(0, "gate", "--baseline-history", url, "--branch", "main", trace.toString());
+
+        Path newer = Files.copy(file, tmp.resolve("newer.db"));
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + newer);
+             Statement st = c.createStatement()) {
+            st.execute("PRAGMA user_version = " + (RunHistory.SCHEMA_VERSION + 1));
+        }
+        CliRun g = expect(2, "gate", "--baseline-history", newer.toString(), trace.toString());
+        assertTrue(g.err().contains("is newer than this overlap-analyze reads"), g.err());
+        CliRun w = expect(2, "summary", trace.toString(), "-o", "-", "--history", newer.toString());
+        assertEquals(1, w.errLines().size(), w.err());
+    }
+
+    @Test
     void historyListsAndDrawsTheRuns() throws Exception {
         Path small = tmp.resolve("small.db");
         Path healthy = DiffGateFixtures.seedRun(tmp, "seed-1ms", 4, 0.0, 1);
