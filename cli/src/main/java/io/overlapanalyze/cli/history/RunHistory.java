@@ -120,12 +120,11 @@ public final class RunHistory {
             }
             requireSchema(c, t, false);
             // The newest N, read back oldest first: ids grow with every append.
-            String sql = "SELECT id, time, \"commit\", branch, labels, passed, summary FROM runs WHERE "
-                    + (q.branch() == null ? "1 = 1" : "branch = ?") + (q.passedOnly() ? " AND passed = 1" : "")
-                    + " ORDER BY id DESC" + (q.last() == null ? "" : " LIMIT " + q.last());
+            String ofQuery = "SELECT id FROM runs WHERE " + (q.branch() == null ? "1 = 1" : "branch = ?")
+                    + (q.passedOnly() ? " AND passed = 1" : "") + " ORDER BY id DESC"
+                    + (q.last() == null ? "" : " LIMIT " + q.last());
             List<Long> ids = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement(sql.replace("SELECT id, time, \"commit\", branch, labels, "
-                    + "passed, summary", "SELECT id"))) {
+            try (PreparedStatement ps = c.prepareStatement(ofQuery)) {
                 if (q.branch() != null) {
                     ps.setString(1, q.branch());
                 }
