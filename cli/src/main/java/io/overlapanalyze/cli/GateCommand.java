@@ -50,7 +50,8 @@ import java.util.concurrent.Callable;
                         + "which fails too unless --inconclusive pass. A cross-rank ERROR in the current run (the job "
                         + "would hang) fails the check crossRankErrors unless --allow-mismatch. "
                         + "Improvements never fail. BASE and CURRENT are each traces, a directory of traces, or a "
-                        + "saved summary ('summary')."},
+                        + "saved summary ('summary'); or the baseline is the last passing runs of a run history "
+                        + "('summary --history'), their steps pooled (--baseline-history DB [--last N] [--branch NAME])."},
         footer = {"", "Defaults: tail +10%% and 0.1ms, exposed comm +10%% and 0.1ms, step time +5%% and 0.5ms; fused busy "
                         + "+10%% and 0.1ms, checked when both runs have fused kernels; a user annotation's exposed comm +10%% "
                         + "and 0.1ms, checked when asked (--check annotations, --check annotation:NAME).",
@@ -63,9 +64,12 @@ public final class GateCommand implements Callable<Integer> {
     @Mixin
     KernelPatternOptions kernelPatterns = new KernelPatternOptions();
 
-    @Option(names = "--baseline", paramLabel = "BASE", required = true,
-            description = "The baseline: a saved summary, traces or a directory.")
+    @Option(names = "--baseline", paramLabel = "BASE",
+            description = "The baseline: a saved summary, traces or a directory (or --baseline-history).")
     Path baseline;
+
+    @Mixin
+    HistoryBaseline history = new HistoryBaseline();
 
     @Parameters(paramLabel = "CURRENT", arity = "1..*", description = "The run to check: traces, a directory or a summary.")
     List<Path> current = new ArrayList<>();
@@ -203,14 +207,18 @@ public final class GateCommand implements Callable<Integer> {
         outputs.put("--json", json);
         outputs.put("the report (standard output)", Path.of("-"));
         SafeOutput.requireDistinct(outputs);
+        history.checkUsage(baseline);
         List<Path> all = new ArrayList<>(current);
-        all.add(baseline);
+        if (baseline != null) {
+            all.add(baseline);
+        }
         List<Path> inputs = in.inputsOf(all);
+        inputs.addAll(history.files());
         for (Path target : outputs.values()) {
             SafeOutput.check(target, inputs);
         }
-        RunLoader.Loaded baseSide = RunLoader.load(baseline.toString(), pipelineInput.withPaths(List.of(baseline)),
-                inputs);
+        RunLoader.Loaded baseSide = baseline == null ? history.load(pipelineInput)
+                : RunLoader.load(baseline.toString(), pipelineInput.withPaths(List.of(baseline)), inputs);
         String currentLabel = current.size() == 1 ? current.get(0).toString()
                 : current.get(0) + " (+" + (current.size() - 1) + " more)";
         RunLoader.Loaded currentSide = RunLoader.load(currentLabel, pipelineInput.withPaths(current), inputs, true);

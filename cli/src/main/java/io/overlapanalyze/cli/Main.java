@@ -92,11 +92,12 @@ public final class Main {
         // The subcommands are registered here, not by the root command, so no command class refers to another.
         CommandLine cl = new CommandLine(new AnalyzeCommand(stdoutBytes, env))
                 .addSubcommand(new SynthCommand())
-                .addSubcommand(new SummaryCommand())
+                .addSubcommand(new SummaryCommand(env))
                 .addSubcommand(new DiffCommand())
                 .addSubcommand(new GateCommand(env))
                 .addSubcommand(new WhatIfCommand())
                 .addSubcommand(new AnnotateCommand())
+                .addSubcommand(new HistoryCommand())
                 .addSubcommand(new CommandLine.HelpCommand());
         cl.setOut(out);
         cl.setErr(err);

@@ -52,8 +52,23 @@ public final class SummaryCommand implements Callable<Integer> {
     @Mixin
     DebugOption debug = new DebugOption();
 
+    @Mixin
+    HistoryAppendOptions history = new HistoryAppendOptions();
+
+    /** The environment: the CI's commit and branch variables, recorded with a run appended to a history. */
+    private final java.util.Map<String, String> env;
+
+    public SummaryCommand() {
+        this(System.getenv());
+    }
+
+    SummaryCommand(java.util.Map<String, String> env) {
+        this.env = env;
+    }
+
     @Override
     public Integer call() {
+        history.check();
         kernelPatterns.apply();
         PipelineInput pipelineInput = in.pipeline(paths).withCrossRank(false);
         Path output = out.file();
@@ -63,6 +78,7 @@ public final class SummaryCommand implements Callable<Integer> {
         AnalysisReport report = result.report();
         StderrWarnings.ofPipeline(spec.commandLine().getErr(), result);
         out.write(spec.commandLine().getOut(), inputs, w -> SummaryFile.write(report, w));
+        history.append(report, env, spec.commandLine().getErr());
         return ExitCodes.OK;
     }
 }

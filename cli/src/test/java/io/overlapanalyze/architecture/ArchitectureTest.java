@@ -87,7 +87,7 @@ class ArchitectureTest {
             // The option mixins every launcher that reads traces shares (module options/): they
             // name the pipeline, the readers and the renderers, never a launcher.
             List.of("options"),
-            List.of("cli.annotate", "cli.compare", "cli.whatif"),
+            List.of("cli.annotate", "cli.compare", "cli.history", "cli.whatif"),
             // The two launchers: the CLI, and the job on Spark (module spark/), which shares the
             // options and renderers with it and never names it.
             List.of("cli", "spark"));

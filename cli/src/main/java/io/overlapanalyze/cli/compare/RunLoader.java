@@ -174,6 +174,42 @@ public final class RunLoader {
     }
 
     /**
+     * A baseline pooled from several saved summaries (a run history's last passing runs): every rank of every
+     * run, so each (rank, step) of each run is one sample, read back through {@link SummaryFile}'s checks by the
+     * caller. Ranks repeat across runs by design (the same job, run again); the steps are selected as for one
+     * summary.
+     *
+     * @param label   what to call the baseline ("runs.db (last 10 passing runs of main)")
+     * @param reports the runs' summaries, read
+     * @param in      the step selection and options
+     */
+    public static Loaded pooled(String label, List<AnalysisReport> reports, PipelineInput in) {
+        StepSelection selection = in.steps();
+        AnalysisOptions options = in.options();
+        List<RankReport> ranks = new ArrayList<>();
+        List<String> stepNames = new ArrayList<>();
+        Set<String> writers = new LinkedHashSet<>();
+        for (AnalysisReport r : reports) {
+            writers.add(r.tool() == null ? "an unknown version" : r.tool());
+            for (RankReport rank : r.ranks()) {
+                rank.steps().forEach(st -> stepNames.add(st.name()));
+                ranks.add(selection == null ? rank : RankAnalyzer.selectSteps(rank, selection, options));
+            }
+        }
+        if (selection != null) {
+            selection.requireAnyMatch(stepNames);
+        }
+        ranks.sort(Comparator.comparingInt(RankReport::rank));
+        Run run = new Run(label, (reports.size() == 1 ? "1 summary" : reports.size() + " summaries") + " by "
+                + String.join(", ", writers), ranks, null);
+        if (run.aggregatedSteps(options).isEmpty()) {
+            throw new PipelineInputException(label + ": no complete step with device work to compare"
+                    + (options.includePartial() ? "" : " (partial steps count only with --include-partial)"));
+        }
+        return new Loaded(run, List.of(), List.of());
+    }
+
+    /**
      * The report's warnings with each side's unreadable inputs after them, prefixed with the side
      * as the rank warnings are ("A: …", "current: …").
      */

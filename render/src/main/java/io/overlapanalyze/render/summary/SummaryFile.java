@@ -118,6 +118,28 @@ public final class SummaryFile {
             throw new PipelineInputException(Messages.quote(file) + ": not a readable overlap-analyze summary: "
                     + parseProblem(e), e);
         }
+        return fromTree(String.valueOf(file), root);
+    }
+
+    /**
+     * Reads a summary held elsewhere than in a file (a run history's row), with exactly the checks of
+     * {@link #read(Path)}; every problem is one {@link PipelineInputException} line naming {@code source}.
+     *
+     * @param source what to call it in messages ("runs.db, run 17")
+     * @param json   the summary as {@link #write} wrote it
+     */
+    public static AnalysisReport read(String source, String json) {
+        JsonNode root;
+        try {
+            root = READER.readTree(json);
+        } catch (IOException e) {
+            throw new PipelineInputException(Messages.quote(source) + ": not a readable overlap-analyze summary: "
+                    + parseProblem(e), e);
+        }
+        return fromTree(source, root);
+    }
+
+    private static AnalysisReport fromTree(String file, JsonNode root) {
         if (root == null || !root.isObject()) {
             throw new PipelineInputException(file + ": not a readable overlap-analyze summary: not a JSON object");
         }
