@@ -202,11 +202,12 @@ public final class RunLoader {
         ranks.sort(Comparator.comparingInt(RankReport::rank));
         Run run = new Run(label, (reports.size() == 1 ? "1 summary" : reports.size() + " summaries") + " by "
                 + String.join(", ", writers), ranks, null);
-        if (run.aggregatedSteps(options).isEmpty()) {
-            throw new PipelineInputException(label + ": no complete step with device work to compare"
-                    + (options.includePartial() ? "" : " (partial steps count only with --include-partial)"));
+        boolean complete = !run.aggregatedSteps(options).isEmpty();
+        boolean partialOnly = !complete && !run.aggregatedSteps(options.withIncludePartial(true)).isEmpty();
+        if (!complete && !partialOnly) {
+            throw new PipelineInputException(label + ": no step with device work to compare");
         }
-        return new Loaded(run, List.of(), List.of());
+        return new Loaded(run, List.of(), List.of(), partialOnly);
     }
 
     /**
