@@ -214,7 +214,7 @@ class AscendDbDamagedRowsTest {
         RankTrace t = read(copy);
         assertTrue(t.hostSpans().stream().noneMatch(s -> s.kind() == io.overlapanalyze.model.HostSpanKind.STEP),
                 t.hostSpans().toString());
-        assertEquals("STEP_TIME rows without an integer endNs skipped (no step range for them): ProfilerStep#50",
+        assertEquals("STEP_TIME rows without an integer endNs skipped (no step range for them): 1 row (ProfilerStep#50)",
                 warning(t, "STEP_TIME rows"));
     }
 
