@@ -72,7 +72,7 @@ final class JobSection {
      */
     static String shortMismatch(Mismatch m) {
         StringBuilder sb = new StringBuilder();
-        sb.append(m.kind()).append(" in group ").append(m.group()).append(" at ").append(m.index());
+        sb.append(m.kind()).append(" in group ").append(m.group()).append(" at collective ").append(m.index());
         if (m.step() != null) {
             sb.append(" (").append(m.step()).append(')');
         }
