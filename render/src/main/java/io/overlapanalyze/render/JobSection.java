@@ -129,6 +129,21 @@ final class JobSection {
         return rows;
     }
 
+    /**
+     * Instead of a table of dashes: "no rank has a step (…): ranks 9, 14 are named by a cross-rank
+     * error", when no rank has a counted step (Flight Recorder dumps, captures without device work);
+     * {@code null} when some rank has one.
+     */
+    static String noSteps(JobOverview o) {
+        if (o.rows().stream().anyMatch(r -> r.steps() > 0)) {
+            return null;
+        }
+        java.util.Set<Integer> errors = o.errorRanks();
+        return "ranks: no rank has a step with device work, so there is no per-rank timing to rank them by"
+                + (errors.isEmpty() ? "" : "; " + (errors.size() == 1 ? "rank " : "ranks ") + RankRanges.text(errors)
+                + (errors.size() == 1 ? " is" : " are") + " named by a cross-rank error");
+    }
+
     /** "ranks, worst first (…)", the table's title. */
     static String title(JobOverview o, ReportLayout layout) {
         int shown = Math.min(o.rows().size(), layout.rankRows());

@@ -79,18 +79,23 @@ public final class MarkdownRenderer implements ReportRenderer {
                 CrossRankSection.markdown(report.crossRank(), sb, Integer.MAX_VALUE);
             }
         } else {
-            sb.append("\n## ").append(escape(capitalised(JobSection.title(overview, layout)))).append("\n\n| ")
-                    .append(String.join(" | ", JobSection.HEADER)).append(" |\n|");
-            for (int i = 0; i < JobSection.HEADER.length; i++) {
-                sb.append(i == 7 || i == 9 ? "---|" : "--:|");
-            }
-            sb.append('\n');
-            for (String[] row : JobSection.rows(overview, layout)) {
-                sb.append("| ").append(String.join(" | ", row)).append(" |\n");
-            }
-            String more = JobSection.more(overview, layout);
-            if (more != null) {
-                sb.append('\n').append(escape(more)).append('\n');
+            String noSteps = JobSection.noSteps(overview);
+            if (noSteps != null) {
+                sb.append("\n## Ranks\n\n").append(escape(capitalised(noSteps))).append(".\n");
+            } else {
+                sb.append("\n## ").append(escape(capitalised(JobSection.title(overview, layout)))).append("\n\n| ")
+                        .append(String.join(" | ", JobSection.HEADER)).append(" |\n|");
+                for (int i = 0; i < JobSection.HEADER.length; i++) {
+                    sb.append(i == 7 || i == 9 ? "---|" : "--:|");
+                }
+                sb.append('\n');
+                for (String[] row : JobSection.rows(overview, layout)) {
+                    sb.append("| ").append(String.join(" | ", row)).append(" |\n");
+                }
+                String more = JobSection.more(overview, layout);
+                if (more != null) {
+                    sb.append('\n').append(escape(more)).append('\n');
+                }
             }
             if (report.crossRank() != null) {
                 CrossRankSection.markdown(report.crossRank(), sb, layout.fullTables() ? Integer.MAX_VALUE

@@ -115,14 +115,19 @@ public final class TextRenderer implements ReportRenderer {
             sb.append(line).append('\n');
         }
         findings(report, sb);
-        sb.append('\n').append(JobSection.title(overview, layout)).append('\n');
-        List<String[]> rows = new ArrayList<>();
-        rows.add(JobSection.HEADER);
-        rows.addAll(JobSection.rows(overview, layout));
-        TextTable.render(rows, Set.of(7, 9), sb);
-        String more = JobSection.more(overview, layout);
-        if (more != null) {
-            sb.append(more).append('\n');
+        String noSteps = JobSection.noSteps(overview);
+        if (noSteps != null) {
+            sb.append('\n').append(noSteps).append('\n');
+        } else {
+            sb.append('\n').append(JobSection.title(overview, layout)).append('\n');
+            List<String[]> rows = new ArrayList<>();
+            rows.add(JobSection.HEADER);
+            rows.addAll(JobSection.rows(overview, layout));
+            TextTable.render(rows, Set.of(7, 9), sb);
+            String more = JobSection.more(overview, layout);
+            if (more != null) {
+                sb.append(more).append('\n');
+            }
         }
         if (report.crossRank() != null) {
             CrossRankSection.text(report.crossRank(), sb, layout.fullTables() ? Integer.MAX_VALUE
