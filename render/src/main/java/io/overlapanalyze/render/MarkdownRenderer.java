@@ -12,7 +12,6 @@ import io.overlapanalyze.report.Totals;
 
 import java.io.IOException;
 import java.io.Writer;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 
@@ -101,18 +100,14 @@ public final class MarkdownRenderer implements ReportRenderer {
                 CrossRankSection.markdown(report.crossRank(), sb, layout.fullTables() ? Integer.MAX_VALUE
                         : CrossRankSection.COMPACT_ROWS);
             }
-            List<Integer> detailed = layout.detail().choose(overview.ranksWorstFirst(), overview.worstRank(),
-                    overview.errorRanks());
-            String detailLine = JobSection.detailLine(overview, layout, detailed);
+            List<RankReport> detailed = overview.detailed(report, layout.detail());
+            String detailLine = JobSection.detailLine(overview, layout,
+                    detailed.stream().map(RankReport::rank).distinct().toList());
             if (detailLine != null) {
                 sb.append('\n').append(escape(capitalised(detailLine))).append(".\n");
             }
-            for (int r : new LinkedHashSet<>(detailed)) {
-                for (RankReport rank : report.ranks()) {
-                    if (rank.rank() == r) {
-                        rank(rank, layout.stepRows(), sb);
-                    }
-                }
+            for (RankReport rank : detailed) {
+                rank(rank, layout.stepRows(), sb);
             }
         }
         if (report.hang() != null) {

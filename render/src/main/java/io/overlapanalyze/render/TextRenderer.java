@@ -133,20 +133,16 @@ public final class TextRenderer implements ReportRenderer {
             CrossRankSection.text(report.crossRank(), sb, layout.fullTables() ? Integer.MAX_VALUE
                     : CrossRankSection.COMPACT_ROWS);
         }
-        List<Integer> detailed = layout.detail().choose(overview.ranksWorstFirst(), overview.worstRank(),
-                overview.errorRanks());
-        String detailLine = JobSection.detailLine(overview, layout, detailed);
+        List<RankReport> detailed = overview.detailed(report, layout.detail());
+        String detailLine = JobSection.detailLine(overview, layout,
+                detailed.stream().map(RankReport::rank).distinct().toList());
         if (detailLine != null) {
             sb.append('\n').append(detailLine).append('\n');
         }
-        for (int r : new java.util.LinkedHashSet<>(detailed)) {
-            for (RankReport rank : report.ranks()) {
-                if (rank.rank() == r) {
-                    sb.append('\n');
-                    rankFindings(rank, sb);
-                    renderRank(rank, peerBound(report, rank), layout.stepRows(), sb);
-                }
-            }
+        for (RankReport rank : detailed) {
+            sb.append('\n');
+            rankFindings(rank, sb);
+            renderRank(rank, peerBound(report, rank), layout.stepRows(), sb);
         }
     }
 

@@ -112,6 +112,22 @@ public record JobOverview(int ranksRead, Integer worldSize, List<String> formats
         return order.subList(0, max).stream().sorted().map(steps::get).toList();
     }
 
+    /**
+     * The reports of the ranks {@code detail} chooses, in its order (a rank id two inputs share gives
+     * both reports).
+     */
+    public List<io.overlapanalyze.report.RankReport> detailed(AnalysisReport report, DetailSelection detail) {
+        List<io.overlapanalyze.report.RankReport> out = new ArrayList<>();
+        for (int r : new java.util.LinkedHashSet<>(detail.choose(ranksWorstFirst(), worstRank, errorRanks()))) {
+            for (io.overlapanalyze.report.RankReport rank : report.ranks()) {
+                if (rank.rank() == r) {
+                    out.add(rank);
+                }
+            }
+        }
+        return out;
+    }
+
     /** Rank ids in the rows' order (worst first). */
     public List<Integer> ranksWorstFirst() {
         return rows.stream().map(RankRow::rank).toList();
