@@ -129,18 +129,22 @@ final class Heatmap {
     /**
      * The colour scale with its values: grey (not defined), 0, then each shade from the smallest
      * value it stands for, in ms ({@link #lowerBound}), so a reader can tell a cell's value from its
-     * colour.
+     * colour; shades no value up to {@code max} can have are left out.
      */
     private static void legend(StringBuilder sb, double y, long max) {
         double w = PLOT / (SHADES + 1);
         sb.append("<g class=\"scale\" data-max-ns=\"").append(max).append("\">");
+        int slot = 0;
         for (int k = 0; k <= SHADES; k++) {
-            double x = GUTTER + k * w;
+            if (k >= 2 && (lowerBound(k, max) > max || k > 2 && lowerBound(k, max) == lowerBound(k - 1, max))) {
+                continue; // a shade no value can have (all values 0, or a max of a few ns)
+            }
+            double x = GUTTER + slot++ * w;
             sb.append("<rect class=\"h").append(k).append("\" x=\"");
             Html.num(sb, x).append("\" y=\"");
             Html.num(sb, y).append("\" width=\"");
             Html.num(sb, w - 4).append("\" height=\"10\"/>");
-            String label = k == 0 ? "not defined" : k == 1 ? "0" : "≥ "
+            String label = k == 0 ? "not defined" : k == 1 ? "0" : k == 2 ? "> 0 ms" : "≥ "
                     + Units.ms(lowerBound(k, max)) + " ms";
             sb.append("<text class=\"axt\" x=\"");
             Html.num(sb, x).append("\" y=\"");
