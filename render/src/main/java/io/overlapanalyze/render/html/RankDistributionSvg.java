@@ -121,7 +121,22 @@ final class RankDistributionSvg {
         double idleBase = idleTop + SHARE_H;
         double exposedTop = idleBase + GAP;
         double exposedBase = exposedTop + SHARE_H;
-        double height = exposedBase + 50;
+        List<String> captions = new ArrayList<>();
+        String ranksCaption = n + (n == 1 ? " rank" : " ranks") + " by median step period, longest left";
+        String binned = bars < n ? "binned into " + bars + " bars, each the largest of its ranks" : null;
+        if (g.compact()) {
+            captions.add(ranksCaption);
+            if (binned != null) {
+                captions.add(binned);
+            }
+        } else {
+            captions.add(ranksCaption + (binned == null ? "" : "; " + binned));
+        }
+        String markedCaption = markedCaption(o, g.compact() ? 3 : MAX_MARK_LABELS);
+        if (markedCaption != null) {
+            captions.add(markedCaption);
+        }
+        double height = exposedBase + 16 + 14 * captions.size() + 8;
         double width = gutter + plot + g.right();
 
         StringBuilder sb = new StringBuilder(2048 + bars * 60);
@@ -186,18 +201,33 @@ final class RankDistributionSvg {
         double base = exposedBase + 16;
         text(sb, "axt", gutter, base, "start", "rank " + firstRank[0]);
         text(sb, "axt", gutter + plot, base, "end", "rank " + ranks.get(n - 1).rank());
-        String ranksCaption = n + (n == 1 ? " rank" : " ranks") + " by median step period, longest left";
-        String binned = bars < n ? "binned into " + bars + " bars, each the largest of its ranks" : null;
-        if (g.compact()) {
-            text(sb, "axt", gutter + plot / 2, base + 14, "middle", ranksCaption);
-            if (binned != null) {
-                text(sb, "axt", gutter + plot / 2, base + 28, "middle", binned);
-            }
-        } else {
-            text(sb, "axt", gutter + plot / 2, base + 14, "middle", ranksCaption + (binned == null ? "" : "; " + binned));
+        for (int i = 0; i < captions.size(); i++) {
+            text(sb, i == captions.size() - 1 && markedCaption != null ? "mkc" : "axt", gutter + plot / 2,
+                    base + 14 * (i + 1), "middle", captions.get(i));
         }
         sb.append("</svg>");
         return sb.toString();
+    }
+
+    /**
+     * "▲ 3 ERROR, 700 straggler": the marked ranks in the overview's order (worst first), the first
+     * {@code max}, then how many more; {@code null} when none is marked. Marks of neighbouring bars
+     * can share a label's room; this line names them all the same.
+     */
+    private static String markedCaption(JobOverview o, int max) {
+        List<RankRow> marked = o.rows().stream().filter(r -> r.error() || r.straggler()).toList();
+        if (marked.isEmpty()) {
+            return null;
+        }
+        StringBuilder b = new StringBuilder("▲ ");
+        for (int i = 0; i < Math.min(max, marked.size()); i++) {
+            RankRow r = marked.get(i);
+            b.append(i == 0 ? "" : ", ").append(r.rank()).append(r.error() ? " ERROR" : " straggler");
+        }
+        if (marked.size() > max) {
+            b.append(", +").append(marked.size() - max).append(" more");
+        }
+        return b.toString();
     }
 
     /** Median exposed communication over median step period; {@code null} when either is unknown. */
@@ -222,16 +252,19 @@ final class RankDistributionSvg {
             Html.num(tri, cx).append(' ');
             Html.num(tri, periodBase + 3).append("l4 7h-8z");
             // The marked rank of the bin (the first marked one), labelled where there is room.
+            // The bin's first marked rank, "+k" when the bin holds k more.
             int rank = firstRank[b];
+            int marked = 0;
             int i0 = (int) ((long) b * n / bars);
             int i1 = Math.max(i0 + 1, (int) ((long) (b + 1) * n / bars));
             for (int i = i0; i < i1; i++) {
                 if (ranks.get(i).error() || ranks.get(i).straggler()) {
-                    rank = ranks.get(i).rank();
-                    break;
+                    if (marked++ == 0) {
+                        rank = ranks.get(i).rank();
+                    }
                 }
             }
-            String label = Integer.toString(rank);
+            String label = rank + (marked > 1 ? " +" + (marked - 1) : "");
             if (labels.size() < MAX_MARK_LABELS && cx - label.length() * 3.3 > lastLabelEnd + 2) {
                 labels.add(label);
                 text(sb, "mkl", cx, periodBase + 20, "middle", label);

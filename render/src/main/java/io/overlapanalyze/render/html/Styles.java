@@ -52,7 +52,7 @@ final class Styles {
             /* the job at a glance */
             p.job-line{margin:4px 0}p.job-error{margin:6px 0}
             svg.ranksdist{font-size:13px}svg.ranksdist.narrow{font-size:11px;display:none}@media (max-width:640px){svg.ranksdist.wide{display:none}svg.ranksdist.narrow{display:block}}svg .pb{fill:var(--k)}svg .pb.st{fill:#f28e2b}svg .pb.er{fill:#c62828}svg .ib{fill:#a8a8a8}svg .xb{fill:var(--x)}
-            svg .na{fill:#e3e3e3}svg .mark{fill:#c62828}svg .mkl{fill:#c62828;font-size:11px}svg .ref{stroke:#222;stroke-width:1;stroke-dasharray:5 3}
+            svg .na{fill:#e3e3e3}svg .mark{fill:#c62828}svg .mkl{fill:#c62828;font-size:11px}svg .mkc{fill:#c62828}svg .ref{stroke:#222;stroke-width:1;stroke-dasharray:5 3}
             svg .refl{fill:#222}svg .val{fill:#333;font-size:10px}svg .cv{font-size:10px;fill:#222}svg .cv.dk{fill:#fff}
             table.job-ranks tr.sev-error td{color:#c62828}table.job-ranks tr.straggler td{color:#b36b00}
             """;
