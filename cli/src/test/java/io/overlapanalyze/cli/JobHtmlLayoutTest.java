@@ -35,7 +35,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * the job is the first section and starts on the first screen, every chart fits the window with
  * text large enough to read, and every table wider than the window scrolls in its own box.
  *
- * <p>Ground truth for the generated job is its own parameters: rank {@value #SLOW} starts every
+ * <p>Every multi-rank sample and real job of ../shared/traces opens with the job (skipped with a
+ * message where the traces are absent). Ground truth for the generated job is its own parameters: rank {@value #SLOW} starts every
  * step late (the straggler), rank {@value #REORDERED} issues two buckets in swapped order (the
  * error); for the sample, samples/README-jobs.md: rank 2 issues an ALL_REDUCE where the others
  * issue a REDUCE_SCATTER.
@@ -60,8 +61,23 @@ class JobHtmlLayoutTest {
                 """.formatted(RANKS, SLOW, REORDERED), "html64.job.json"), job, false);
     }
 
-    private static Path input(String which) {
-        return which.equals("sample") ? TimelineTest.sample("x").getParent().resolve("job-order-mismatch") : job;
+    /** Real multi-rank jobs of ../shared/traces (PROVENANCE.md), by a short name. */
+    private static final java.util.Map<String, List<String>> REAL = java.util.Map.of(
+            "ascend-text", List.of("ascend/torch_npu_text_level1"),
+            "ascend-db", List.of("ascend/torch_npu_db_level1"),
+            "nsys-torchrun", List.of("nsys/nsys2026.2.1_torchrun2gpu_nccl_before.sqlite"),
+            "nsys-2gpu", List.of("nsys/nsys2026.2.1_2gpu_pytorch_nvtx.sqlite"),
+            "kineto-of-128", List.of("kineto/hta_trace_filter_sampled_rank0of128.json.gz",
+                    "kineto/hta_trace_filter_sampled_rank1of128.json.gz"));
+
+    private static List<Path> input(String which) {
+        if (REAL.containsKey(which)) {
+            List<Path> paths = REAL.get(which).stream().map(p -> SharedTraces.root().resolve(p)).toList();
+            assumeTrue(paths.stream().allMatch(Files::exists), paths + " not found: skipping");
+            return paths;
+        }
+        return List.of(which.equals("sample") ? TimelineTest.sample("x").getParent().resolve("job-order-mismatch")
+                : which.equals("healthy") ? TimelineTest.sample("x").getParent().resolve("job-healthy-4rank") : job);
     }
 
     /** The page and the text report of one run. */
@@ -70,9 +86,45 @@ class JobHtmlLayoutTest {
 
     private static Run analyse(String which) throws IOException {
         Path page = Files.createTempFile(dir, which, ".html");
-        CliRun run = CliRun.of(input(which).toString(), "--html", page.toString());
+        List<String> args = new ArrayList<>(input(which).stream().map(Path::toString).toList());
+        args.addAll(List.of("--html", page.toString()));
+        CliRun run = CliRun.of(args.toArray(String[]::new));
         assertEquals(0, run.exitCode(), run.err());
         return new Run(page, run.out());
+    }
+
+    /**
+     * The page's first section is the job's, with the text report's overview lines (from "job:" to
+     * the blank line) and its rank rows, in the same order; returns the section.
+     */
+    private static Element assertOverviewAsInText(Run r) throws IOException {
+        Document doc = Jsoup.parse(Files.readString(r.page()));
+        Element first = doc.selectFirst("body > section");
+        assertEquals("job", first.id(), "the first section is the job's");
+        List<String> text = r.text().lines().toList();
+        int from = text.indexOf(text.stream().filter(l -> l.startsWith("job: ")).findFirst().orElseThrow());
+        List<String> overview = new ArrayList<>();
+        for (int i = from; !text.get(i).isBlank(); i++) {
+            overview.add(text.get(i));
+        }
+        assertEquals(overview, first.select("p.job-line, p.job-error").eachText());
+        List<String> textRanks = new ArrayList<>();
+        int header = text.indexOf(text.stream().filter(l -> l.startsWith("rank  steps")).findFirst().orElseThrow());
+        for (int i = header + 1; i < text.size() && text.get(i).matches(" *\\d+ .*"); i++) {
+            textRanks.add(text.get(i).strip().split(" +")[0]);
+        }
+        assertEquals(textRanks, first.select("table.job-ranks tr[data-rank]").eachAttr("data-rank"));
+        assertFalse(textRanks.isEmpty());
+        return first;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"healthy", "ascend-text", "ascend-db", "nsys-torchrun", "nsys-2gpu", "kineto-of-128"})
+    void everyMultiRankSampleAndRealJobOpensWithTheJob(String which) throws IOException {
+        Element first = assertOverviewAsInText(analyse(which));
+        int pictures = first.select("svg.ranksdist").size();
+        boolean anyPeriod = !first.select("table.job-ranks td:eq(3)").eachText().stream().allMatch("-"::equals);
+        assertEquals(anyPeriod ? 2 : 0, pictures, "the ranks picture (wide and narrow) when a rank has a step period");
     }
 
     // --- the page's content (no browser needed) ---------------------------------------------------------
@@ -82,31 +134,14 @@ class JobHtmlLayoutTest {
     void theJobIsTheFirstSectionWithTheTextReportsLinesAndRows(String which, int errorRank, int slowRank, int ranks)
             throws IOException {
         Run r = analyse(which);
-        Document doc = Jsoup.parse(Files.readString(r.page()));
-        Element first = doc.selectFirst("body > section");
-        assertEquals("job", first.id(), "the first section is the job's");
-
-        // The text report's overview lines (from "job:" to the blank line), in the same order.
-        List<String> text = r.text().lines().toList();
-        int from = text.indexOf(text.stream().filter(l -> l.startsWith("job: ")).findFirst().orElseThrow());
-        List<String> overview = new ArrayList<>();
-        for (int i = from; !text.get(i).isBlank(); i++) {
-            overview.add(text.get(i));
-        }
-        assertEquals(overview, first.select("p.job-line, p.job-error").eachText());
+        Element first = assertOverviewAsInText(r);
         Element error = first.selectFirst("p.job-error");
         assertNotNull(error, "the cross-rank ERROR is in the overview");
         assertTrue(error.text().contains("rank " + errorRank + " issued ALL_REDUCE"), error.text());
         assertTrue(first.selectFirst("#findings ol.findings").text().contains("COLLECTIVE_MISMATCH"), "the findings");
 
-        // The rank table: the text's rows, in the text's order, the error rank first, the straggler next.
+        // The rank table (the text's rows, checked above): the error rank first, the straggler next.
         List<String> shownRanks = first.select("table.job-ranks tr[data-rank]").eachAttr("data-rank");
-        List<String> textRanks = new ArrayList<>();
-        int header = text.indexOf(text.stream().filter(l -> l.startsWith("rank  steps")).findFirst().orElseThrow());
-        for (int i = header + 1; i < text.size() && text.get(i).matches(" *\\d+ .*"); i++) {
-            textRanks.add(text.get(i).strip().split(" +")[0]);
-        }
-        assertEquals(textRanks, shownRanks);
         assertEquals(String.valueOf(errorRank), shownRanks.get(0));
         assertTrue(first.selectFirst("tr[data-rank=" + errorRank + "]").hasClass("sev-error"));
         if (slowRank >= 0) {
@@ -137,7 +172,9 @@ class JobHtmlLayoutTest {
 
     /** Rank ids by median step period (longest first, ties by rank), from the JSON report of the same input. */
     private static List<String> ranksByPeriod(String which) throws IOException {
-        CliRun run = CliRun.of(input(which).toString(), "-f", "json");
+        List<String> args = new ArrayList<>(input(which).stream().map(Path::toString).toList());
+        args.addAll(List.of("-f", "json"));
+        CliRun run = CliRun.of(args.toArray(String[]::new));
         JsonNode ranks = JsonRenderer.mapper().readTree(run.out()).get("ranks");
         List<long[]> periods = new ArrayList<>();
         for (JsonNode r : ranks) {
@@ -187,7 +224,7 @@ class JobHtmlLayoutTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"sample", "job"})
+    @CsvSource({"sample", "job", "kineto-of-128"})
     void readsFromAPhoneToAWideScreenInHeadlessChromium(String which) throws Exception {
         String chromium = chromium();
         assumeTrue(chromium != null, "chromium is not installed: skipping the browser check "
