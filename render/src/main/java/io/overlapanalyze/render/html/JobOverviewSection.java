@@ -8,6 +8,7 @@ import io.overlapanalyze.report.AnalysisReport;
 
 import java.util.List;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * A job's page opens here: the text overview's lines ({@link JobSection#lines}: what was read, the
@@ -29,13 +30,12 @@ final class JobOverviewSection {
     static void write(AnalysisReport report, JobOverview o, ReportLayout layout, Runnable findings,
                       StringBuilder sb) {
         sb.append("<section id=\"job\"><h2>The job at a glance</h2>");
-        for (String line : JobSection.lines(o, Html::esc)) {
+        // Each line escaped whole, once: names from the input (groups, steps, formats) included.
+        for (String line : JobSection.lines(o, UnaryOperator.identity())) {
             if (line.startsWith("ERROR ")) {
-                sb.append("<p class=\"banner sev-error job-error\">").append(line).append("</p>");
-            } else if (line.startsWith("… ")) {
-                sb.append("<p class=\"muted job-line\">").append(line).append(" <a href=\"#cross-rank\">↓</a></p>");
+                sb.append("<p class=\"banner sev-error job-error\">").append(Html.esc(line)).append("</p>");
             } else {
-                sb.append("<p class=\"job-line\">").append(line).append("</p>");
+                sb.append("<p class=\"job-line\">").append(Html.esc(line)).append("</p>");
             }
         }
         findings.run();
