@@ -105,7 +105,7 @@ public final class HtmlRenderer implements ReportRenderer {
                 .append("<a href=\"#glossary\">glossary</a></p></header>\n");
         JobOverview overview = job ? JobOverview.of(report) : null;
         if (job) {
-            JobOverviewSection.write(report, overview, layout, () -> findings(report, "div", "h3", sb), sb);
+            JobOverviewSection.write(overview, layout, () -> findings(report, "div", "h3", sb), sb);
         } else {
             findings(report, "section", "h2", sb);
         }

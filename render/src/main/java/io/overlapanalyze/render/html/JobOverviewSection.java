@@ -4,7 +4,6 @@ import io.overlapanalyze.render.JobSection;
 import io.overlapanalyze.render.overview.JobOverview;
 import io.overlapanalyze.render.overview.RankRow;
 import io.overlapanalyze.render.overview.ReportLayout;
-import io.overlapanalyze.report.AnalysisReport;
 
 import java.util.List;
 import java.util.Set;
@@ -27,8 +26,7 @@ final class JobOverviewSection {
     /**
      * @param findings writes the findings (their heading and list) where they belong in the overview
      */
-    static void write(AnalysisReport report, JobOverview o, ReportLayout layout, Runnable findings,
-                      StringBuilder sb) {
+    static void write(JobOverview o, ReportLayout layout, Runnable findings, StringBuilder sb) {
         sb.append("<section id=\"job\"><h2>The job at a glance</h2>");
         // Each line escaped whole, once: names from the input (groups, steps, formats) included.
         for (String line : JobSection.lines(o, UnaryOperator.identity())) {
