@@ -139,7 +139,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         AnalysisReport report = analysed.report();
         StderrWarnings.ofPipeline(spec.commandLine().getErr(), result);
         if (html != null) {
-            SafeOutput.write(html, inputs, w -> new HtmlRenderer(analysed.timelines()).render(report, w));
+            SafeOutput.write(html, inputs, w -> new HtmlRenderer(analysed.timelines(), layoutOptions.layout()).render(report, w));
         }
 
         var renderer = switch (format.format()) {

@@ -498,12 +498,14 @@ class HtmlReportTest {
     }
 
     /** Headless Chromium with the flags that work in containers, a fresh profile, console logging on stderr. */
-    static Browser run(String chromium, String action, Path page, String windowSize) throws Exception {
+    static Browser run(String chromium, String action, Path page, String windowSize, String... moreFlags)
+            throws Exception {
         Path profile = Files.createTempDirectory("chromium-profile");
         List<String> cmd = new ArrayList<>(List.of(chromium, "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0",
                 "--window-size=" + windowSize, "--hide-scrollbars"));
+        cmd.addAll(List.of(moreFlags));
         cmd.add(action);
         cmd.add(page.toUri().toString());
         Path out = Files.createTempFile("chromium", ".out");

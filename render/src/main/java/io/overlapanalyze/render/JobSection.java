@@ -17,20 +17,20 @@ import java.util.function.UnaryOperator;
 /**
  * The job at a glance as text or markdown (both from the same lines and rows, so they cannot
  * disagree): what was read, the step period across ranks, the cross-rank errors, and the rank
- * table, worst first, capped.
+ * table, worst first, capped. Public for the HTML page, which shows the same lines and rows.
  */
-final class JobSection {
+public final class JobSection {
     /** Cross-rank errors named in the overview; the rest are counted (all are in "across ranks"). */
     private static final int ERRORS_SHOWN = 5;
 
-    static final String[] HEADER = {"rank", "steps", "step ms", "period ms", "idle", "exposed comm ms", "tail ms",
+    public static final String[] HEADER = {"rank", "steps", "step ms", "period ms", "idle", "exposed comm ms", "tail ms",
             "cause", "waiting", "flags"};
 
     private JobSection() {
     }
 
     /** The overview's opening lines (inputs, step period, errors), names through {@code escape}. */
-    static List<String> lines(JobOverview o, UnaryOperator<String> escape) {
+    public static List<String> lines(JobOverview o, UnaryOperator<String> escape) {
         List<String> lines = new ArrayList<>();
         lines.add("job: " + inputs(o));
         JobOverview.Spread s = o.stepTime();
@@ -70,7 +70,7 @@ final class JobSection {
      * One line for a mismatch of any size of job: which ranks differ and how, not every rank's
      * values (those are in the cross-rank section).
      */
-    static String shortMismatch(Mismatch m) {
+    public static String shortMismatch(Mismatch m) {
         StringBuilder sb = new StringBuilder();
         sb.append(m.kind()).append(" in group ").append(m.group()).append(" at collective ").append(m.index());
         if (m.step() != null) {
@@ -111,7 +111,7 @@ final class JobSection {
     }
 
     /** The rank table's rows (after the header), capped at the layout's rank rows. */
-    static List<String[]> rows(JobOverview o, ReportLayout layout) {
+    public static List<String[]> rows(JobOverview o, ReportLayout layout) {
         List<String[]> rows = new ArrayList<>();
         for (RankRow r : o.rows().subList(0, Math.min(o.rows().size(), layout.rankRows()))) {
             List<String> flags = new ArrayList<>();
@@ -145,20 +145,20 @@ final class JobSection {
     }
 
     /** "ranks, worst first (…)", the table's title. */
-    static String title(JobOverview o, ReportLayout layout) {
+    public static String title(JobOverview o, ReportLayout layout) {
         int shown = Math.min(o.rows().size(), layout.rankRows());
         return "ranks, worst first (cross-rank errors, stragglers, then the longest step period)"
                 + (shown < o.rows().size() ? ": " + shown + " of " + o.rows().size() : "");
     }
 
     /** The line under a capped table, or {@code null} when every rank is listed. */
-    static String more(JobOverview o, ReportLayout layout) {
+    public static String more(JobOverview o, ReportLayout layout) {
         int left = o.rows().size() - Math.min(o.rows().size(), layout.rankRows());
         return left == 0 ? null : "… " + left + " more ranks (--rank-rows all lists them; JSON has every rank)";
     }
 
     /** "detail: rank 40 (the worst rank), rank 3 (a cross-rank error)", naming why each is shown. */
-    static String detailLine(JobOverview o, ReportLayout layout, List<Integer> detailed) {
+    public static String detailLine(JobOverview o, ReportLayout layout, List<Integer> detailed) {
         if (layout.fullTables()) {
             return null;
         }

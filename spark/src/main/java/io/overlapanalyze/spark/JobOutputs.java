@@ -140,7 +140,7 @@ final class JobOutputs {
             // The CLI's page: its renderer, over the timelines the tasks computed from the traces.
             writeTo(html, stdout, o -> {
                 java.io.Writer w = new java.io.BufferedWriter(new java.io.OutputStreamWriter(o, StandardCharsets.UTF_8));
-                new HtmlRenderer(result.timelines()).render(result.page(), w);
+                new HtmlRenderer(result.timelines(), layout).render(result.page(), w);
                 w.flush();
             });
         }

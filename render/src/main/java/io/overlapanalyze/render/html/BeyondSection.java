@@ -358,6 +358,7 @@ final class BeyondSection {
         double w = 240;
         double h = 36;
         sb.append("<svg class=\"spark\" width=\"").append((int) w + 120).append("\" height=\"").append((int) h + 4)
+                .append("\" viewBox=\"0 0 ").append((int) w + 120).append(' ').append((int) h + 4)
                 .append("\" data-points=\"").append(bins).append("\" data-min-bytes=\"").append(lo)
                 .append("\" data-max-bytes=\"").append(hi).append("\" role=\"img\"><title>peak allocated per step, ")
                 .append(Html.esc(labels.get(0))).append(" to ").append(Html.esc(labels.get(n - 1))).append(": ")

@@ -1,5 +1,7 @@
 package io.overlapanalyze.render.html;
 
+import io.overlapanalyze.render.units.Units;
+
 import java.util.List;
 
 /**
@@ -15,6 +17,11 @@ final class Heatmap {
     private static final double PLOT = 1000;
     private static final double GUTTER = 92;
     private static final int SHADES = 8;
+    /** Room under the plot for the colour scale. */
+    private static final double LEGEND_H = 40;
+    /** A cell at least this wide and high (drawing units) shows its value in ms. */
+    private static final double VALUE_CELL_W = 46;
+    private static final double VALUE_CELL_H = 12;
 
     private Heatmap() {
     }
@@ -44,7 +51,7 @@ final class Heatmap {
         double cellW = PLOT / cols;
         double cellH = Math.max(4, Math.min(14, 640.0 / rows));
         double top = 4;
-        double height = top + rows * cellH + 36;
+        double height = top + rows * cellH + 36 + LEGEND_H;
         double width = GUTTER + PLOT + 28;
         StringBuilder[] paths = new StringBuilder[SHADES + 1];
         for (int k = 0; k <= SHADES; k++) {
@@ -96,11 +103,64 @@ final class Heatmap {
                 .append("\" text-anchor=\"end\">").append(Html.esc(colLabels.get(colLabels.size() - 1)))
                 .append("</text><text class=\"axt\" x=\"").append(Html.num(GUTTER + PLOT / 2)).append("\" y=\"")
                 .append(Html.num(base + 30)).append("\" text-anchor=\"middle\">")
-                .append(Html.esc(unit + ": darker is longer, up to " + io.overlapanalyze.render.units.Units.ms(max)
+                .append(Html.esc(unit + ": darker is longer, up to " + Units.ms(max)
                         + " ms; lightest: 0; grey: not defined"
                         + (rows < rowLabels.size() || cols < colLabels.size() ? "; binned, each cell the largest of its bin" : "")))
-                .append("</text></svg>");
+                .append("</text>");
+        legend(sb, base + 44, max);
+        if (cellW >= VALUE_CELL_W && cellH >= VALUE_CELL_H) {
+            // Cells wide enough for a number carry it: the picture reads without the scale.
+            for (int r = 0; r < rows; r++) {
+                for (int c = 0; c < cols; c++) {
+                    if (v[r][c] < 0) {
+                        continue;
+                    }
+                    sb.append("<text class=\"cv").append(shade(v[r][c], max) >= 6 ? " dk" : "").append("\" x=\"");
+                    Html.num(sb, GUTTER + (c + 0.5) * cellW).append("\" y=\"");
+                    Html.num(sb, top + r * cellH + cellH / 2 + 3.5).append("\" text-anchor=\"middle\">")
+                            .append(Units.ms(v[r][c])).append("</text>");
+                }
+            }
+        }
+        sb.append("</svg>");
         return sb.toString();
+    }
+
+    /**
+     * The colour scale with its values: grey (not defined), 0, then each shade from the smallest
+     * value it stands for, in ms ({@link #lowerBound}), so a reader can tell a cell's value from its
+     * colour; shades no value up to {@code max} can have are left out.
+     */
+    private static void legend(StringBuilder sb, double y, long max) {
+        double w = PLOT / (SHADES + 1);
+        sb.append("<g class=\"scale\" data-max-ns=\"").append(max).append("\">");
+        int slot = 0;
+        for (int k = 0; k <= SHADES; k++) {
+            if (k >= 2 && (lowerBound(k, max) > max || k > 2 && lowerBound(k, max) == lowerBound(k - 1, max))) {
+                continue; // a shade no value can have (all values 0, or a max of a few ns)
+            }
+            double x = GUTTER + slot++ * w;
+            sb.append("<rect class=\"h").append(k).append("\" x=\"");
+            Html.num(sb, x).append("\" y=\"");
+            Html.num(sb, y).append("\" width=\"");
+            Html.num(sb, w - 4).append("\" height=\"10\"/>");
+            String label = k == 0 ? "not defined" : k == 1 ? "0" : k == 2 ? "> 0 ms" : "≥ "
+                    + Units.ms(lowerBound(k, max)) + " ms";
+            sb.append("<text class=\"axt\" x=\"");
+            Html.num(sb, x).append("\" y=\"");
+            Html.num(sb, y + 24).append("\" data-ns=\"").append(k < 2 ? (k == 0 ? "" : "0") : lowerBound(k, max))
+                    .append("\">").append(Html.esc(label)).append("</text>");
+        }
+        sb.append("</g>");
+    }
+
+    /**
+     * The smallest value (ns) drawn in shade {@code k} ≥ 2: shade 2 starts at 1 ns, shade k at the
+     * least v with v × 7 / (max + 1) ≥ k − 2 (exact integer arithmetic, as {@link #shade}).
+     */
+    static long lowerBound(int k, long max) {
+        long lo = ((k - 2L) * (max + 1) + (SHADES - 2)) / (SHADES - 1);
+        return Math.max(1, lo);
     }
 
     private static int shade(long value, long max) {

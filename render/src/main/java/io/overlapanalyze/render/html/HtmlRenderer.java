@@ -6,6 +6,8 @@ import io.overlapanalyze.render.HangSection;
 import io.overlapanalyze.render.ReportRenderer;
 import io.overlapanalyze.render.TextRenderer;
 import io.overlapanalyze.render.WhereTimeWent;
+import io.overlapanalyze.render.overview.JobOverview;
+import io.overlapanalyze.render.overview.ReportLayout;
 import io.overlapanalyze.render.timeline.TimelineIndex;
 import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.report.AnalysisReport;
@@ -26,7 +28,9 @@ import java.util.Map;
 
 /**
  * {@code --html FILE}: one self-contained page (inline CSS and SVG, no script, no network
- * address) with a summary, tail and exposed communication per step, the across-ranks section, a
+ * address). A job's page opens with the job ({@link JobOverviewSection}: what was read, the step
+ * period across ranks, cross-rank ERRORs, the findings, a picture of the ranks and the rank table,
+ * worst first); then, for every page, a summary, tail and exposed communication per step, the across-ranks section, a
  * two-lane timeline per rank and step with the markers, the tail, exposed communication and the
  * attribution chain, per rank the "Beyond DDP" block ({@link BeyondSection}), and the glossary.
  *
@@ -45,10 +49,19 @@ public final class HtmlRenderer implements ReportRenderer {
     private final CrossRankSection crossRank;
     private final int maxTimelines;
     private final long maxTimelineBytes;
+    private final ReportLayout layout;
 
     /** The page with the built-in across-ranks section ({@link CrossRankReportSection}). */
     public HtmlRenderer(TimelineIndex index) {
-        this(index, new CrossRankReportSection());
+        this(index, ReportLayout.byDefault());
+    }
+
+    /**
+     * The page with the built-in across-ranks section; a job's rank table capped at the layout's
+     * rank rows, as the text report's is.
+     */
+    public HtmlRenderer(TimelineIndex index, ReportLayout layout) {
+        this(index, new CrossRankReportSection(), TimelinePlan.MAX_TIMELINES, TimelinePlan.MAX_BYTES, layout);
     }
 
     /** The page with another across-ranks section (the cross-rank analysis plugs in here). */
@@ -57,10 +70,16 @@ public final class HtmlRenderer implements ReportRenderer {
     }
 
     HtmlRenderer(TimelineIndex index, CrossRankSection crossRank, int maxTimelines, long maxTimelineBytes) {
+        this(index, crossRank, maxTimelines, maxTimelineBytes, ReportLayout.byDefault());
+    }
+
+    HtmlRenderer(TimelineIndex index, CrossRankSection crossRank, int maxTimelines, long maxTimelineBytes,
+                 ReportLayout layout) {
         this.index = index;
         this.crossRank = crossRank;
         this.maxTimelines = maxTimelines;
         this.maxTimelineBytes = maxTimelineBytes;
+        this.layout = layout;
     }
 
     @Override
@@ -75,10 +94,12 @@ public final class HtmlRenderer implements ReportRenderer {
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
                 .append("<title>overlap-analyze: ").append(Html.esc(title(report))).append("</title><style>")
                 .append(Styles.CSS).append("</style></head><body>\n").append(TimelineSvg.ARROW_DEFS);
+        boolean job = report.ranks().size() > 1;
         sb.append("<header><h1>overlap-analyze report</h1><p class=\"muted\">").append(Html.esc(report.tool()))
                 .append(" · ").append(report.ranks().size()).append(report.ranks().size() == 1 ? " rank" : " ranks")
                 .append(" · ").append(steps).append(steps == 1 ? " step" : " steps").append(" · ")
                 .append(Html.esc(title(report))).append("</p><p>")
+                .append(job ? "<a href=\"#job\">the job</a> · " : "")
                 .append("<a href=\"#findings\">what to change</a> · ")
                 .append("<a href=\"#summary\">summary</a> · <a href=\"#steps\">per step</a> · ")
                 .append("<a href=\"#cross-rank\">across ranks</a> · <a href=\"#ranks\">timelines</a> · ")
@@ -89,7 +110,12 @@ public final class HtmlRenderer implements ReportRenderer {
                     .append(Html.esc(report.hang().verdict())).append("</b></p><div class=\"tw\"><pre>")
                     .append(Html.esc(HangSection.plainBody(report.hang()))).append("</pre></div></section>\n");
         }
-        findings(report, sb);
+        JobOverview overview = job ? JobOverview.of(report) : null;
+        if (job) {
+            JobOverviewSection.write(overview, layout, () -> findings(report, "div", "h3", sb), sb);
+        } else {
+            findings(report, "section", "h2", sb);
+        }
         summary(report, sb);
         stepChart(report, sb);
         sb.append("<section id=\"cross-rank\"><h2>Across ranks</h2>");
@@ -99,7 +125,7 @@ public final class HtmlRenderer implements ReportRenderer {
             sb.append("<p class=\"single-rank\">single rank: nothing to compare across ranks.</p>");
         }
         sb.append("</section>\n");
-        ranks(report, plan, steps, sb);
+        ranks(report, detailOrder(report, overview), plan, steps, sb);
         sb.append("<section id=\"glossary\"><h2>What the numbers mean</h2>");
         Glossary.write(sb);
         sb.append("</section>\n</body></html>\n");
@@ -251,7 +277,26 @@ public final class HtmlRenderer implements ReportRenderer {
         return ids;
     }
 
-    private void ranks(AnalysisReport report, TimelinePlan plan, int allSteps, StringBuilder sb) {
+    /**
+     * The ranks in the order their detail is shown: a job's worst first, as in the overview (so the
+     * opened first rank is the one to look at), a single rank as it is.
+     */
+    private static List<RankReport> detailOrder(AnalysisReport report, JobOverview overview) {
+        if (overview == null) {
+            return report.ranks();
+        }
+        Map<Integer, Integer> position = new HashMap<>();
+        List<Integer> worstFirst = overview.ranksWorstFirst();
+        for (int i = worstFirst.size() - 1; i >= 0; i--) {
+            position.put(worstFirst.get(i), i);
+        }
+        List<RankReport> ordered = new ArrayList<>(report.ranks());
+        ordered.sort(java.util.Comparator.comparingInt(r -> position.getOrDefault(r.rank(), Integer.MAX_VALUE)));
+        return ordered;
+    }
+
+    private void ranks(AnalysisReport report, List<RankReport> order, TimelinePlan plan, int allSteps,
+                       StringBuilder sb) {
         sb.append("<section id=\"ranks\"><h2>Timelines per rank and step</h2>");
         sb.append("<p class=\"legend\"><span><i class=\"sw\" style=\"background:var(--k)\"></i>compute</span>")
                 .append("<span><i class=\"sw\" style=\"background:var(--c)\"></i>comm under compute</span>")
@@ -271,8 +316,8 @@ public final class HtmlRenderer implements ReportRenderer {
         boolean allRows = allSteps <= MAX_TABLE_ROWS;
         Map<RankReport, String> ids = rankIds(report.ranks());
         boolean firstOpened = false;
-        for (int i = 0; i < report.ranks().size(); i++) {
-            RankReport r = report.ranks().get(i);
+        for (int i = 0; i < order.size(); i++) {
+            RankReport r = order.get(i);
             boolean openRank = i == 0 || report.ranks().size() <= 4;
             sb.append("<details class=\"rank\" id=\"").append(ids.get(r)).append('"').append(openRank ? " open" : "")
                     .append("><summary>").append(Html.esc(TextRenderer.rankHeading(r))).append(" · ")
@@ -383,11 +428,12 @@ public final class HtmlRenderer implements ReportRenderer {
     }
 
     /** The findings first (metrics.md §13): what to change, ranked by what it could save per step. */
-    private static void findings(AnalysisReport report, StringBuilder sb) {
-        sb.append("<section id=\"findings\"><h2>").append(Html.esc(FindingsView.TITLE)).append("</h2>");
+    private static void findings(AnalysisReport report, String tag, String heading, StringBuilder sb) {
+        sb.append('<').append(tag).append(" id=\"findings\"><").append(heading).append('>')
+                .append(Html.esc(FindingsView.TITLE)).append("</").append(heading).append('>');
         if (report.findings().isEmpty()) {
             sb.append("<p>").append(Html.esc(report.ranks().isEmpty() ? "No rank traces found."
-                    : FindingsView.none(report))).append("</p></section>\n");
+                    : FindingsView.none(report))).append("</p></").append(tag).append(">\n");
             return;
         }
         sb.append("<ol class=\"findings\">");
@@ -399,6 +445,6 @@ public final class HtmlRenderer implements ReportRenderer {
                     .append("</bdi></p><p class=\"action\">Change: ").append(Html.esc(f.action()))
                     .append("</p></li>");
         }
-        sb.append("</ol></section>\n");
+        sb.append("</ol></").append(tag).append(">\n");
     }
 }

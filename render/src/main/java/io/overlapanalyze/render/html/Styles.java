@@ -45,5 +45,15 @@ final class Styles {
             /* findings: what to change, first on the page */
             ol.findings{padding-left:22px}ol.findings li{margin:6px 0}ol.findings p{margin:1px 0}
             ol.findings p.evidence{color:var(--muted);overflow-wrap:anywhere}ol.findings p.action{font-weight:500}
+            /* responsive, 390 to 2,560 px: every chart scales to the page (viewBox), long words wrap, the
+               page never scrolls sideways (tables scroll in their .tw box) */
+            body{overflow-wrap:break-word}svg{max-width:100%;height:auto}header p{overflow-wrap:anywhere}
+            @media (max-width:640px){body{padding:8px 10px 32px}h1{font-size:19px}h2{font-size:16px}th,td{padding:3px 6px}details.step,details.beyond{margin-left:4px}}
+            /* the job at a glance */
+            p.job-line{margin:4px 0}p.job-error{margin:6px 0}
+            svg.ranksdist{font-size:13px}svg.ranksdist.narrow{font-size:11px;display:none}@media (max-width:640px){svg.ranksdist.wide{display:none}svg.ranksdist.narrow{display:block}}svg .pb{fill:var(--k)}svg .pb.st{fill:#f28e2b}svg .pb.er{fill:#c62828}svg .ib{fill:#a8a8a8}svg .xb{fill:var(--x)}
+            svg .na{fill:#e3e3e3}svg .mark{fill:#c62828}svg .mkl{fill:#c62828;font-size:11px}svg .mkc{fill:#c62828}svg .ref{stroke:#222;stroke-width:1;stroke-dasharray:5 3}
+            svg .refl{fill:#222}svg .val{fill:#333;font-size:10px}svg .cv{font-size:10px;fill:#222}svg .cv.dk{fill:#fff}
+            table.job-ranks tr.sev-error td{color:#c62828}table.job-ranks tr.straggler td{color:#b36b00}
             """;
 }
