@@ -134,12 +134,14 @@ public final class JobSection {
      * error", when no rank has a counted step (Flight Recorder dumps, captures without device work);
      * {@code null} when some rank has one.
      */
-    static String noSteps(JobOverview o) {
+    public static String noSteps(JobOverview o) {
         if (o.rows().stream().anyMatch(r -> r.steps() > 0)) {
             return null;
         }
         java.util.Set<Integer> errors = o.errorRanks();
-        return "ranks: no rank has a step with device work, so there is no per-rank timing to rank them by"
+        return "ranks: no rank has a complete step with device work, so there is no per-rank timing to rank them by"
+                + (o.uncountedSteps() > 0 ? " (their " + o.uncountedSteps() + " partial steps count with "
+                + "--include-partial)" : "")
                 + (errors.isEmpty() ? "" : "; " + (errors.size() == 1 ? "rank " : "ranks ") + RankRanges.text(errors)
                 + (errors.size() == 1 ? " is" : " are") + " named by a cross-rank error");
     }

@@ -48,6 +48,12 @@ final class JobOverviewSection {
                     .append("<span class=\"muted\">marked ranks: ▲ and their id</span></p>")
                     .append(picture);
         }
+        String noSteps = JobSection.noSteps(o);
+        if (noSteps != null) {
+            // Nothing to rank by: the text report's line, not a table of dashes.
+            sb.append("<p class=\"no-steps\">").append(Html.esc(noSteps)).append("</p></section>\n");
+            return;
+        }
         sb.append("<h3 id=\"rank-table\">").append(Html.esc(capitalised(JobSection.title(o, layout)))).append("</h3>");
         sb.append("<div class=\"tw\"><table class=\"job-ranks\"><tr>");
         for (int c = 0; c < JobSection.HEADER.length; c++) {

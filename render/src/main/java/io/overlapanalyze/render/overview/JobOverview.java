@@ -39,9 +39,12 @@ import java.util.TreeSet;
  * @param errors      cross-rank mismatches of severity ERROR
  * @param rows        one per rank, worst first
  * @param worstRank   see above; {@code null} without ranks
+ * @param uncountedSteps steps the totals leave out (partial ones, without {@code --include-partial}):
+ *                    a capture without step ranges is one such step, "all"
  */
 public record JobOverview(int ranksRead, Integer worldSize, List<String> formats, int minSteps, int maxSteps,
-                          Spread stepTime, List<Mismatch> errors, List<RankRow> rows, Integer worstRank) {
+                          Spread stepTime, List<Mismatch> errors, List<RankRow> rows, Integer worstRank,
+                          int uncountedSteps) {
 
     /**
      * A distribution across ranks of one per-rank value.
@@ -91,8 +94,12 @@ public record JobOverview(int ranksRead, Integer worldSize, List<String> formats
         rows.sort(WORST_FIRST);
         Integer worst = rows.stream().filter(r -> !r.error()).findFirst()
                 .or(() -> rows.stream().findFirst()).map(RankRow::rank).orElse(null);
+        int uncounted = 0;
+        for (RankReport r : report.ranks()) {
+            uncounted += r.steps().size() - (r.totals() == null ? 0 : r.totals().steps());
+        }
         return new JobOverview(rows.size(), world, List.copyOf(formats), rows.isEmpty() ? 0 : minSteps, maxSteps,
-                spread(rows), errors, List.copyOf(rows), worst);
+                spread(rows), errors, List.copyOf(rows), worst, Math.max(0, uncounted));
     }
 
     /**

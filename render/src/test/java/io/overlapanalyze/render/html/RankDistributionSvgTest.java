@@ -28,7 +28,7 @@ class RankDistributionSvgTest {
 
     private static JobOverview overview(List<RankRow> rows, JobOverview.Spread spread) {
         return new JobOverview(rows.size(), rows.size(), List.of("kineto"), 10, 10, spread, List.of(), rows,
-                rows.get(0).rank());
+                rows.get(0).rank(), 0);
     }
 
     @Test
