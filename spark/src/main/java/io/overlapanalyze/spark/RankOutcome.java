@@ -2,6 +2,10 @@ package io.overlapanalyze.spark;
 
 import io.overlapanalyze.crossrank.digest.RankDigest;
 import io.overlapanalyze.findings.RankMedians;
+import io.overlapanalyze.model.FlightRecorderDump;
+import io.overlapanalyze.model.ProcessGroup;
+import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.render.timeline.PrecomputedTimelines;
 import io.overlapanalyze.report.RankReport;
 
@@ -44,7 +48,32 @@ record RankOutcome(RankFile file, List<Rank> ranks, String unreadable, String sk
      * without its full report.
      */
     record Rank(RankDigest digest, RankReport report, String reportPart, List<String> warnings,
-                PrecomputedTimelines timelines, RankMedians medians) implements Serializable {
+                PrecomputedTimelines timelines, RankMedians medians, FlightRecorder flightRecorder)
+            implements Serializable {
+        private static final long serialVersionUID = 2L;
+
+        /** The digest as the driver's cross-rank input, with the dump's content when the rank is a dump. */
+        RankInput input() {
+            RankInput in = digest.toInput();
+            if (flightRecorder == null) {
+                return in;
+            }
+            return new RankInput(in.trace().withGroups(flightRecorder.groups())
+                    .withFlightRecorder(flightRecorder.dump()), in.report());
+        }
+    }
+
+    /**
+     * What a Flight Recorder dump adds to a rank, which the digest (collectives and device times only)
+     * leaves out and the hang analysis reads on the driver: the ring buffer, the groups' progress and
+     * the groups the dump declares (a dump is small: its buffer holds a few thousand entries at most).
+     */
+    record FlightRecorder(FlightRecorderDump dump, List<ProcessGroup> groups) implements Serializable {
         private static final long serialVersionUID = 1L;
+
+        /** The dump part of {@code trace}, or {@code null} when it is no dump. */
+        static FlightRecorder of(RankTrace trace) {
+            return trace.flightRecorder() == null ? null : new FlightRecorder(trace.flightRecorder(), trace.groups());
+        }
     }
 }

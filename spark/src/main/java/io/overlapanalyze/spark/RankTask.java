@@ -95,7 +95,7 @@ final class RankTask implements Function<RankFile, RankOutcome> {
                     // A second read for the page: the driver has the rest already (and its part files
                     // must not be written again).
                     ranks.add(new RankOutcome.Rank(null, null, null, List.of(),
-                            timelines(in, JobSettings.rankKey(file, k)), null));
+                            timelines(in, JobSettings.rankKey(file, k)), null, null));
                     continue;
                 }
                 RankReport report = in.report();
@@ -108,7 +108,8 @@ final class RankTask implements Function<RankFile, RankOutcome> {
                     }
                 }
                 ranks.add(new RankOutcome.Rank(RankDigest.of(in), report, part, in.report().namedWarnings(),
-                        timelines(in, JobSettings.rankKey(file, k)), RankMedians.of(in.report())));
+                        timelines(in, JobSettings.rankKey(file, k)), RankMedians.of(in.report()),
+                        RankOutcome.FlightRecorder.of(in.trace())));
             }
             return new RankOutcome(file, ranks, null, null, settings.steps() == null ? List.of() : stepNames);
         }

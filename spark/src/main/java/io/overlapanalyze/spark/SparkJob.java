@@ -78,7 +78,7 @@ final class SparkJob {
             stepNames.addAll(o.stepNames());
             for (int k = 0; k < o.ranks().size(); k++) {
                 RankOutcome.Rank r = o.ranks().get(k);
-                RankInput digest = r.digest().toInput();
+                RankInput digest = r.input();
                 RankReport shown = r.report() != null ? r.report() : digest.report();
                 ranks.add(new RankInput(digest.trace(), shown));
                 medians.putIfAbsent(shown.rank(), r.medians());

@@ -47,6 +47,34 @@ class SparkOutputsTest {
         assertTrue(markdown.toString().contains("9"), "the slow rank is in the report");
     }
 
+    /**
+     * A hung job's Flight Recorder dumps (generated: rank 5 never enqueued the last all_reduce of
+     * the data-parallel group) walked and read by the tasks: the same text report and the same
+     * {@code hang} section as the CLI's.
+     */
+    @Test
+    void aHungJobsFlightRecorderDumpsAsInTheCli() throws IOException {
+        Path dir = tmp.resolve("dumps");
+        new io.overlapanalyze.synth.FlightRecorderJob(8, 10, io.overlapanalyze.synth.FlightRecorderJob.Fault.MISSING_RANK,
+                5).write(dir, false);
+        AnalysisReport cli = AnalysisPipeline.run(PipelineInput.of(List.of(dir))).report();
+        StringWriter text = new StringWriter();
+        new io.overlapanalyze.render.TextRenderer().render(cli, text);
+        assertTrue(text.toString().contains("hang: group 5 DATA_PARALLEL_GROUP nccl:all_reduce #10: rank 5 never "
+                + "enqueued it"), text.toString());
+        Path out = tmp.resolve("hang.txt");
+        SparkRuns.Run run = SparkRuns.spark("-o", out.toString(), dir.toString());
+        assertEquals(0, run.code(), run.err());
+        assertEquals(text.toString(), Files.readString(out, StandardCharsets.UTF_8));
+        Path json = tmp.resolve("hang.json");
+        SparkRuns.Run asJson = SparkRuns.spark("-f", "json", "-o", json.toString(), dir.toString());
+        assertEquals(0, asJson.code(), asJson.err());
+        java.io.ByteArrayOutputStream cliJson = new java.io.ByteArrayOutputStream();
+        new JsonRenderer().render(cli, cliJson);
+        assertEquals(JsonRenderer.mapper().readTree(cliJson.toByteArray()).get("hang"),
+                JsonRenderer.mapper().readTree(json.toFile()).get("hang"));
+    }
+
     @Test
     void selectedStepsAndPartialStepsAsInTheCli() throws IOException {
         Path dir = SparkRuns.job(tmp.resolve("steps"), 4, 4, "\"slowRank\": 1, \"delayUs\": 100");

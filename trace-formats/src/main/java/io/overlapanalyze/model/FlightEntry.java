@@ -31,7 +31,7 @@ public record FlightEntry(long recordId, String groupName, String groupDesc, int
                           long p2pSeq, boolean p2p, String name, CollectiveType type, int peerFrom, int peerTo,
                           List<List<Long>> inputSizes, List<String> inputDtypes, List<List<Long>> outputSizes,
                           List<String> outputDtypes, String state, long createdNs, long startedNs, long completedNs,
-                          String threadName) {
+                          String threadName) implements java.io.Serializable {
     public FlightEntry {
         inputSizes = List.copyOf(inputSizes);
         inputDtypes = List.copyOf(inputDtypes);

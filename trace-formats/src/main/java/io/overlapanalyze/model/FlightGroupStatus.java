@@ -10,5 +10,5 @@ package io.overlapanalyze.model;
  * @param lastCompleted last sequence number seen completed, or -1
  */
 public record FlightGroupStatus(String groupName, int localGroupId, long lastEnqueued, long lastStarted,
-                                long lastCompleted) {
+                                long lastCompleted) implements java.io.Serializable {
 }

@@ -13,7 +13,7 @@ import java.util.List;
  * @param status      per group progress ({@code pg_status})
  */
 public record FlightRecorderDump(String version, String ncclVersion, List<FlightEntry> entries,
-                                 List<FlightGroupStatus> status) {
+                                 List<FlightGroupStatus> status) implements java.io.Serializable {
     public FlightRecorderDump {
         entries = List.copyOf(entries);
         status = List.copyOf(status);

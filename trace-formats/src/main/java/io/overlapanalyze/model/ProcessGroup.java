@@ -9,7 +9,7 @@ import java.util.List;
  * @param description group description ("default_pg"), or {@code null}
  * @param ranks       member ranks, empty when unknown
  */
-public record ProcessGroup(String name, String description, List<Integer> ranks) {
+public record ProcessGroup(String name, String description, List<Integer> ranks) implements java.io.Serializable {
     public ProcessGroup {
         ranks = ranks == null ? List.of() : List.copyOf(ranks);
     }

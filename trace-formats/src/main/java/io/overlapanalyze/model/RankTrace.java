@@ -174,6 +174,13 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
                 referenceOverlap, memory, commUnclassified, annotations, newHostRanges, flightRecorder);
     }
 
+    /** This trace declaring {@code newGroups}; every other component is this trace's. */
+    public RankTrace withGroups(List<ProcessGroup> newGroups) {
+        return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
+                collectives, newGroups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
+                referenceOverlap, memory, commUnclassified, annotations, hostRanges, flightRecorder);
+    }
+
     /** This trace with a Flight Recorder dump's own content; every other component is this trace's. */
     public RankTrace withFlightRecorder(FlightRecorderDump dump) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
