@@ -84,7 +84,7 @@ public final class NsysReader implements TraceReader {
     /** Every table the reader may read: a view or virtual table under one of these names is refused. */
     private static final String[] READ_TABLES = {KERNEL, RUNTIME, MEMCPY, MEMSET, GRAPH, NVTX, "StringIds",
             "META_DATA_EXPORT", "EXPORT_META_DATA", "TARGET_INFO_SESSION_START_TIME", "TARGET_INFO_SYSTEM_ENV",
-            "META_DATA_CAPTURE", "ThreadNames", "MPI_RANKS"};
+            "META_DATA_CAPTURE", "ThreadNames", "MPI_RANKS", "TARGET_INFO_GPU"};
 
     private final Pattern stepPattern;
     private final boolean defaultStepPattern;
@@ -192,6 +192,8 @@ public final class NsysReader implements TraceReader {
         private final Map<Long, Map<Integer, RankBuilder>> ranks = new LinkedHashMap<>();
         private final List<RankBuilder> rankList = new ArrayList<>();
         private final Map<String, String> env = new LinkedHashMap<>();
+        /** TARGET_INFO_GPU: device id → model name; empty when the export has no such table. */
+        private final Map<Integer, String> gpuNames = new java.util.HashMap<>();
         private ExportVersion version;
         private long epochNs;
         private long droppedDeviceRows;
@@ -210,6 +212,7 @@ public final class NsysReader implements TraceReader {
             identify();
             sessionStart();
             environment();
+            gpuNames();
             threadNames();
             mpiRanks();
             boolean kernelTable = db.hasTable(KERNEL);
@@ -340,6 +343,31 @@ public final class NsysReader implements TraceReader {
 
         private long time(long t) {
             return Math.addExact(t, epochNs);
+        }
+
+        /**
+         * The GPUs' model names ({@code TARGET_INFO_GPU.name} by {@code id}, the {@code deviceId} of the
+         * device rows); the table is absent in some exports (windowed fixtures), then the model is unknown.
+         */
+        private void gpuNames() throws SQLException {
+            String t = "TARGET_INFO_GPU";
+            String id = db.hasTable(t) ? db.column(t, "id") : null;
+            String name = db.hasTable(t) ? db.column(t, "name") : null;
+            if (id == null || name == null) {
+                return;
+            }
+            Map<Integer, String> read = new java.util.HashMap<>();
+            try (Statement st = db.statement();
+                 ResultSet rs = st.executeQuery("SELECT " + ExportDatabase.quote(id) + ", " + ExportDatabase.quote(name)
+                         + " FROM " + ExportDatabase.quote(db.table(t)))) {
+                while (rs.next()) {
+                    long d = rs.getLong(1);
+                    if (!rs.wasNull() && d >= Integer.MIN_VALUE && d <= Integer.MAX_VALUE) {
+                        read.put((int) d, rs.getString(2));
+                    }
+                }
+            }
+            gpuNames.putAll(RankTrace.deviceNames(read));
         }
 
         /** Launcher environment: DeviceEnvironment, then the launched process' own variables. */
@@ -1041,7 +1069,7 @@ public final class NsysReader implements TraceReader {
                 RankTrace trace = new RankTrace(file, TraceFormat.NSYS, id.rank(), id.source(), id.worldSize(),
                         r.lanes(), r.device, spans, threads, collectives, List.of(),
                         launches.unmatchedLaunches(r.processKey), hostOps, false, w.lines(), List.of(), List.of(),
-                        MemorySamples.empty(), commUnclassified, List.of(), p.hostRanges.outermost(0));
+                        MemorySamples.empty(), commUnclassified, List.of(), p.hostRanges.outermost(0), null, gpuNames);
                 out.add(new NsysRank(r.pid, r.deviceId, id.how(), trace));
             }
             out.sort(Comparator.comparingInt((NsysRank n) -> n.trace().rank()).thenComparingLong(NsysRank::pid));
