@@ -3,6 +3,9 @@ package io.overlapanalyze.formats.nsys;
 import io.overlapanalyze.formats.sqlite.SharedExports;
 import io.overlapanalyze.model.RankTrace;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
 
 import java.util.List;
 
@@ -12,6 +15,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 /** The device model (metrics.md §10) from Nsight's {@code TARGET_INFO_GPU.name}, on the shared exports. */
 class NsysDeviceModelTest {
+    @TempDir
+    Path dir;
+
     private static List<RankTrace> read(String name) throws Exception {
         return new NsysReader().read(SharedExports.original("nsys/" + name));
     }
@@ -32,5 +38,23 @@ class NsysDeviceModelTest {
         for (RankTrace t : ranks) {
             assertNull(t.deviceModel(), t.source());
         }
+    }
+
+    /**
+     * A node with two models: a process' {@code deviceId} is its own CUDA numbering, not the GPU's {@code id}
+     * (nsys.md §4), so without {@code TARGET_INFO_CUDA_DEVICE} the model is unknown, and with it the mapped
+     * GPU's name is taken, even when that GPU's id differs from the process' device number.
+     */
+    @Test
+    void aMixedNodeNeedsTheCudaDeviceMapping() throws Exception {
+        Path copy = SharedExports.copy("nsys/nsys2022.2.1_saxpy_mpi_cuda.sqlite", dir);
+        // PROVENANCE.md: pid 1230493 on deviceId 0; the export lists GPU id 0, an A100-SXM4-40GB.
+        SharedExports.sql(copy, "CREATE TABLE g AS SELECT * FROM TARGET_INFO_GPU",
+                "UPDATE g SET id = 1, name = 'Tesla V100-SXM2-16GB'",
+                "INSERT INTO TARGET_INFO_GPU SELECT * FROM g", "DROP TABLE g");
+        assertNull(new NsysReader().read(copy).get(0).deviceModel());
+        SharedExports.sql(copy, "CREATE TABLE TARGET_INFO_CUDA_DEVICE (gpuId INTEGER, cudaId INTEGER, pid INTEGER)",
+                "INSERT INTO TARGET_INFO_CUDA_DEVICE VALUES (1, 0, 1230493)");
+        assertEquals("Tesla V100-SXM2-16GB", new NsysReader().read(copy).get(0).deviceModel());
     }
 }
