@@ -75,6 +75,16 @@ class DeviceModelComparabilityTest {
     }
 
     @Test
+    void aSavedSummaryKeepsTheModelForALaterGate() throws Exception {
+        Path summary = tmp.resolve("v100.summary.json");
+        expect(0, "summary", onV100, "-o", summary.toString());
+        assertEquals(V100, json(Files.readString(summary)).get("ranks").get(0).get("deviceModel").asText());
+        CliRun refused = expect(2, "gate", "--baseline", summary.toString(), onA100);
+        assertTrue(refused.err().contains("device model: " + V100 + " vs " + A100), refused.err());
+        expect(0, "gate", "--baseline", summary.toString(), onV100);
+    }
+
+    @Test
     void diffNamesTheDifferenceInItsComparability() throws Exception {
         JsonNode c = json(expect(0, "diff", onA100, onV100, "-f", "json").out()).get("comparability");
         assertFalse(c.get("comparable").asBoolean());
