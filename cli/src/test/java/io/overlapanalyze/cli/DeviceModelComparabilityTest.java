@@ -99,6 +99,21 @@ class DeviceModelComparabilityTest {
         assertEquals(1.0, same.get("score").asDouble(), 0.0);
     }
 
+    /** The model is the trace's text: a name with a terminal escape is printed escaped, never raw. */
+    @Test
+    void aHostileModelNameIsEscapedWhereTheDifferenceIsPrinted() throws Exception {
+        Path evil = tmp.resolve("evil.pt.trace.json");
+        Files.writeString(evil, Files.readString(Path.of(onA100)).replace("\"" + A100 + "\"", "\"GPU\\u001b[2J\""));
+        CliRun refused = expect(2, "gate", "--baseline", onA100, evil.toString());
+        assertTrue(refused.err().contains("device model: " + A100 + " vs GPU"), refused.err());
+        assertFalse(refused.err().contains("\u001b"), refused.err());
+        for (String format : List.of("text", "markdown")) {
+            CliRun diff = expect(0, "diff", onA100, evil.toString(), "-f", format);
+            assertTrue(diff.out().contains("device model"), diff.out());
+            assertFalse(diff.out().contains("\u001b") || diff.err().contains("\u001b"), format);
+        }
+    }
+
     @Test
     void aSideThatDoesNotKnowItsDeviceIsNotCompared() throws Exception {
         Path none = tmp.resolve("no-device.pt.trace.json");
