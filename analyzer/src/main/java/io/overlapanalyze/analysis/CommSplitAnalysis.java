@@ -296,7 +296,7 @@ public final class CommSplitAnalysis {
         return new RankReport(report.rank(), report.rankSource(), report.source(), report.format(),
                 report.worldSize(), report.steps(), report.totals(), notes, report.warnings(), report.crossCheck(),
                 report.parallelism(), report.contention(), report.notAvailable(), report.preCapture(),
-                report.findings(), report.largestGroupSize());
+                report.findings(), report.largestGroupSize(), report.deviceModel());
     }
 
     /** Milliseconds with three decimals, half up to the µs (as the other step notes print them). */

@@ -17,14 +17,15 @@ import java.util.TreeSet;
  * change. JSON field names are a contract.
  *
  * <p>Each aspect both reports record is compared (a world size a side does not know is not); the score
- * is the share of them that match (1.0: all). The job's shape (world size, the number of ranks read,
- * the steps' names with their numbers taken out) must
+ * is the share of them that match (1.0: all). The job's shape (world size, device model, the number of
+ * ranks read, the steps' names with their numbers taken out) must
  * match for the runs to be comparable; the gradient collectives of a step (type and bytes) may
  * differ, which is what a bucket-size change does, and only lower the score.
  *
  * @param score       matching aspects / compared aspects, in [0, 1]
  * @param comparable  the job's shape matches (the differences, if any, are in collectives only)
- * @param differences each aspect that differs, in words with both values ("world size: 8 vs 2")
+ * @param differences each aspect that differs, in words with both values ("world size: 8 vs 2",
+ *                    "device model: NVIDIA A100-SXM4-80GB vs Tesla V100-SXM2-16GB")
  * @param compared    the aspects compared, in order
  * @param notCompared the §10 aspects not compared: not recorded in reports, or unknown on a side
  */
@@ -57,6 +58,21 @@ public record Comparability(double score, boolean comparable, List<String> diffe
                 differences.add("world size: " + show(worldA) + " vs " + show(worldB));
             }
         }
+        Set<String> modelsA = deviceModels(a);
+        Set<String> modelsB = deviceModels(b);
+        if (modelsA.isEmpty() || modelsB.isEmpty()) {
+            // A side whose traces do not list their device (or a summary written before it was recorded).
+            notCompared.add("deviceModel");
+        } else {
+            compared.add("deviceModel");
+            if (modelsA.equals(modelsB)) {
+                same++;
+            } else {
+                // Step times on an A100 and on a V100 differ by the hardware, not by the change under test.
+                shape = false;
+                differences.add("device model: " + show(modelsA) + " vs " + show(modelsB));
+            }
+        }
         compared.add("ranks");
         Set<Integer> ranksA = rankIds(a);
         Set<Integer> ranksB = rankIds(b);
@@ -85,7 +101,7 @@ public record Comparability(double score, boolean comparable, List<String> diffe
         } else {
             differences.add("gradient collectives (type, bytes) in the steps: " + show(collA) + " vs " + show(collB));
         }
-        notCompared.addAll(List.of("deviceModel", "collectiveGroups", "kernelNames"));
+        notCompared.addAll(List.of("collectiveGroups", "kernelNames"));
         return new Comparability((double) same / compared.size(), shape, differences, compared, notCompared);
     }
 
@@ -98,6 +114,13 @@ public record Comparability(double score, boolean comparable, List<String> diffe
     private static Set<Integer> worldSizes(Run run) {
         Set<Integer> out = new TreeSet<>();
         run.ranks().stream().map(RankReport::worldSize).filter(Objects::nonNull).forEach(out::add);
+        return out;
+    }
+
+    /** The device models the run's ranks name (unknown ones left out): one per run unless the job mixed devices. */
+    private static Set<String> deviceModels(Run run) {
+        Set<String> out = new TreeSet<>();
+        run.ranks().stream().map(RankReport::deviceModel).filter(Objects::nonNull).forEach(out::add);
         return out;
     }
 

@@ -30,12 +30,15 @@ import java.util.List;
  * @param largestGroupSize the most ranks any process group of its collectives has, as the trace states
  *                    it (member list or group size); {@code null} when no collective says. More than the
  *                    ranks read means its waiting may be for ranks outside the input (metrics.md §12)
+ * @param deviceModel the model of the device(s) the rank ran on ("NVIDIA A100-SXM4-80GB"; several joined
+ *                    sorted with " + "), as the trace lists it; {@code null} when the trace does not say, or
+ *                    in reports written before it existed (metrics.md §10: compared between runs)
  */
 public record RankReport(int rank, String rankSource, String source, String format, Integer worldSize,
                          List<StepReport> steps, Totals totals, List<String> notes, List<String> warnings,
                          List<CrossCheckStep> crossCheck, Parallelism parallelism,
                          List<ContentionReport> contention, NotAvailable notAvailable, PreCapture preCapture,
-                         List<Finding> findings, Integer largestGroupSize)
+                         List<Finding> findings, Integer largestGroupSize, String deviceModel)
                                  implements java.io.Serializable {
     public RankReport {
         steps = List.copyOf(steps);
@@ -49,13 +52,13 @@ public record RankReport(int rank, String rankSource, String source, String form
     /** This report with {@code f} as its findings; every other component is this report's. */
     public RankReport withFindings(List<Finding> f) {
         return new RankReport(rank, rankSource, source, format, worldSize, steps, totals, notes, warnings, crossCheck,
-                parallelism, contention, notAvailable, preCapture, f, largestGroupSize);
+                parallelism, contention, notAvailable, preCapture, f, largestGroupSize, deviceModel);
     }
 
     /** This report with {@code s} as its steps; every other component is this report's. */
     public RankReport withSteps(List<StepReport> s) {
         return new RankReport(rank, rankSource, source, format, worldSize, s, totals, notes, warnings, crossCheck,
-                parallelism, contention, notAvailable, preCapture, findings, largestGroupSize);
+                parallelism, contention, notAvailable, preCapture, findings, largestGroupSize, deviceModel);
     }
 
     /**

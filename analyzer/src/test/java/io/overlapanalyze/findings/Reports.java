@@ -62,7 +62,7 @@ final class Reports {
     static RankReport rank(int rank, Integer worldSize, List<Step> steps) {
         return new RankReport(rank, "TRACE", "rank" + rank + ".json", "KINETO", worldSize,
                 steps.stream().map(Reports::step).toList(), null, List.of(), List.of(), List.of(), null, List.of(),
-                null, null, List.of(), null);
+                null, null, List.of(), null, null);
     }
 
     /** A cross-rank section whose only content is the given stragglers, skew count, collectives and mismatches. */

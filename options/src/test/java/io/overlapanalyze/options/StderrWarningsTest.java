@@ -26,7 +26,7 @@ class StderrWarningsTest {
 
     private static io.overlapanalyze.report.RankReport rank(int id, String source, List<String> warnings) {
         return new io.overlapanalyze.report.RankReport(id, "TRACE", source, "NSYS", 2, List.of(), null, List.of(), warnings,
-                null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null);
     }
 
     @Test

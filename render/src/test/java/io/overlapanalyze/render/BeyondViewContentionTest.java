@@ -25,7 +25,7 @@ class BeyondViewContentionTest {
 
     private static BeyondView.Section section(List<ContentionReport> rows) {
         RankReport r = new RankReport(0, "TRACE", "x", "KINETO", null, List.of(StepReport.empty("s")), null, List.of(),
-                List.of(), List.of(), null, rows, NotAvailable.none(), null, List.of(), null);
+                List.of(), List.of(), null, rows, NotAvailable.none(), null, List.of(), null, null);
         return BeyondView.sections(r).stream().filter(s -> s.title().startsWith("compute slowdown")).findFirst()
                 .orElseThrow();
     }

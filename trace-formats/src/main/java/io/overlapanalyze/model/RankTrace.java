@@ -1,6 +1,9 @@
 package io.overlapanalyze.model;
 
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Everything one rank (one process driving one device) recorded, in the common model of
@@ -45,6 +48,11 @@ import java.util.List;
  *                          {@code null} for every other format
  * @param annotations       user annotation ranges ({@code record_function} labels) on the device, or on
  *                          the host with the device work they launched; empty when the trace has none
+ * @param hostRanges        the outermost host ranges (NVTX, {@code record_function}), for step hints
+ * @param deviceNames       the device models the trace lists, by device index as {@link Lane#device()} names
+ *                          it (Kineto {@code deviceProperties}, Nsight {@code TARGET_INFO_GPU}); empty when
+ *                          it lists none. Kept whole (not the model of this rank alone) so that a trace split
+ *                          per device keeps the right one: see {@link #deviceModel()}
  */
 public record RankTrace(String source, TraceFormat format, int rank, RankSource rankSource, int worldSize,
                         List<Lane> lanes, DeviceIntervals device, List<HostSpan> hostSpans,
@@ -53,7 +61,7 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
                         List<String> warnings, List<StreamWait> streamWaits,
                         List<ReferenceOverlap> referenceOverlap, MemorySamples memory,
                         String commUnclassified, List<Annotation> annotations, List<HostSpan> hostRanges,
-                        FlightRecorderDump flightRecorder) {
+                        FlightRecorderDump flightRecorder, Map<Integer, String> deviceNames) {
     /**
      * More ranks than any job has (the largest runs have some 10^5): a world size above it, or a
      * rank id at or above it, is metadata that cannot be right, set aside with a warning, never
@@ -73,6 +81,21 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
         memory = memory == null ? MemorySamples.empty() : memory;
         annotations = annotations == null ? List.of() : List.copyOf(annotations);
         hostRanges = hostRanges == null ? List.of() : List.copyOf(hostRanges);
+        deviceNames = deviceNames == null ? Map.of() : Map.copyOf(deviceNames);
+    }
+
+    /** A trace that lists no device models ({@link #deviceNames()} empty). */
+    public RankTrace(String source, TraceFormat format, int rank, RankSource rankSource, int worldSize,
+                     List<Lane> lanes, DeviceIntervals device, List<HostSpan> hostSpans,
+                     List<HostThread> threads, List<Collective> collectives, List<ProcessGroup> groups,
+                     long[] unmatchedLaunchNs, boolean hostOpsPresent, boolean truncated,
+                     List<String> warnings, List<StreamWait> streamWaits,
+                     List<ReferenceOverlap> referenceOverlap, MemorySamples memory,
+                     String commUnclassified, List<Annotation> annotations, List<HostSpan> hostRanges,
+                     FlightRecorderDump flightRecorder) {
+        this(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads, collectives, groups,
+                unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits, referenceOverlap, memory,
+                commUnclassified, annotations, hostRanges, flightRecorder, Map.of());
     }
 
     /** A trace without {@link #hostRanges() host ranges} (a format or a test that records none). */
@@ -108,42 +131,42 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
     public RankTrace withRank(int newRank, RankSource newRankSource) {
         return new RankTrace(source, format, newRank, newRankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, commUnclassified, annotations, hostRanges, flightRecorder);
+                referenceOverlap, memory, commUnclassified, annotations, hostRanges, flightRecorder, deviceNames);
     }
 
     /** This trace marked as one whose communication cannot be classified, and why. */
     public RankTrace withCommUnclassified(String why) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, why, annotations, hostRanges, flightRecorder);
+                referenceOverlap, memory, why, annotations, hostRanges, flightRecorder, deviceNames);
     }
 
     /** This trace with another job size ({@code -1}: unknown); every other component is this trace's. */
     public RankTrace withWorldSize(int newWorldSize) {
         return new RankTrace(source, format, rank, rankSource, newWorldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, commUnclassified, annotations, hostRanges, flightRecorder);
+                referenceOverlap, memory, commUnclassified, annotations, hostRanges, flightRecorder, deviceNames);
     }
 
     /** This trace with {@code newCollectives} (same ids, same order); every other component is this trace's. */
     public RankTrace withCollectives(List<Collective> newCollectives) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 newCollectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, commUnclassified, annotations);
+                referenceOverlap, memory, commUnclassified, annotations, List.of(), null, deviceNames);
     }
 
     /** This trace as read from {@code newSource}; every other component is this trace's. */
     public RankTrace withSource(String newSource) {
         return new RankTrace(newSource, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, commUnclassified, annotations, hostRanges, flightRecorder);
+                referenceOverlap, memory, commUnclassified, annotations, hostRanges, flightRecorder, deviceNames);
     }
 
     /** This trace with {@code newWarnings} in place of its warnings; every other component is this trace's. */
     public RankTrace withWarnings(List<String> newWarnings) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, newWarnings, streamWaits,
-                referenceOverlap, memory, commUnclassified, annotations, hostRanges, flightRecorder);
+                referenceOverlap, memory, commUnclassified, annotations, hostRanges, flightRecorder, deviceNames);
     }
 
     /** This trace with one more warning line at the end; every other component is this trace's. */
@@ -157,21 +180,21 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
     public RankTrace withMemory(MemorySamples newMemory) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, newMemory, commUnclassified, annotations, hostRanges, flightRecorder);
+                referenceOverlap, newMemory, commUnclassified, annotations, hostRanges, flightRecorder, deviceNames);
     }
 
     /** This trace with {@code newAnnotations} as its user annotation ranges; every other component is this trace's. */
     public RankTrace withAnnotations(List<Annotation> newAnnotations) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, commUnclassified, newAnnotations, hostRanges, flightRecorder);
+                referenceOverlap, memory, commUnclassified, newAnnotations, hostRanges, flightRecorder, deviceNames);
     }
 
     /** This trace with {@code newHostRanges} as its host ranges; every other component is this trace's. */
     public RankTrace withHostRanges(List<HostSpan> newHostRanges) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, commUnclassified, annotations, newHostRanges, flightRecorder);
+                referenceOverlap, memory, commUnclassified, annotations, newHostRanges, flightRecorder, deviceNames);
     }
 
     /** This trace declaring {@code newGroups}; every other component is this trace's. */
@@ -185,7 +208,49 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
     public RankTrace withFlightRecorder(FlightRecorderDump dump) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, commUnclassified, annotations, hostRanges, dump);
+                referenceOverlap, memory, commUnclassified, annotations, hostRanges, dump, deviceNames);
+    }
+
+    /** This trace with {@code names} as the device models it lists; every other component is this trace's. */
+    public RankTrace withDeviceNames(Map<Integer, String> names) {
+        return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
+                collectives, groups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
+                referenceOverlap, memory, commUnclassified, annotations, hostRanges, flightRecorder, names);
+    }
+
+    /**
+     * The model of the device(s) this rank ran on (metrics.md §10 "device model"), or {@code null} when
+     * the trace does not say: the listed names of its lanes' devices, several different ones joined
+     * sorted with " + ". A rank whose lanes' devices are not listed (or that has no lanes) takes the
+     * machine's model only when every listed device has the same one; otherwise it is unknown.
+     */
+    public String deviceModel() {
+        if (deviceNames.isEmpty()) {
+            return null;
+        }
+        TreeSet<String> used = new TreeSet<>();
+        for (Lane l : lanes) {
+            String name = deviceNames.get(l.device());
+            if (name != null) {
+                used.add(name);
+            }
+        }
+        if (used.isEmpty()) {
+            TreeSet<String> all = new TreeSet<>(deviceNames.values());
+            return all.size() == 1 ? all.first() : null;
+        }
+        return String.join(" + ", used);
+    }
+
+    /** Cleans device model names as read: blank or absent names are left out (unknown is not a model). */
+    public static Map<Integer, String> deviceNames(Map<Integer, String> read) {
+        Map<Integer, String> out = new TreeMap<>();
+        read.forEach((id, name) -> {
+            if (id != null && name != null && !name.isBlank()) {
+                out.put(id, name.strip());
+            }
+        });
+        return out;
     }
 
     /** True when the rank recorded no device activity at all (a CPU-only trace). */

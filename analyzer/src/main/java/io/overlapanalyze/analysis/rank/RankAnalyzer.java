@@ -171,7 +171,8 @@ public final class RankAnalyzer {
                 trace.worldSize() >= 0 ? trace.worldSize() : null, steps, totals, notes,
                 withRepeatedStepNames(warnings, steps),
                 OverlapCrossCheck.compare(trace.referenceOverlap(), steps, profilerViews), parallelism, slowdown.rows(),
-                notAvailable(trace, steps, memory, slowdown), preCapture, List.of(), largestGroupSize(trace));
+                notAvailable(trace, steps, memory, slowdown), preCapture, List.of(), largestGroupSize(trace),
+                trace.deviceModel());
     }
 
     /** Start of the rank warning that says the trace's host and device clocks disagree (issue 29 item 8). */
@@ -319,7 +320,7 @@ public final class RankAnalyzer {
                 report.worldSize(), kept, TotalsCalculator.totals(kept, options), notes, report.warnings(),
                 report.crossCheck().stream().filter(c -> selection.test(c.step())).toList(), report.parallelism(),
                 report.contention(), report.notAvailable(), report.preCapture(), report.findings(),
-                report.largestGroupSize());
+                report.largestGroupSize(), report.deviceModel());
     }
 
     private static final String PARTIAL_NOTE_SUFFIX = " partial step(s) excluded from totals";

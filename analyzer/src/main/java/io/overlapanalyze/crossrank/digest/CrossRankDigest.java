@@ -152,6 +152,6 @@ public final class CrossRankDigest {
             steps.add(window ? kept.withDeviceWindow(s.deviceStartNs(), s.deviceEndNs()) : kept);
         }
         return new RankReport(r.rank(), r.rankSource(), r.source(), r.format(), r.worldSize(), steps, null,
-                List.of(), List.of(), List.of(), null, List.of(), null, null, List.of(), null);
+                List.of(), List.of(), List.of(), null, List.of(), null, null, List.of(), null, null);
     }
 }

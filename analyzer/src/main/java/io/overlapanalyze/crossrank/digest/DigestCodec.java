@@ -292,7 +292,7 @@ final class DigestCodec {
             steps.add(windowStart == null || windowEnd == null ? step : step.withDeviceWindow(windowStart, windowEnd));
         }
         return new RankReport(rank, rankSource, source, format, world == null ? null : world.intValue(), steps, null,
-                List.of(), List.of(), List.of(), null, List.of(), null, null, List.of(), null);
+                List.of(), List.of(), List.of(), null, List.of(), null, null, List.of(), null, null);
     }
 
     /** Writes the body, then prefixes it with the format and the two tables. */

@@ -73,7 +73,7 @@ class CrossRankDigestTest {
         StepReport noTail = StepReport.empty("ProfilerStep#2");
         StepReport windowOnly = StepReport.empty("ProfilerStep#3").withDeviceWindow(30, 50);
         RankReport r = new RankReport(0, "TRACE", "r0.json", "KINETO", 2, List.of(withTail, noTail, windowOnly), null,
-                List.of("a note"), List.of("a warning"), List.of(), null, List.of(), null, null, List.of(), null);
+                List.of("a note"), List.of("a warning"), List.of(), null, List.of(), null, null, List.of(), null, null);
         return new RankInput(t, r);
     }
 

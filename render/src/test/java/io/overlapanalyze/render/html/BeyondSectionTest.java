@@ -34,7 +34,7 @@ class BeyondSectionTest {
         }
         RankReport r = new RankReport(0, "TRACE", "x", "KINETO", null, s, null, List.of(), List.of(), List.of(),
                 new Parallelism(List.of("DDP"), List.of("why")), c,
-                new NotAvailable("no all-gathers", "no send/recv", null, null, "no gradient collectives", null), null, List.of(), null);
+                new NotAvailable("no all-gathers", "no send/recv", null, null, "no gradient collectives", null), null, List.of(), null, null);
         StringBuilder sb = new StringBuilder();
         BeyondSection.write(r, false, BeyondSection.rowsPerTable(1), sb);
         return Jsoup.parse(sb.toString()).selectFirst("details.beyond");
@@ -59,7 +59,7 @@ class BeyondSectionTest {
                 new ContentionReport("gemm", 16, 16, 190_000, 200_000, -5.0, -80_000, List.of(264, 1, 1),
                         List.of(256, 1, 1), true));
         RankReport r = new RankReport(0, "TRACE", "x", "KINETO", null, List.of(step(0, 1L)), null, List.of(), List.of(),
-                List.of(), null, c, NotAvailable.none(), null, List.of(), null);
+                List.of(), null, c, NotAvailable.none(), null, List.of(), null, null);
         StringBuilder sb = new StringBuilder();
         BeyondSection.write(r, true, BeyondSection.rowsPerTable(1), sb);
         Element b = Jsoup.parse(sb.toString()).selectFirst("details.beyond");

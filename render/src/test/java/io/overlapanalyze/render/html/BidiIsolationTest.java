@@ -34,7 +34,7 @@ class BidiIsolationTest {
         Totals t = new Totals(1, 10_000_000, 1_000_000, 2_000_000, 0, 1_000_000, 0, 7_000_000, 3_000_000, 0, 0.0,
                 md, 10_000_000L, b, idle);
         RankReport r = new RankReport(0, "TRACE", "rank\u202e0.json", "KINETO", null, List.of(StepReport.empty(HEBREW)),
-                t, List.of(), List.of(), List.of(), null, List.of(), null, null, List.of(), null);
+                t, List.of(), List.of(), List.of(), null, List.of(), null, null, List.of(), null, null);
         return new AnalysisReport(AnalysisReport.SCHEMA_VERSION, "t", List.of(r), null, List.of(), null);
     }
 

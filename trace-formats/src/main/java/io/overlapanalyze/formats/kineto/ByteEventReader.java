@@ -48,14 +48,16 @@ final class ByteEventReader {
 
         void traceEventsEnd();
 
-        /** {@code distributedInfo} or {@code baseTimeNanoseconds}: the value's bytes, for Jackson. */
+        /** {@code distributedInfo}, {@code baseTimeNanoseconds} or {@code deviceProperties}: the value's bytes, for Jackson. */
         void header(String key, byte[] value) throws IOException;
     }
 
     private static final int TOP_TRACE_EVENTS = 0;
     private static final int TOP_DISTRIBUTED_INFO = 1;
     private static final int TOP_BASE_TIME = 2;
-    private static final KeyTable TOP_KEYS = KeyTable.of("traceEvents", "distributedInfo", "baseTimeNanoseconds");
+    private static final int TOP_DEVICE_PROPERTIES = 3;
+    private static final KeyTable TOP_KEYS = KeyTable.of("traceEvents", "distributedInfo", "baseTimeNanoseconds",
+            "deviceProperties");
 
     private static final int PH = 0;
     private static final int CAT = 1;
@@ -130,6 +132,7 @@ final class ByteEventReader {
                 case TOP_TRACE_EVENTS -> readEvents(parallel);
                 case TOP_DISTRIBUTED_INFO -> sink.header("distributedInfo", s.captureValue());
                 case TOP_BASE_TIME -> sink.header("baseTimeNanoseconds", s.captureValue());
+                case TOP_DEVICE_PROPERTIES -> sink.header("deviceProperties", s.captureValue());
                 default -> s.skipValue();
             }
         } while (s.nextMember());

@@ -210,6 +210,6 @@ final class DeviceSplit {
                 whole.hostSpans(), whole.threads(), collectives, whole.groups(), whole.unmatchedLaunchNs().clone(),
                 whole.hostOpsPresent(), whole.truncated(), warnings, waits, whole.referenceOverlap(),
                 memory.isEmpty() ? MemorySamples.empty() : memory, whole.commUnclassified(), annotations,
-                whole.hostRanges());
+                whole.hostRanges(), whole.flightRecorder(), whole.deviceNames());
     }
 }

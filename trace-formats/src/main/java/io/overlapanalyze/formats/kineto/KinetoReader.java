@@ -228,6 +228,7 @@ public final class KinetoReader implements TraceReader {
         private final TraceCollector collector;
         private final EventHolder event = new EventHolder();
         private DistributedInfo dist = DistributedInfo.ABSENT;
+        private Map<Integer, String> deviceNames = Map.of();
         private Long baseNs;
         private boolean sawEvents;
         private boolean eventsComplete;
@@ -314,6 +315,8 @@ public final class KinetoReader implements TraceReader {
                 JsonToken t = hp.nextToken();
                 if ("distributedInfo".equals(key)) {
                     dist = DistributedInfo.read(hp);
+                } else if ("deviceProperties".equals(key)) {
+                    deviceNames = DeviceProperties.read(hp);
                 } else {
                     readBase(hp, t);
                 }
@@ -383,6 +386,9 @@ public final class KinetoReader implements TraceReader {
                         break;
                     case "baseTimeNanoseconds":
                         readBase(p, value);
+                        break;
+                    case "deviceProperties":
+                        deviceNames = DeviceProperties.read(p);
                         break;
                     default:
                         p.skipChildren();
@@ -468,7 +474,7 @@ public final class KinetoReader implements TraceReader {
             return new RankTrace(file, TraceFormat.KINETO, rank, source, world, lanes(), device, spans, threads(),
                     collectives, dist.groups(), unmatched, collector.hostOpsPresent, truncated, warnings.lines(),
                     streamWaits, List.of(), collector.memory, null, AnnotationJoiner.join(collector, device, base),
-                    collector.hostRanges.outermost(base));
+                    collector.hostRanges.outermost(base), null, deviceNames);
         }
 
         /** Adding the base must not overflow any time (a corrupt base, or epoch times plus a base). */

@@ -84,7 +84,8 @@ public final class NsysReader implements TraceReader {
     /** Every table the reader may read: a view or virtual table under one of these names is refused. */
     private static final String[] READ_TABLES = {KERNEL, RUNTIME, MEMCPY, MEMSET, GRAPH, NVTX, "StringIds",
             "META_DATA_EXPORT", "EXPORT_META_DATA", "TARGET_INFO_SESSION_START_TIME", "TARGET_INFO_SYSTEM_ENV",
-            "META_DATA_CAPTURE", "ThreadNames", "MPI_RANKS"};
+            "META_DATA_CAPTURE", "ThreadNames", "MPI_RANKS", "TARGET_INFO_GPU",
+            "TARGET_INFO_CUDA_DEVICE"};
 
     private final Pattern stepPattern;
     private final boolean defaultStepPattern;
@@ -192,6 +193,10 @@ public final class NsysReader implements TraceReader {
         private final Map<Long, Map<Integer, RankBuilder>> ranks = new LinkedHashMap<>();
         private final List<RankBuilder> rankList = new ArrayList<>();
         private final Map<String, String> env = new LinkedHashMap<>();
+        /** TARGET_INFO_GPU: device id → model name; empty when the export has no such table. */
+        private final Map<Integer, String> gpuNames = new java.util.HashMap<>();
+        /** TARGET_INFO_CUDA_DEVICE: "pid:cudaId" → GPU id; empty when the export has no such table. */
+        private final Map<String, Integer> cudaDevices = new java.util.HashMap<>();
         private ExportVersion version;
         private long epochNs;
         private long droppedDeviceRows;
@@ -210,6 +215,7 @@ public final class NsysReader implements TraceReader {
             identify();
             sessionStart();
             environment();
+            gpuNames();
             threadNames();
             mpiRanks();
             boolean kernelTable = db.hasTable(KERNEL);
@@ -340,6 +346,70 @@ public final class NsysReader implements TraceReader {
 
         private long time(long t) {
             return Math.addExact(t, epochNs);
+        }
+
+        /**
+         * The GPUs' model names ({@code TARGET_INFO_GPU.name} by {@code id}) and, when the export has it,
+         * which GPU each process' CUDA device is ({@code TARGET_INFO_CUDA_DEVICE}: pid, cudaId → gpuId). A
+         * device row's {@code deviceId} is the CUDA device as the process saw it, which is not the GPU's
+         * {@code id} in general (nsys.md: id 0 → cuDevice 3 observed), so names are never joined on it
+         * directly. The GPU table is absent in some exports (windowed fixtures): the model is unknown.
+         */
+        private void gpuNames() throws SQLException {
+            String t = "TARGET_INFO_GPU";
+            String id = db.hasTable(t) ? db.column(t, "id") : null;
+            String name = db.hasTable(t) ? db.column(t, "name") : null;
+            if (id == null || name == null) {
+                return;
+            }
+            Map<Integer, String> read = new java.util.HashMap<>();
+            try (Statement st = db.statement();
+                 ResultSet rs = st.executeQuery("SELECT " + ExportDatabase.quote(id) + ", " + ExportDatabase.quote(name)
+                         + " FROM " + ExportDatabase.quote(db.table(t)))) {
+                while (rs.next()) {
+                    long d = rs.getLong(1);
+                    if (!rs.wasNull() && d >= Integer.MIN_VALUE && d <= Integer.MAX_VALUE) {
+                        read.put((int) d, rs.getString(2));
+                    }
+                }
+            }
+            gpuNames.putAll(RankTrace.deviceNames(read));
+            t = "TARGET_INFO_CUDA_DEVICE";
+            String gpu = db.hasTable(t) ? db.column(t, "gpuId") : null;
+            String cuda = db.hasTable(t) ? db.column(t, "cudaId") : null;
+            String pid = db.hasTable(t) ? db.column(t, "pid") : null;
+            if (gpu == null || cuda == null || pid == null) {
+                return;
+            }
+            try (Statement st = db.statement();
+                 ResultSet rs = st.executeQuery("SELECT " + ExportDatabase.quote(pid) + ", " + ExportDatabase.quote(cuda)
+                         + ", " + ExportDatabase.quote(gpu) + " FROM " + ExportDatabase.quote(db.table(t)))) {
+                while (rs.next()) {
+                    long p = rs.getLong(1);
+                    long c = rs.getLong(2);
+                    long g = rs.getLong(3);
+                    if (g >= Integer.MIN_VALUE && g <= Integer.MAX_VALUE && c >= Integer.MIN_VALUE && c <= Integer.MAX_VALUE) {
+                        cudaDevices.put(p + ":" + c, (int) g);
+                    }
+                }
+            }
+        }
+
+        /**
+         * The model of {@code r}'s device, keyed by its {@code deviceId} (as its lanes name it): through
+         * {@code TARGET_INFO_CUDA_DEVICE} when that maps the process' device; else the node's model when
+         * every GPU listed is of one model; else none (another GPU of a mixed node could be meant).
+         */
+        private Map<Integer, String> deviceNamesOf(RankBuilder r) {
+            Integer gpu = cudaDevices.get(r.pid + ":" + r.deviceId);
+            String name = null;
+            if (gpu != null) {
+                name = gpuNames.get(gpu);
+            } else {
+                java.util.Set<String> models = new java.util.TreeSet<>(gpuNames.values());
+                name = models.size() == 1 ? models.iterator().next() : null;
+            }
+            return name == null ? Map.of() : Map.of(r.deviceId, name);
         }
 
         /** Launcher environment: DeviceEnvironment, then the launched process' own variables. */
@@ -1041,7 +1111,7 @@ public final class NsysReader implements TraceReader {
                 RankTrace trace = new RankTrace(file, TraceFormat.NSYS, id.rank(), id.source(), id.worldSize(),
                         r.lanes(), r.device, spans, threads, collectives, List.of(),
                         launches.unmatchedLaunches(r.processKey), hostOps, false, w.lines(), List.of(), List.of(),
-                        MemorySamples.empty(), commUnclassified, List.of(), p.hostRanges.outermost(0));
+                        MemorySamples.empty(), commUnclassified, List.of(), p.hostRanges.outermost(0), null, deviceNamesOf(r));
                 out.add(new NsysRank(r.pid, r.deviceId, id.how(), trace));
             }
             out.sort(Comparator.comparingInt((NsysRank n) -> n.trace().rank()).thenComparingLong(NsysRank::pid));

@@ -113,7 +113,8 @@ final class KinetoParity {
         List<String> lines = new ArrayList<>();
         lines.add("source=" + t.source());
         lines.add("format=" + t.format() + " rank=" + t.rank() + " rankSource=" + t.rankSource()
-                + " worldSize=" + t.worldSize() + " hostOpsPresent=" + t.hostOpsPresent()
+                + " worldSize=" + t.worldSize() + " deviceNames=" + escape(String.valueOf(new java.util.TreeMap<>(t.deviceNames())))
+                + " hostOpsPresent=" + t.hostOpsPresent()
                 + " truncated=" + t.truncated());
         lines.add("lanes " + t.lanes().size());
         for (Lane l : t.lanes()) {
@@ -281,6 +282,8 @@ final class KinetoParity {
                     }
                     case "distributedInfo" -> out.add("distributedInfo=" + escape(String.valueOf(DistributedInfo.read(p))));
                     case "baseTimeNanoseconds" -> out.add("base=" + base(p, v));
+                    case "deviceProperties" -> out.add("deviceProperties=" + escape(String.valueOf(
+                            new java.util.TreeMap<>(DeviceProperties.read(p)))));
                     default -> p.skipChildren();
                 }
             }
@@ -384,6 +387,8 @@ final class KinetoParity {
                 JsonToken t = hp.nextToken();
                 if ("distributedInfo".equals(key)) {
                     out.add("distributedInfo=" + escape(String.valueOf(DistributedInfo.read(hp))));
+                } else if ("deviceProperties".equals(key)) {
+                    out.add("deviceProperties=" + escape(String.valueOf(new java.util.TreeMap<>(DeviceProperties.read(hp)))));
                 } else {
                     String b;
                     try {
