@@ -201,7 +201,7 @@ public record RankTrace(String source, TraceFormat format, int rank, RankSource 
     public RankTrace withGroups(List<ProcessGroup> newGroups) {
         return new RankTrace(source, format, rank, rankSource, worldSize, lanes, device, hostSpans, threads,
                 collectives, newGroups, unmatchedLaunchNs, hostOpsPresent, truncated, warnings, streamWaits,
-                referenceOverlap, memory, commUnclassified, annotations, hostRanges, flightRecorder);
+                referenceOverlap, memory, commUnclassified, annotations, hostRanges, flightRecorder, deviceNames);
     }
 
     /** This trace with a Flight Recorder dump's own content; every other component is this trace's. */
