@@ -127,6 +127,9 @@ class JobAtAGlanceTest {
         assertEquals(1, bad.errLines().size(), bad.err());
         assertTrue(bad.err().contains("--detail") && bad.err().contains("the-slow-one"), bad.err());
         assertEquals("", bad.out());
+        CliRun noRows = CliRun.of("--rank-rows", "0", sample.toString());
+        assertEquals(2, noRows.exitCode());
+        assertEquals(List.of("overlap-analyze: --rank-rows: rank rows must be at least 1, got 0"), noRows.errLines());
     }
 
     /** The ranks whose detail heading ("rank N of 1024  path") appears, in order. */

@@ -1,5 +1,6 @@
 package io.overlapanalyze.options;
 
+import io.overlapanalyze.render.overview.DetailSelection;
 import io.overlapanalyze.render.overview.ReportLayout;
 import picocli.CommandLine.Option;
 
@@ -26,11 +27,17 @@ public final class LayoutOptions {
      * @throws UserInputException when a value is not one the options accept
      */
     public ReportLayout layout() {
+        if (detail != null) {
+            try {
+                DetailSelection.parse(detail);
+            } catch (IllegalArgumentException e) {
+                throw new UserInputException("--detail: " + e.getMessage(), e);
+            }
+        }
         try {
             return ReportLayout.of(detail, rankRows);
         } catch (IllegalArgumentException e) {
-            throw new UserInputException((detail != null && rankRows == null ? "--detail: " : "--detail/--rank-rows: ")
-                    + e.getMessage(), e);
+            throw new UserInputException("--rank-rows: " + e.getMessage(), e);
         }
     }
 }
