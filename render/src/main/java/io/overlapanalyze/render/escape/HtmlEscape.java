@@ -23,33 +23,14 @@ public final class HtmlEscape {
         if (s == null) {
             return "";
         }
-        StringBuilder out = null;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            String r = switch (c) {
-                case '&' -> "&amp;";
-                case '<' -> "&lt;";
-                case '>' -> "&gt;";
-                case '"' -> "&quot;";
-                case '\'' -> "&#39;";
-                default -> null;
-            };
-            boolean hidden = r == null && Visible.hidden(s, i);
-            if ((r != null || hidden) && out == null) {
-                out = new StringBuilder(s.length() + 16).append(s, 0, i);
-            }
-            if (out == null) {
-                continue;
-            }
-            if (r != null) {
-                out.append(r);
-            } else if (hidden) {
-                Visible.appendShown(out, c);
-            } else {
-                out.append(c);
-            }
-        }
-        String escaped = out == null ? s : out.toString();
+        String escaped = Visible.escaped(s, c -> switch (c) {
+            case '&' -> "&amp;";
+            case '<' -> "&lt;";
+            case '>' -> "&gt;";
+            case '"' -> "&quot;";
+            case '\'' -> "&#39;";
+            default -> null;
+        });
         return rightToLeft(escaped) ? ISOLATE + escaped + POP_ISOLATE : escaped;
     }
 

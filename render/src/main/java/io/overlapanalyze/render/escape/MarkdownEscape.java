@@ -20,30 +20,7 @@ public final class MarkdownEscape {
 
     /** {@code s} as literal markdown text, in a paragraph, a list item or a table cell; "" for null. */
     public static String text(String s) {
-        if (s == null) {
-            return "";
-        }
-        StringBuilder out = null;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            boolean hidden = Visible.hidden(s, i);
-            boolean special = !hidden && SPECIAL.indexOf(c) >= 0;
-            if ((hidden || special) && out == null) {
-                out = new StringBuilder(s.length() + 16).append(s, 0, i);
-            }
-            if (out == null) {
-                continue;
-            }
-            if (hidden) {
-                Visible.appendShown(out, c);
-            } else {
-                if (special) {
-                    out.append('\\');
-                }
-                out.append(c);
-            }
-        }
-        return out == null ? s : out.toString();
+        return s == null ? "" : Visible.escaped(s, c -> SPECIAL.indexOf(c) >= 0 ? "\\" + c : null);
     }
 
     /**

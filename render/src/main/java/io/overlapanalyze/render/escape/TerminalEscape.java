@@ -13,18 +13,6 @@ public final class TerminalEscape {
 
     /** {@code s} with its hidden characters shown; {@code s} itself when it has none; null for null. */
     public static String text(String s) {
-        if (s == null || Visible.plain(s)) {
-            return s;
-        }
-        StringBuilder out = new StringBuilder(s.length() + 16);
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (Visible.hidden(s, i)) {
-                Visible.appendShown(out, c);
-            } else {
-                out.append(c);
-            }
-        }
-        return out.toString();
+        return s == null ? null : Visible.escaped(s, c -> null);
     }
 }

@@ -47,13 +47,36 @@ final class Visible {
         }
     }
 
-    /** Whether {@code s} has nothing hidden (then it is printed as it is). */
-    static boolean plain(String s) {
+    /** What an escaper writes for a character that is not hidden: its replacement, or {@code null} to keep it. */
+    @FunctionalInterface
+    interface Replacement {
+        String of(char c);
+    }
+
+    /**
+     * {@code s} with its hidden characters shown and every other character {@code replacement}
+     * names replaced; {@code s} itself when nothing changes (no copy for the common plain name).
+     */
+    static String escaped(String s, Replacement replacement) {
+        StringBuilder out = null;
         for (int i = 0; i < s.length(); i++) {
-            if (hidden(s, i)) {
-                return false;
+            char c = s.charAt(i);
+            boolean hidden = hidden(s, i);
+            String r = hidden ? null : replacement.of(c);
+            if ((hidden || r != null) && out == null) {
+                out = new StringBuilder(s.length() + 16).append(s, 0, i);
+            }
+            if (out == null) {
+                continue;
+            }
+            if (hidden) {
+                appendShown(out, c);
+            } else if (r != null) {
+                out.append(r);
+            } else {
+                out.append(c);
             }
         }
-        return true;
+        return out == null ? s : out.toString();
     }
 }
