@@ -154,7 +154,7 @@ public final class MarkdownRenderer implements ReportRenderer {
                         .append(" | ").append(Units.rel(m.lastReduceEndNs(), s.deviceStartNs()))
                         .append(" | ").append(Units.ms(s.tailNs()))
                         .append(" | ").append(s.tailNs() == null ? "" : s.attribution().kind().name())
-                        .append(" | ").append(TextRenderer.commKnown(rank) ? Units.ms(s.exposedCommNs()) : "n/a")
+                        .append(" | ").append(JobOverview.commKnown(rank) ? Units.ms(s.exposedCommNs()) : "n/a")
                         .append(" | ").append(Units.pct(s.overlapRatio())).append(" |\n");
             }
             String unusable = Explanations.noUsableData(rank);
@@ -179,10 +179,10 @@ public final class MarkdownRenderer implements ReportRenderer {
             Totals.Medians md = t.medians();
             sb.append("\n**Summary** over ").append(t.steps()).append(" steps (medians): step ")
                     .append(Units.msUnit(md.stepTimeNs())).append(", tail ").append(Units.msUnit(md.tailNs()))
-                    .append(", exposed comm ").append(Units.msUnit(TextRenderer.commKnown(rank)
+                    .append(", exposed comm ").append(Units.msUnit(JobOverview.commKnown(rank)
                             ? md.exposedCommNs() : null)).append(", overlap ")
                     .append(Units.pct(md.overlapRatio())).append(".\n");
-            String split = TextRenderer.commKnown(rank) ? Explanations.commSplit(TextRenderer.counted(rank, t)) : null;
+            String split = JobOverview.commKnown(rank) ? Explanations.commSplit(JobOverview.counted(rank, t)) : null;
             if (split != null) {
                 sb.append("\n**Transfer / waiting**: ").append(escape(split)).append(".\n");
             }
@@ -220,7 +220,7 @@ public final class MarkdownRenderer implements ReportRenderer {
                         .append(" | ").append(r[3]).append(" | ").append(r[4]).append(" |\n");
             }
         }
-        if (!TextRenderer.commKnown(rank)) {
+        if (!JobOverview.commKnown(rank)) {
             sb.append("\n> communication: not available: ").append(escape(rank.notAvailable().communication()))
                     .append('\n');
         }

@@ -196,7 +196,7 @@ public final class TextRenderer implements ReportRenderer {
                         Units.rel(m.lastReduceEndNs(), s.deviceStartNs()),
                         Units.ms(s.tailNs()),
                         s.tailNs() == null ? "-" : s.attribution().kind().name(),
-                        commKnown(rank) ? Units.ms(s.exposedCommNs()) : "n/a",
+                        JobOverview.commKnown(rank) ? Units.ms(s.exposedCommNs()) : "n/a",
                         Units.pct(s.overlapRatio())});
             }
             TextTable.render(rows, Set.of(0, 7), sb);
@@ -301,7 +301,7 @@ public final class TextRenderer implements ReportRenderer {
             return;
         }
         Totals.Medians md = t.medians();
-        boolean comm = commKnown(rank);
+        boolean comm = JobOverview.commKnown(rank);
         sb.append('\n').append("summary over ").append(t.steps()).append(t.steps() == 1 ? " step" : " steps")
                 .append(" (medians): step ").append(Units.msUnit(md.stepTimeNs()))
                 .append(", tail ").append(Units.msUnit(md.tailNs()))
@@ -327,7 +327,7 @@ public final class TextRenderer implements ReportRenderer {
             sb.append("communication: not available: ").append(TerminalText.safe(rank.notAvailable().communication()))
                     .append('\n');
         }
-        String split = comm ? Explanations.commSplit(counted(rank, t)) : null;
+        String split = comm ? Explanations.commSplit(JobOverview.counted(rank, t)) : null;
         if (split != null) {
             sb.append("transfer / waiting: ").append(split).append('\n');
         }
@@ -342,8 +342,8 @@ public final class TextRenderer implements ReportRenderer {
         }
         Map<TailKind, Integer> kinds = new EnumMap<>(TailKind.class);
         Set<String> counted = new java.util.HashSet<>();
-        for (StepReport s : rank.steps()) {
-            if (s.tailNs() != null && s.tailNs() > 0 && (!s.partial() || t.steps() > countComplete(rank))) {
+        for (StepReport s : JobOverview.counted(rank, t)) {
+            if (s.tailNs() != null && s.tailNs() > 0) {
                 kinds.merge(s.attribution().kind(), 1, Integer::sum);
                 counted.add(s.name());
             }
@@ -358,26 +358,5 @@ public final class TextRenderer implements ReportRenderer {
         if (!late.isEmpty() && !peerAdvice) {
             sb.append("tail: ").append(Explanations.peerBound(late, counted.size())).append('\n');
         }
-    }
-
-    /** The steps the summary counts: complete ones, or all when the totals include partial steps. */
-    static List<StepReport> counted(RankReport rank, Totals t) {
-        boolean withPartial = t.steps() > countComplete(rank);
-        return rank.steps().stream().filter(s -> !s.partial() || withPartial).toList();
-    }
-
-    /** False when the trace cannot tell communication from compute: its comm figures are unknown. */
-    static boolean commKnown(RankReport rank) {
-        return rank.notAvailable() == null || rank.notAvailable().communication() == null;
-    }
-
-    private static int countComplete(RankReport rank) {
-        int n = 0;
-        for (StepReport s : rank.steps()) {
-            if (!s.partial()) {
-                n++;
-            }
-        }
-        return n;
     }
 }

@@ -1,5 +1,6 @@
 package io.overlapanalyze.render;
 
+import io.overlapanalyze.render.overview.JobOverview;
 import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.report.HostActivity;
 import io.overlapanalyze.report.IdleBreakdown;
@@ -43,7 +44,7 @@ public final class WhereTimeWent {
         StepBreakdown b = t.breakdown();
         StepBreakdown m = t.medians() == null ? null : t.medians().breakdown();
         List<Part> out = new ArrayList<>();
-        out.add(new Part(TextRenderer.commKnown(rank) ? "compute" : "compute (communication not told apart)",
+        out.add(new Part(JobOverview.commKnown(rank) ? "compute" : "compute (communication not told apart)",
                 b.computeNs(), m == null ? null : m.computeNs()));
         out.add(new Part("fused", b.fusedNs(), m == null ? null : m.fusedNs()));
         out.add(new Part("comm alone", b.commNs(), m == null ? null : m.commNs()));

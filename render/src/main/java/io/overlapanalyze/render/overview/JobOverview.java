@@ -166,7 +166,7 @@ public record JobOverview(int ranksRead, Integer worldSize, List<String> formats
             return new RankRow(r.rank(), 0, null, null, null, null, null, null, null, straggler, error);
         }
         Totals.Medians md = t.medians();
-        boolean commKnown = r.notAvailable() == null || r.notAvailable().communication() == null;
+        boolean commKnown = commKnown(r);
         Double idleShare = t.stepPeriodNs() == null || t.stepPeriodNs() <= 0 ? null
                 : (double) t.idleNs() / t.stepPeriodNs();
         List<StepReport> counted = counted(r, t);
@@ -175,8 +175,13 @@ public record JobOverview(int ranksRead, Integer worldSize, List<String> formats
                 commKnown ? waitingShare(counted) : null, straggler, error);
     }
 
+    /** False when the trace cannot tell communication from compute: its comm figures are unknown. */
+    public static boolean commKnown(RankReport rank) {
+        return rank.notAvailable() == null || rank.notAvailable().communication() == null;
+    }
+
     /** The steps the totals count: complete ones, or all when the totals include partial steps. */
-    private static List<StepReport> counted(RankReport r, Totals t) {
+    public static List<StepReport> counted(RankReport r, Totals t) {
         long complete = r.steps().stream().filter(s -> !s.partial()).count();
         boolean withPartial = t.steps() > complete;
         return r.steps().stream().filter(s -> !s.partial() || withPartial).toList();
