@@ -62,19 +62,21 @@ final class CrossRankSection {
             table(sb, BANDWIDTH_HEADER, bandwidthRows(x), Integer.MAX_VALUE, "types");
         }
         if (!x.worstTails().isEmpty()) {
-            List<StepTail> tails = x.worstTails();
-            boolean longest = tails.size() > cap;
-            if (longest) {
-                // A capped list shows the longest tails, not the first steps.
-                tails = tails.stream().sorted(java.util.Comparator.comparingLong(StepTail::tailNs).reversed()).toList();
-            }
             sb.append("\nworst tail per step (every rank's optimizer waits for it)")
-                    .append(longest ? ", the longest first" : "").append('\n');
-            table(sb, TAIL_HEADER, tailRows(tails), cap, "steps");
+                    .append(x.worstTails().size() > cap ? LONGEST_FIRST : "").append('\n');
+            table(sb, TAIL_HEADER, tailRows(tailsShown(x, cap)), cap, "steps");
         }
         for (String line : capped(x.notes().stream().map(n -> "note: " + TerminalText.safe(n)).toList(), cap, "notes")) {
             sb.append(line).append('\n');
         }
+    }
+
+    private static final String LONGEST_FIRST = ", the longest first";
+
+    /** The worst tails in the order shown: by step, or, when capped, the longest first (not the first steps). */
+    private static List<StepTail> tailsShown(CrossRankReport x, int cap) {
+        return x.worstTails().size() <= cap ? x.worstTails() : x.worstTails().stream()
+                .sorted(java.util.Comparator.comparingLong(StepTail::tailNs).reversed()).toList();
     }
 
     /** At most {@code cap} lines, then "… N more what (--detail all shows them)". */
@@ -117,17 +119,12 @@ final class CrossRankSection {
                 + esc(m.message())).toList(), cap, "mismatches")) {
             sb.append("- ").append(line).append('\n');
         }
-        List<StepTail> tails = x.worstTails();
-        boolean longest = tails.size() > cap;
-        if (longest) {
-            tails = tails.stream().sorted(java.util.Comparator.comparingLong(StepTail::tailNs).reversed()).toList();
-        }
         table(sb, "Stragglers (most waited-for first)", STRAGGLER_HEADER, stragglerRows(x), cap, "ranks");
         table(sb, "Bandwidth", BANDWIDTH_HEADER, bandwidthRows(x), Integer.MAX_VALUE, "types");
-        table(sb, "Worst tail per step" + (longest ? ", the longest first" : ""), TAIL_HEADER, tailRows(tails), cap,
-                "steps");
-        for (String line : capped(x.notes().stream().map(n -> "\n> note: " + esc(n)).toList(), cap, "notes")) {
-            sb.append(line.startsWith("\n") ? line : "\n> " + line).append('\n');
+        table(sb, "Worst tail per step" + (x.worstTails().size() > cap ? LONGEST_FIRST : ""), TAIL_HEADER,
+                tailRows(tailsShown(x, cap)), cap, "steps");
+        for (String line : capped(x.notes().stream().map(n -> "note: " + esc(n)).toList(), cap, "notes")) {
+            sb.append("\n> ").append(line).append('\n');
         }
     }
 
