@@ -125,12 +125,22 @@ public final class RunLoader {
         // A run whose ranks would hang (a cross-rank ERROR: a Flight Recorder dump set of a hung job
         // has no step at all) is still a run to judge: the gate fails it rather than refusing it.
         boolean wouldHang = crossRank && run.crossRankErrors() != null && !run.crossRankErrors().isEmpty();
-        boolean complete = !run.aggregatedSteps(options).isEmpty();
-        boolean partialOnly = !complete && !run.aggregatedSteps(options.withIncludePartial(true)).isEmpty();
-        if (!complete && !partialOnly && !wouldHang) {
-            throw new PipelineInputException(label + ": no step with device work to compare");
+        if (!wouldHang) {
+            requireAStep(run, options);
         }
-        return new Loaded(run, unreadable, expanded.skipped(), partialOnly);
+        return new Loaded(run, unreadable, expanded.skipped(), partialOnly(run, options));
+    }
+
+    /** Refuses a run with no step at all with device work, complete or partial: nothing to compare. */
+    private static void requireAStep(Run run, AnalysisOptions options) {
+        if (run.aggregatedSteps(options.withIncludePartial(true)).isEmpty()) {
+            throw new PipelineInputException(run.label() + ": no step with device work to compare");
+        }
+    }
+
+    /** True when the run has partial steps only (a capture without step ranges): comparable as a whole profile. */
+    private static boolean partialOnly(Run run, AnalysisOptions options) {
+        return run.aggregatedSteps(options).isEmpty() && !run.aggregatedSteps(options.withIncludePartial(true)).isEmpty();
     }
 
     /**
@@ -202,12 +212,8 @@ public final class RunLoader {
         ranks.sort(Comparator.comparingInt(RankReport::rank));
         Run run = new Run(label, (reports.size() == 1 ? "1 summary" : reports.size() + " summaries") + " by "
                 + String.join(", ", writers), ranks, null);
-        boolean complete = !run.aggregatedSteps(options).isEmpty();
-        boolean partialOnly = !complete && !run.aggregatedSteps(options.withIncludePartial(true)).isEmpty();
-        if (!complete && !partialOnly) {
-            throw new PipelineInputException(label + ": no step with device work to compare");
-        }
-        return new Loaded(run, List.of(), List.of(), partialOnly);
+        requireAStep(run, options);
+        return new Loaded(run, List.of(), List.of(), partialOnly(run, options));
     }
 
     /**
