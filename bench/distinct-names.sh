@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Name interning must stay linear whatever the names (docs/PERFORMANCE.md, "Distinct names"): two
+# Name interning must stay linear whatever the names (docs/PERFORMANCE.md, "Readers", Kineto): two
 # Kineto traces of the same size and shape, one whose N user annotations all have distinct names
 # ("region_0000001_forward_pass", ...), one where they all share one name of the same length
 # ("region_0000000_forward_pass"). Each annotation holds a CPU op, its cudaLaunchKernel and the

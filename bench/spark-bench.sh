@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Spark benchmark: the CLI against ./overlap-analyze-spark in local mode and on a standalone cluster
 # (Master + Worker on 127.0.0.1, bench/spark-standalone.sh), on generated jobs, and what the driver
-# holds (docs/PERFORMANCE.md, "Spark: CLI vs local mode vs a standalone cluster").
+# holds (docs/PERFORMANCE.md, "Spark").
 #
 # Generates (with `overlap-analyze synth`, cached in WORKDIR) four jobs of the seed-4ms scenario with
 # a slow rank (300 µs late every step), three bucket types and a reordered collective:
