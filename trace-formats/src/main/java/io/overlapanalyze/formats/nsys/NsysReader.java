@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.nsys;
 
+import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.input.ThreadBudget;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.input.TraceReader;
@@ -148,7 +149,7 @@ public final class NsysReader implements TraceReader {
 
     /** One line for an SQLite failure: corrupt, not a database, or another error. */
     static String describe(SQLException e) {
-        String msg = firstLine(e.getMessage());
+        String msg = Messages.oneLine(e);
         if (e instanceof SQLiteException se) {
             SQLiteErrorCode code = se.getResultCode();
             if (code == SQLiteErrorCode.SQLITE_CORRUPT || code.code == SQLiteErrorCode.SQLITE_CORRUPT.code) {
@@ -165,14 +166,6 @@ public final class NsysReader implements TraceReader {
             return "not an SQLite database, or a damaged one (" + msg + ")";
         }
         return "cannot read the SQLite database (" + msg + ")";
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "unknown error";
-        }
-        String line = s.replaceAll("\\s+", " ").trim();
-        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
 
     /** The state of reading one export. */
