@@ -139,7 +139,7 @@ public final class NsysReader implements TraceReader {
                     + "expected an Nsight Systems export (nsys export --type sqlite)");
         }
         try (ExportDatabase db = ExportDatabase.open(input, READ_TABLES); StringTable strings = new StringTable(db)) {
-            return new Session(input, db, strings).run();
+            return new ExportRead(input, db, strings).run();
         } catch (SQLException e) {
             throw new TraceFormatException(file + ": " + describe(e), e);
         } catch (ArithmeticException e) {
@@ -168,8 +168,8 @@ public final class NsysReader implements TraceReader {
         return "cannot read the SQLite database (" + msg + ")";
     }
 
-    /** The state of reading one export. */
-    private final class Session {
+    /** The state of reading one export (not "session": in Nsight that is the capture, whose start {@code sessionStart} reads). */
+    private final class ExportRead {
         private final Path path;
         private final String file;
         private final ExportDatabase db;
@@ -197,7 +197,7 @@ public final class NsysReader implements TraceReader {
         private long launchesWithoutStart;
         private String firstLaunchWithoutStart;
 
-        Session(Path path, ExportDatabase db, StringTable strings) {
+        ExportRead(Path path, ExportDatabase db, StringTable strings) {
             this.path = path;
             this.file = path.toString();
             this.db = db;
