@@ -155,7 +155,7 @@ public final class TotalsCalculator {
                 v[n++] = x;
             }
         }
-        return n == 0 ? null : Medians.of(v, n);
+        return n == 0 ? null : ExactMedian.of(v, n);
     }
 
     static Double medianDouble(List<StepReport> steps, Function<StepReport, Double> value) {

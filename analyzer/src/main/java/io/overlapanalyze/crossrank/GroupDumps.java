@@ -128,7 +128,7 @@ final class GroupDumps {
                 asCollectives.put(e.getKey(), new Collective(0, f.type(), f.name(), group, f.collectiveSeq(),
                         f.inElements(), f.outElements(), f.dtype(), -1, f.createdNs(), -1, new int[0]));
             }
-            MismatchRules.Verdict v = MismatchRules.check(new Slot(null, s.getKey(), asCollectives), group.ranks(),
+            MismatchRules.Disagreement v = MismatchRules.check(new Slot(null, s.getKey(), asCollectives), group.ranks(),
                     group.ranks().size());
             if (v != null) {
                 Map<Integer, FlightEntry> waiting = new TreeMap<>(s.getValue());

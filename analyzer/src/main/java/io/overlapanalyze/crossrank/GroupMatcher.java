@@ -48,29 +48,29 @@ final class GroupMatcher {
 
         List<Mismatch> mismatches = new ArrayList<>();
         int firstAt = -1;
-        MismatchRules.Verdict firstVerdict = null;
+        MismatchRules.Disagreement firstDisagreement = null;
         int missingAt = -1;
-        MismatchRules.Verdict missingVerdict = null;
+        MismatchRules.Disagreement missingDisagreement = null;
         int following = 0;
         int missingFollowing = 0;
         boolean typeDiverged = false;
         boolean otherDiverged = false;
         for (int i = 0; i < slots.size(); i++) {
-            MismatchRules.Verdict v = MismatchRules.check(slots.get(i), members, groupSize);
+            MismatchRules.Disagreement v = MismatchRules.check(slots.get(i), members, groupSize);
             if (v == null) {
                 continue;
             }
             typeDiverged |= v.kind() == MismatchKind.TYPE;
             otherDiverged |= v.kind() != MismatchKind.TYPE;
-            if (firstVerdict == null) {
-                firstVerdict = v;
+            if (firstDisagreement == null) {
+                firstDisagreement = v;
                 firstAt = i;
             } else {
                 following++;
             }
             if (v.kind() == MismatchKind.MISSING) {
-                if (missingVerdict == null) {
-                    missingVerdict = v;
+                if (missingDisagreement == null) {
+                    missingDisagreement = v;
                     missingAt = i;
                 } else {
                     missingFollowing++;
@@ -81,11 +81,11 @@ final class GroupMatcher {
         for (int r : members) {
             counts.put(r, lists.get(r).size());
         }
-        if (firstVerdict != null) {
-            mismatches.add(build(key, slots.get(firstAt), firstVerdict, members, views, counts, following, bySeq));
+        if (firstDisagreement != null) {
+            mismatches.add(build(key, slots.get(firstAt), firstDisagreement, members, views, counts, following, bySeq));
         }
-        if (missingVerdict != null && missingAt != firstAt) {
-            mismatches.add(build(key, slots.get(missingAt), missingVerdict, members, views, counts,
+        if (missingDisagreement != null && missingAt != firstAt) {
+            mismatches.add(build(key, slots.get(missingAt), missingDisagreement, members, views, counts,
                     missingFollowing, bySeq));
         }
 
@@ -114,7 +114,7 @@ final class GroupMatcher {
                     + "timing pairs its collectives by type and order within the type");
         } else {
             timing = new ArrayList<>();
-            int stop = firstVerdict != null ? firstAt : slots.size();
+            int stop = firstDisagreement != null ? firstAt : slots.size();
             int shiftAt = slots.size();
             for (int i = 0; shift != null && i < slots.size(); i++) {
                 if (!shift.before(slots.get(i))) {
@@ -137,7 +137,7 @@ final class GroupMatcher {
             String why = shift != null && (key.inferred() && typeOnly || shiftFirst)
                     ? "rank" + (shift.fewer().size() == 1 ? " " : "s ") + join(shift.fewer()) + " issued fewer of the "
                     + "group's collectives than the others in " + shift.step()
-                    : "the " + firstVerdict.kind() + " mismatch there";
+                    : "the " + firstDisagreement.kind() + " mismatch there";
             notes.add("group " + key.display() + ": pairing stops at " + (bySeq ? "Seq " : "index ") + leftOutFrom
                     + " (" + why + "): from there on the sequence may be shifted on some rank, so no waits, "
                     + "stragglers or clock offsets come from this group's later collectives");
@@ -325,7 +325,7 @@ final class GroupMatcher {
         return out;
     }
 
-    private static Mismatch build(GroupKey key, Slot slot, MismatchRules.Verdict v, List<Integer> members,
+    private static Mismatch build(GroupKey key, Slot slot, MismatchRules.Disagreement v, List<Integer> members,
                                   Map<Integer, RankView> views, Map<Integer, Integer> counts, int following,
                                   boolean bySeq) {
         List<Mismatch.RankValues> values = new ArrayList<>();
@@ -360,7 +360,7 @@ final class GroupMatcher {
         return paren < 0 ? thread : thread.substring(0, paren);
     }
 
-    private static String message(GroupKey key, Slot slot, MismatchRules.Verdict v, List<Mismatch.RankValues> values,
+    private static String message(GroupKey key, Slot slot, MismatchRules.Disagreement v, List<Mismatch.RankValues> values,
                                   String step, int following, boolean bySeq) {
         StringBuilder sb = new StringBuilder();
         String where = "group " + key.display() + (bySeq ? " Seq " : " index ") + slot.index()

@@ -24,11 +24,11 @@ final class MismatchRules {
     private MismatchRules() {
     }
 
-    /** The verdict at one position: the kind, and the ranks that differ (absent ones for MISSING). */
-    record Verdict(MismatchKind kind, List<Integer> culprits) {
+    /** How the ranks disagree at one position: the kind, and the ranks that differ (absent ones for MISSING). */
+    record Disagreement(MismatchKind kind, List<Integer> culprits) {
     }
 
-    static Verdict check(Slot slot, List<Integer> members, int groupSize) {
+    static Disagreement check(Slot slot, List<Integer> members, int groupSize) {
         List<Integer> absent = new ArrayList<>();
         for (int r : members) {
             if (!slot.byRank().containsKey(r)) {
@@ -36,22 +36,22 @@ final class MismatchRules {
             }
         }
         if (!absent.isEmpty()) {
-            return new Verdict(MismatchKind.MISSING, absent);
+            return new Disagreement(MismatchKind.MISSING, absent);
         }
         Map<Integer, Collective> c = slot.byRank();
         List<Integer> odd = odd(c, x -> x.type() == CollectiveType.UNKNOWN ? null : x.type());
         if (!odd.isEmpty()) {
-            return new Verdict(MismatchKind.TYPE, odd);
+            return new Disagreement(MismatchKind.TYPE, odd);
         }
         CollectiveType type = c.values().stream().map(Collective::type).filter(t -> t != CollectiveType.UNKNOWN)
                 .findFirst().orElse(CollectiveType.UNKNOWN);
         List<Integer> size = sizeCulprits(c, type, groupSize);
         if (!size.isEmpty()) {
-            return new Verdict(MismatchKind.SIZE, size);
+            return new Disagreement(MismatchKind.SIZE, size);
         }
         odd = odd(c, Collective::dtype);
         if (!odd.isEmpty()) {
-            return new Verdict(MismatchKind.DTYPE, odd);
+            return new Disagreement(MismatchKind.DTYPE, odd);
         }
         return null;
     }

@@ -46,7 +46,7 @@ public final class Findings {
         return of(crossRank, medians, ranksRead, crossRankRevision, Map.of());
     }
 
-    /** The median of whole ns as findings and the totals take it ({@link io.overlapanalyze.analysis.Medians}). */
+    /** The median of whole ns as findings and the totals take it ({@link io.overlapanalyze.analysis.ExactMedian}). */
     public static long median(long[] values) {
         return StepFigures.median(values);
     }

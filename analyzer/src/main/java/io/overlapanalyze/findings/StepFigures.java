@@ -1,6 +1,6 @@
 package io.overlapanalyze.findings;
 
-import io.overlapanalyze.analysis.Medians;
+import io.overlapanalyze.analysis.ExactMedian;
 import io.overlapanalyze.report.StepReport;
 
 import java.util.ArrayList;
@@ -60,8 +60,8 @@ final class StepFigures {
         return median(v);
     }
 
-    /** Median of whole ns by the totals' rule ({@link Medians}), so a finding's figure is the report's; 0 when empty. */
+    /** Median of whole ns by the totals' rule ({@link ExactMedian}), so a finding's figure is the report's; 0 when empty. */
     static long median(long[] values) {
-        return values.length == 0 ? 0 : Medians.of(values, values.length);
+        return values.length == 0 ? 0 : ExactMedian.of(values, values.length);
     }
 }

@@ -15,6 +15,7 @@ import io.overlapanalyze.model.CollectiveType;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.HostSpanKind;
 import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.model.TraceFormat;
 import io.overlapanalyze.model.Time;
 import io.overlapanalyze.report.BoundBy;
 import io.overlapanalyze.report.ChainLink;
@@ -115,7 +116,7 @@ class AnalysisCasesTest {
             assertEquals(Phase.UNKNOWN, phases.phaseOfInterval(trace.device(), i));
         }
         RankReport r = RankAnalyzer.analyze(trace, DEFAULTS);
-        assertTrue(r.notes().contains(RankAnalyzer.NOTE_NO_STEPS));
+        assertTrue(r.notes().contains(RankAnalyzer.noStepsNote(TraceFormat.KINETO)));
         assertTrue(r.notes().contains(RankAnalyzer.NOTE_NO_HOST));
         StepReport s = r.steps().get(0);
         assertEquals("all", s.name());
@@ -238,9 +239,30 @@ class AnalysisCasesTest {
         RankReport r = RankAnalyzer.analyze(b.build(), DEFAULTS);
         assertEquals(1, r.steps().size());
         assertEquals("all", r.steps().get(0).name());
-        assertTrue(r.notes().contains(RankAnalyzer.NOTE_NO_STEPS));
+        assertTrue(r.notes().contains("no ProfilerStep annotations: the whole trace is one step 'all' (for steps: a "
+                + "PyTorch profiler schedule marks ProfilerStep#N; with Nsight, an NVTX range per iteration named by "
+                + "--step-pattern)"), r.notes().toString());
         assertEquals(1, r.steps().get(0).gradCollectives());
         assertEquals(1 * MS, r.steps().get(0).tailNs());
+    }
+
+    /** The note names what marks a step in the format read, not Kineto's ProfilerStep for every input. */
+    @Test
+    void theNoStepsNoteNamesWhatMarksAStepInTheFormatRead() {
+        for (TraceFormat f : List.of(TraceFormat.NSYS, TraceFormat.ASCEND)) {
+            TraceBuilder b = new TraceBuilder().format(f);
+            int compute = b.lane("compute");
+            b.thread(MAIN, false);
+            b.compute(ORIGIN, ORIGIN + 2 * MS, compute, ORIGIN - MS, MAIN);
+            List<String> notes = RankAnalyzer.analyze(b.build(), DEFAULTS).notes();
+            String expected = f == TraceFormat.NSYS
+                    ? "no NVTX step ranges: the whole trace is one step 'all' (for steps: an NVTX range per iteration, "
+                    + "named ProfilerStep#N, step N or iteration N, or as --step-pattern says)"
+                    : "no ProfilerStep#N ops or STEP_TIME rows: the whole trace is one step 'all' (for steps: "
+                    + "torch_npu's profiler with a schedule marks ProfilerStep#N)";
+            assertTrue(notes.contains(expected), f + ": " + notes);
+            assertTrue(notes.stream().noneMatch(n -> n.startsWith("no ProfilerStep annotations")), f + ": " + notes);
+        }
     }
 
     @Test

@@ -37,6 +37,7 @@ final class TraceBuilder {
     private final List<io.overlapanalyze.model.Annotation> annotations = new ArrayList<>();
     private boolean hostOps = true;
     private boolean truncated;
+    private TraceFormat format = TraceFormat.KINETO;
 
     int lane(String label) {
         int index = lanes.size();
@@ -107,6 +108,12 @@ final class TraceBuilder {
         return this;
     }
 
+    /** The format the trace says it was read from (Kineto unless set). */
+    TraceBuilder format(TraceFormat f) {
+        format = f;
+        return this;
+    }
+
     TraceBuilder warning(String w) {
         warnings.add(w);
         return this;
@@ -116,7 +123,7 @@ final class TraceBuilder {
         List<HostSpan> sorted = new ArrayList<>(spans);
         sorted.sort((a, b) -> Long.compare(a.startNs(), b.startNs()));
         long[] um = unmatched.stream().mapToLong(Long::longValue).toArray();
-        return new RankTrace("test.json", TraceFormat.KINETO, 0, RankSource.TRACE, 2, lanes, device, sorted, threads,
+        return new RankTrace("test.json", format, 0, RankSource.TRACE, 2, lanes, device, sorted, threads,
                 collectives, List.of(), um, hostOps, truncated, warnings, streamWaits, List.of(), MemorySamples.empty(), null,
                 annotations);
     }

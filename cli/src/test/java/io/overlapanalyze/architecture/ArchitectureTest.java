@@ -61,7 +61,7 @@ class ArchitectureTest {
             List.of("formats"),
             List.of("report"),
             List.of("analysis"),
-            List.of("analysis.beyond"),
+            List.of("analysis.patterns"),
             // The single-rank orchestrator: runs the building blocks and the beyond-DDP analyses.
             List.of("analysis.rank"),
             List.of("crossrank", "compare", "whatif"),

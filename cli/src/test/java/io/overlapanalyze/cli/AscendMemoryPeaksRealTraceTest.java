@@ -1,7 +1,7 @@
 package io.overlapanalyze.cli;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.analysis.beyond.MemoryAnalysis;
+import io.overlapanalyze.analysis.patterns.MemoryAnalysis;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.report.RankReport;

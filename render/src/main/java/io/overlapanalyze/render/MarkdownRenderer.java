@@ -75,7 +75,7 @@ public final class MarkdownRenderer implements ReportRenderer {
                 rank(rank, Integer.MAX_VALUE, sb);
             }
             if (report.crossRank() != null) {
-                CrossRankSection.markdown(report.crossRank(), sb, Integer.MAX_VALUE);
+                CrossRankText.markdown(report.crossRank(), sb, Integer.MAX_VALUE);
             }
         } else {
             String noSteps = JobSection.noSteps(overview);
@@ -97,8 +97,8 @@ public final class MarkdownRenderer implements ReportRenderer {
                 }
             }
             if (report.crossRank() != null) {
-                CrossRankSection.markdown(report.crossRank(), sb, layout.fullTables() ? Integer.MAX_VALUE
-                        : CrossRankSection.COMPACT_ROWS);
+                CrossRankText.markdown(report.crossRank(), sb, layout.fullTables() ? Integer.MAX_VALUE
+                        : CrossRankText.COMPACT_ROWS);
             }
             List<RankReport> detailed = overview.detailed(report, layout.detail());
             String detailLine = JobSection.detailLine(overview, layout,

@@ -94,7 +94,7 @@ public final class TextRenderer implements ReportRenderer {
                 renderRank(rank, peerBound(report, rank), Integer.MAX_VALUE, sb);
             }
             if (report.crossRank() != null) {
-                CrossRankSection.text(report.crossRank(), sb, Integer.MAX_VALUE);
+                CrossRankText.text(report.crossRank(), sb, Integer.MAX_VALUE);
             }
         }
         if (report.hang() != null) {
@@ -130,8 +130,8 @@ public final class TextRenderer implements ReportRenderer {
             }
         }
         if (report.crossRank() != null) {
-            CrossRankSection.text(report.crossRank(), sb, layout.fullTables() ? Integer.MAX_VALUE
-                    : CrossRankSection.COMPACT_ROWS);
+            CrossRankText.text(report.crossRank(), sb, layout.fullTables() ? Integer.MAX_VALUE
+                    : CrossRankText.COMPACT_ROWS);
         }
         List<RankReport> detailed = overview.detailed(report, layout.detail());
         String detailLine = JobSection.detailLine(overview, layout,

@@ -249,7 +249,7 @@ public final class SparkAnalyze implements Callable<Integer> {
             code = BAD_INPUT;
         } else {
             // A failed Spark job's message holds the task's stack trace after its first line.
-            err.println("overlap-analyze-spark: internal error: " + Messages.printable(firstLine(String.valueOf(ex)))
+            err.println("overlap-analyze-spark: internal error: " + Messages.printable(Messages.firstLine(String.valueOf(ex)))
                     + (debug ? "" : " (run with --debug for the stack trace, and please report it)"));
             code = INTERNAL_ERROR;
         }
@@ -258,11 +258,6 @@ public final class SparkAnalyze implements Callable<Integer> {
         }
         err.flush();
         return code;
-    }
-
-    private static String firstLine(String message) {
-        int nl = message.indexOf('\n');
-        return (nl < 0 ? message : message.substring(0, nl)).stripTrailing();
     }
 
     /** The problem with the user's input behind {@code ex} (also when Spark wrapped it in a task failure), or {@code null}. */

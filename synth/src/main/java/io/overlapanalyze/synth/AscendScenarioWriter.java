@@ -3,8 +3,8 @@ package io.overlapanalyze.synth;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.overlapanalyze.synth.SyntheticTimeline.Annotation;
 import io.overlapanalyze.synth.SyntheticTimeline.KernelOp;
+import io.overlapanalyze.synth.SyntheticTimeline.PlannedAnnotation;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedKernel;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedReduction;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedStep;
@@ -111,7 +111,7 @@ public final class AscendScenarioWriter {
         USED_IDS.get().clear();
         for (PlannedStep step : timeline.steps()) {
             events.add(Ev.x(OS_PID, OS_PID, "ProfilerStep#" + step.number(), step.hostStart(), step.hostEnd(), "cpu_op"));
-            for (Annotation a : step.annotations()) {
+            for (PlannedAnnotation a : step.annotations()) {
                 events.add(Ev.x(OS_PID, OS_PID, a.name(), a.start(), a.end(), "cpu_op"));
             }
             for (KernelOp op : step.mainOps()) {

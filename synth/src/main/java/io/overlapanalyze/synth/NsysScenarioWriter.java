@@ -5,8 +5,8 @@ import static io.overlapanalyze.synth.TimelinePlanner.COLL_LAUNCH_DUR;
 import static io.overlapanalyze.synth.TimelinePlanner.LAUNCH_DUR;
 import static io.overlapanalyze.synth.TimelinePlanner.NEST;
 
-import io.overlapanalyze.synth.SyntheticTimeline.Annotation;
 import io.overlapanalyze.synth.SyntheticTimeline.KernelOp;
+import io.overlapanalyze.synth.SyntheticTimeline.PlannedAnnotation;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedKernel;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedReduction;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedStep;
@@ -278,7 +278,7 @@ public final class NsysScenarioWriter {
             int device = s.rank();
             for (PlannedStep step : plan.steps()) {
                 planRange(step.hostStart(), step.hostEnd(), 59, "ProfilerStep#" + step.number(), mainTid, null, 0);
-                for (Annotation a : step.annotations()) {
+                for (PlannedAnnotation a : step.annotations()) {
                     planRange(a.start(), a.end(), 59, a.name(), mainTid, null, 0);
                 }
                 for (KernelOp op : step.mainOps()) {

@@ -19,7 +19,7 @@ public record SyntheticTimeline(Scenario scenario, long baseTimeNanoseconds, Lis
     }
 
     /** Which phase of the step launched a kernel (metrics.md §2). */
-    public enum Phase { FORWARD, BACKWARD, OPTIMIZER }
+    public enum PlannedPhase { FORWARD, BACKWARD, OPTIMIZER }
 
     /** A half-open device interval {@code [start, end)} in ns. */
     public record Interval(long start, long end) {
@@ -39,7 +39,7 @@ public record SyntheticTimeline(Scenario scenario, long baseTimeNanoseconds, Lis
      * @param block  index of its block within the phase (0-based; 0 for the optimizer)
      * @param launch host {@code ts} of its {@code cudaLaunchKernel}
      */
-    public record PlannedKernel(Phase phase, int block, String name, long launch, long start, long end) {
+    public record PlannedKernel(PlannedPhase phase, int block, String name, long launch, long start, long end) {
         public Interval interval() {
             return new Interval(start, end);
         }
@@ -67,14 +67,14 @@ public record SyntheticTimeline(Scenario scenario, long baseTimeNanoseconds, Lis
     }
 
     /** A host op that launches kernels (forward {@code aten::*}, backward autograd function, optimizer op). */
-    public record KernelOp(Phase phase, String name, long start, long end, List<PlannedKernel> kernels) {
+    public record KernelOp(PlannedPhase phase, String name, long start, long end, List<PlannedKernel> kernels) {
         public KernelOp {
             kernels = List.copyOf(kernels);
         }
     }
 
     /** A {@code user_annotation} on the main thread (data loader, zero_grad, forward, optimizer step). */
-    public record Annotation(String name, long start, long end) {
+    public record PlannedAnnotation(String name, long start, long end) {
     }
 
     /**
@@ -92,7 +92,7 @@ public record SyntheticTimeline(Scenario scenario, long baseTimeNanoseconds, Lis
      * @param autogradOps   kernel-launching ops on the autograd thread (backward)
      */
     public record PlannedStep(int number, long hostStart, long hostEnd, long deviceStart, long deviceEnd,
-            List<PlannedKernel> compute, List<PlannedReduction> reductions, List<Annotation> annotations,
+            List<PlannedKernel> compute, List<PlannedReduction> reductions, List<PlannedAnnotation> annotations,
             List<KernelOp> mainOps, List<KernelOp> autogradOps) {
 
         public PlannedStep {

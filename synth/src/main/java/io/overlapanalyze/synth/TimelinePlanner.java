@@ -1,9 +1,9 @@
 package io.overlapanalyze.synth;
 
-import io.overlapanalyze.synth.SyntheticTimeline.Annotation;
 import io.overlapanalyze.synth.SyntheticTimeline.KernelOp;
-import io.overlapanalyze.synth.SyntheticTimeline.Phase;
+import io.overlapanalyze.synth.SyntheticTimeline.PlannedAnnotation;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedKernel;
+import io.overlapanalyze.synth.SyntheticTimeline.PlannedPhase;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedReduction;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedStep;
 import java.util.ArrayDeque;
@@ -139,7 +139,7 @@ final class TimelinePlanner {
         private long commFree = Long.MIN_VALUE;
         private final List<PlannedKernel> compute = new ArrayList<>();
         private final List<PlannedReduction> reductions = new ArrayList<>();
-        private final List<Annotation> annotations = new ArrayList<>();
+        private final List<PlannedAnnotation> annotations = new ArrayList<>();
         private final List<KernelOp> mainOps = new ArrayList<>();
         private final List<KernelOp> autogradOps = new ArrayList<>();
 
@@ -153,8 +153,8 @@ final class TimelinePlanner {
         PlannedStep plan() {
             long h = hostStart;
             long loaded = h + 2 * US + s.dataLoaderNs();
-            annotations.add(new Annotation(DATALOADER, h + 2 * US, loaded));
-            annotations.add(new Annotation(ZERO_GRAD, loaded + 8 * US, loaded + 28 * US));
+            annotations.add(new PlannedAnnotation(DATALOADER, h + 2 * US, loaded));
+            annotations.add(new PlannedAnnotation(ZERO_GRAD, loaded + 8 * US, loaded + 28 * US));
             long m = loaded + 38 * US; // must match firstLaunchOffset()
 
             if (!s.forward().isEmpty()) {
@@ -162,12 +162,12 @@ final class TimelinePlanner {
                 m += GAP;
                 for (int i = 0; i < s.forward().size(); i++) {
                     Scenario.Block b = s.forward().get(i);
-                    KernelOp op = launchOp(Phase.FORWARD, i, orDefault(b.name(), FWD_OP),
+                    KernelOp op = launchOp(PlannedPhase.FORWARD, i, orDefault(b.name(), FWD_OP),
                             orDefault(b.kernel(), FWD_KERNEL), m, jitter(b.ns()), b.kernels(), b.deviceWaitNs());
                     mainOps.add(op);
                     m = op.end() + GAP;
                 }
-                annotations.add(new Annotation(FORWARD, fwdStart, m));
+                annotations.add(new PlannedAnnotation(FORWARD, fwdStart, m));
                 m += GAP;
             }
 
@@ -179,14 +179,14 @@ final class TimelinePlanner {
             if (s.optimizerNs() > 0) {
                 long lastReduceEnd = commFree;
                 computeFree = Math.max(computeFree, lastReduceEnd); // DDP: optimizer waits for all buckets
-                KernelOp op = launchOp(Phase.OPTIMIZER, 0, OPTIMIZER_OP, OPT_KERNEL, o + 2 * US,
+                KernelOp op = launchOp(PlannedPhase.OPTIMIZER, 0, OPTIMIZER_OP, OPT_KERNEL, o + 2 * US,
                         jitter(s.optimizerNs()), 1, 0);
                 mainOps.add(op);
                 optEnd = op.end() + 2 * US;
             } else {
                 optEnd = o + 15 * US;
             }
-            annotations.add(new Annotation(OPTIMIZER, o, optEnd));
+            annotations.add(new PlannedAnnotation(OPTIMIZER, o, optEnd));
             long hostEnd = optEnd + 3 * US;
 
             long deviceStart = Long.MAX_VALUE;
@@ -210,7 +210,7 @@ final class TimelinePlanner {
             int bucketNo = 0;
             for (int i = 0; i < blocks.size(); i++) {
                 Scenario.Block b = blocks.get(i);
-                KernelOp op = launchOp(Phase.BACKWARD, i, orDefault(b.name(), BWD_FN),
+                KernelOp op = launchOp(PlannedPhase.BACKWARD, i, orDefault(b.name(), BWD_FN),
                         orDefault(b.kernel(), BWD_KERNEL), a, jitter(b.ns()), b.kernels(), b.deviceWaitNs());
                 autogradOps.add(op);
                 a = op.end() + GAP;
@@ -252,7 +252,7 @@ final class TimelinePlanner {
          * A host op at {@code start} launching {@code k} kernels that share {@code ns} exactly; the
          * first waits {@code deviceWait} after the stream is free (a stream dependency).
          */
-        private KernelOp launchOp(Phase phase, int block, String opName, String kernelName, long start, long ns,
+        private KernelOp launchOp(PlannedPhase phase, int block, String opName, String kernelName, long start, long ns,
                 int k, long deviceWait) {
             k = (int) Math.min(k, ns);
             long base = ns / k;

@@ -5,8 +5,8 @@ import static io.overlapanalyze.synth.TimelinePlanner.COLL_LAUNCH_DUR;
 import static io.overlapanalyze.synth.TimelinePlanner.LAUNCH_DUR;
 import static io.overlapanalyze.synth.TimelinePlanner.NEST;
 
-import io.overlapanalyze.synth.SyntheticTimeline.Annotation;
 import io.overlapanalyze.synth.SyntheticTimeline.KernelOp;
+import io.overlapanalyze.synth.SyntheticTimeline.PlannedAnnotation;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedKernel;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedReduction;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedStep;
@@ -226,7 +226,7 @@ final class TraceEventBuilder {
     private void step(PlannedStep step) {
         recordOfBlock.clear();
         hostOp("user_annotation", "ProfilerStep#" + step.number(), mainTid, step.hostStart(), step.hostEnd());
-        for (Annotation a : step.annotations()) {
+        for (PlannedAnnotation a : step.annotations()) {
             hostOp("user_annotation", a.name(), mainTid, a.start(), a.end());
         }
         for (KernelOp op : step.mainOps()) {

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.overlapanalyze.synth.SyntheticTimeline.Interval;
-import io.overlapanalyze.synth.SyntheticTimeline.Phase;
+import io.overlapanalyze.synth.SyntheticTimeline.PlannedPhase;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedKernel;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedReduction;
 import io.overlapanalyze.synth.SyntheticTimeline.PlannedStep;
@@ -54,7 +54,7 @@ class TimelinePlannerTest {
             assertEquals(4, compute.size(), name);
             assertEquals(ms(0, 2, 2, 4, 4, 6), compute.subList(0, 3), name);
             assertEquals(new Interval(lastReduce, lastReduce + 500_000), compute.get(3), name);
-            assertEquals(Phase.OPTIMIZER, s.compute().get(3).phase());
+            assertEquals(PlannedPhase.OPTIMIZER, s.compute().get(3).phase());
             assertEquals(lastReduce + 500_000, s.stepTime(), name);
             assertEquals(onlyStep(name.replace("-optimizer", "")).commRelative(), s.commRelative(), name);
         }
@@ -141,14 +141,14 @@ class TimelinePlannerTest {
         boolean differs = false;
         for (PlannedStep s : a.steps()) {
             // Backward block 0 has 4 kernels summing to a jittered 1200 us within ±5 %.
-            long b0 = s.compute().stream().filter(k -> k.phase() == Phase.BACKWARD && k.block() == 0)
+            long b0 = s.compute().stream().filter(k -> k.phase() == PlannedPhase.BACKWARD && k.block() == 0)
                     .mapToLong(k -> k.end() - k.start()).sum();
             assertTrue(b0 >= 1_140_000 && b0 <= 1_260_000, "block 0 " + b0);
             differs |= b0 != 1_200_000;
             for (int i = 1; i < s.compute().size(); i++) {
                 PlannedKernel prev = s.compute().get(i - 1);
                 PlannedKernel k = s.compute().get(i);
-                if (k.phase() != Phase.OPTIMIZER) {
+                if (k.phase() != PlannedPhase.OPTIMIZER) {
                     assertEquals(prev.end(), k.start(), "back-to-back compute");
                 }
             }

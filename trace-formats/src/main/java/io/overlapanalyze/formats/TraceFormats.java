@@ -228,6 +228,17 @@ public final class TraceFormats {
         return String.join(", ", names);
     }
 
+    /** The formats the readers read, in registry order, for the line refusing a file: "…; an Nsight Systems SQLite export; …". */
+    private String formatNames() {
+        List<String> names = new ArrayList<>();
+        for (FormatReader r : readers) {
+            if (!r.formatName().isEmpty()) {
+                names.add(r.formatName());
+            }
+        }
+        return String.join("; ", names);
+    }
+
     /** Whether a path as typed holds glob characters ({@code * ? [ {}). */
     public static boolean isGlob(String s) {
         return s.indexOf('*') >= 0 || s.indexOf('?') >= 0 || s.indexOf('[') >= 0 || s.indexOf('{') >= 0;
@@ -299,8 +310,8 @@ public final class TraceFormats {
             }
             FormatReader reader = readerFor(sniffed);
             if (reader == null) {
-                throw new TraceFormatException(input + ": not a trace this tool reads "
-                        + "(expected PyTorch profiler JSON, optionally gzip-compressed)");
+                throw new TraceFormatException(input + ": not a trace this tool reads (expected one of: "
+                        + formatNames() + ")");
             }
             try {
                 return reader.read(sniffed, options);

@@ -116,8 +116,9 @@ class TraceFormatsTest {
     void withoutTheEntryTheFormatIsNotRead() throws IOException {
         Path plain = Files.writeString(dir.resolve("rank-3.fake"), "FAKE v1\n");
         TraceFormatException e = assertThrows(TraceFormatException.class, () -> TraceFormats.standard().read(plain));
-        assertEquals(plain + ": not a trace this tool reads (expected PyTorch profiler JSON, optionally "
-                + "gzip-compressed)", e.getMessage());
+        assertEquals(plain + ": not a trace this tool reads (expected one of: a PyTorch Flight Recorder dump (pickle "
+                + "or JSON); PyTorch profiler (Kineto) JSON, optionally gzip-compressed; an Nsight Systems SQLite export; "
+                + "an Ascend profiler capture directory, timeline JSON or database)", e.getMessage());
         TraceFormatException walk = assertThrows(TraceFormatException.class, () -> TraceFormats.standard().expand(dir));
         assertEquals(dir + ": directory holds no trace files (Flight Recorder *trace*<rank>, *dump*<rank>, *.json, "
                 + "*.json.gz, *.sqlite, Ascend *_ascend_pt or PROF_* directories)", walk.getMessage());

@@ -19,13 +19,14 @@ import io.overlapanalyze.analysis.StepPeriods;
 import io.overlapanalyze.analysis.StreamWaitIndex;
 import io.overlapanalyze.analysis.TailAttribution;
 import io.overlapanalyze.analysis.TotalsCalculator;
-import io.overlapanalyze.analysis.beyond.ContentionAnalysis;
-import io.overlapanalyze.analysis.beyond.LaunchDiagnostics;
-import io.overlapanalyze.analysis.beyond.MemoryAnalysis;
-import io.overlapanalyze.analysis.beyond.ParallelismDetector;
-import io.overlapanalyze.analysis.beyond.PipelineAnalysis;
-import io.overlapanalyze.analysis.beyond.PrefetchAnalysis;
+import io.overlapanalyze.analysis.patterns.ContentionAnalysis;
+import io.overlapanalyze.analysis.patterns.LaunchDiagnostics;
+import io.overlapanalyze.analysis.patterns.MemoryAnalysis;
+import io.overlapanalyze.analysis.patterns.ParallelismDetector;
+import io.overlapanalyze.analysis.patterns.PipelineAnalysis;
+import io.overlapanalyze.analysis.patterns.PrefetchAnalysis;
 import io.overlapanalyze.model.RankTrace;
+import io.overlapanalyze.model.TraceFormat;
 import io.overlapanalyze.report.Attribution;
 import io.overlapanalyze.report.LaunchReport;
 import io.overlapanalyze.report.NotAvailable;
@@ -52,9 +53,24 @@ import java.util.stream.IntStream;
  */
 public final class RankAnalyzer {
     public static final String NOTE_NO_DEVICE = "no device activity: nothing to analyse";
-    public static final String NOTE_NO_STEPS = "no ProfilerStep annotations: the whole trace is one step 'all' "
-            + "(for steps: a PyTorch profiler schedule marks ProfilerStep#N; with Nsight, an NVTX range per iteration "
-            + "named by --step-pattern)";
+    /**
+     * The note of a trace without step marks, naming what marks a step in the format read: each
+     * reader finds steps its own way (Kineto: {@code ProfilerStep#N} annotations; Nsight: NVTX
+     * ranges by the step pattern; Ascend: torch_npu's {@code ProfilerStep#N} ops or the database's
+     * {@code STEP_TIME}), and the way to get them differs as much.
+     */
+    public static String noStepsNote(TraceFormat format) {
+        return switch (format) {
+            case NSYS -> "no NVTX step ranges: the whole trace is one step 'all' (for steps: an NVTX range per "
+                    + "iteration, named ProfilerStep#N, step N or iteration N, or as --step-pattern says)";
+            case ASCEND -> "no ProfilerStep#N ops or STEP_TIME rows: the whole trace is one step 'all' (for steps: "
+                    + "torch_npu's profiler with a schedule marks ProfilerStep#N)";
+            // A Flight Recorder dump has no device work, so it never gets here; it is PyTorch's all the same.
+            case KINETO, FLIGHT_RECORDER -> "no ProfilerStep annotations: the whole trace is one step 'all' "
+                    + "(for steps: a PyTorch profiler schedule marks ProfilerStep#N; with Nsight, an NVTX range per "
+                    + "iteration named by --step-pattern)";
+        };
+    }
     public static final String NOTE_INFERENCE =
             "looks like inference: host ops show no backward pass and no optimizer; gradient markers and tail are not defined";
     public static final String NOTE_NO_HOST = "no host information: phases unknown; gradient reductions are all "
@@ -85,7 +101,7 @@ public final class RankAnalyzer {
         List<String> warnings = new ArrayList<>(trace.warnings());
         if (!trace.hasDeviceActivity()) {
             // A Flight Recorder dump has no device timeline by nature: say so, not that the trace is empty.
-            notes.add(trace.format() == io.overlapanalyze.model.TraceFormat.FLIGHT_RECORDER
+            notes.add(trace.format() == TraceFormat.FLIGHT_RECORDER
                     && trace.commUnclassified() != null
                     ? "overlap metrics: not available (" + trace.commUnclassified() + ")" : NOTE_NO_DEVICE);
             parallelism = ParallelismDetector.detect(trace, new PhaseClassifier(trace), 0);
@@ -93,7 +109,7 @@ public final class RankAnalyzer {
             PhaseClassifier phases = new PhaseClassifier(trace);
             StepAssigner.Assignment assignment = StepAssigner.assign(trace);
             if (assignment.steps().size() == 1 && assignment.steps().get(0).synthetic()) {
-                notes.add(NOTE_NO_STEPS);
+                notes.add(noStepsNote(trace.format()));
             }
             if (!phases.hostOpsPresent()) {
                 notes.add(NOTE_NO_HOST);

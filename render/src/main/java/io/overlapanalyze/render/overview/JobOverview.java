@@ -1,6 +1,6 @@
 package io.overlapanalyze.render.overview;
 
-import io.overlapanalyze.analysis.Medians;
+import io.overlapanalyze.analysis.ExactMedian;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.Finding;
 import io.overlapanalyze.report.FindingKind;
@@ -49,7 +49,7 @@ public record JobOverview(int ranksRead, Integer worldSize, List<String> formats
     /**
      * A distribution across ranks of one per-rank value.
      *
-     * @param medianNs the median, by the totals' rule ({@link Medians})
+     * @param medianNs the median, by the totals' rule ({@link ExactMedian})
      * @param p90Ns    the 90th percentile, nearest rank: the value of a real rank
      * @param maxNs    the largest
      * @param maxRank  the rank with the largest (the lowest such rank)
@@ -220,7 +220,7 @@ public record JobOverview(int ranksRead, Integer worldSize, List<String> formats
         }
         int n = timed.size();
         long[] periods = timed.stream().mapToLong(RankRow::periodNs).toArray();
-        long median = Medians.of(periods, n);
+        long median = ExactMedian.of(periods, n);
         long p90 = timed.get((int) Math.ceil(0.9 * n) - 1).periodNs();
         long max = timed.get(n - 1).periodNs();
         int maxRank = timed.stream().filter(r -> r.periodNs() == max).mapToInt(RankRow::rank).min().orElseThrow();

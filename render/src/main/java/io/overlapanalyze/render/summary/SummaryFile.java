@@ -232,18 +232,7 @@ public final class SummaryFile {
             return first + (loc != null && loc.getLineNr() > 0 ? " (line " + loc.getLineNr() + ", column "
                     + loc.getColumnNr() + ")" : "");
         }
-        return oneLine(e);
-    }
-
-    /** Jackson's messages span lines and quote the source; the first line says what is wrong. */
-    static String oneLine(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null && t.getMessage() == null) {
-            t = t.getCause();
-        }
-        String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
-        String first = m.lines().findFirst().orElse(m);
-        return first.replaceAll("\\s+", " ").trim();
+        return Messages.firstLine(e);
     }
 
     private static final class NonClosing extends java.io.FilterWriter {

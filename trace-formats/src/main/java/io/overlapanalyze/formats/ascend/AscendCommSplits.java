@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.overlapanalyze.formats.input.InputLimits;
+import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.sqlite.ReadOnlySqlite;
 import io.overlapanalyze.model.Collective;
@@ -89,7 +90,7 @@ final class AscendCommSplits {
         try {
             s = new Splits(readJsonOps(json), readJsonMatrix(out.resolve(MATRIX_JSON)), COMMUNICATION_JSON);
         } catch (IOException | RuntimeException e) {
-            return warnAll(traces, COMMUNICATION_JSON + " not read (" + message(e) + "): transfer and waiting of"
+            return warnAll(traces, COMMUNICATION_JSON + " not read (" + Messages.oneLine(e) + "): transfer and waiting of"
                     + " the collectives are not split by the profiler");
         }
         return attach(traces, s);
@@ -109,7 +110,7 @@ final class AscendCommSplits {
             s = new Splits(readDbOps(c), c.hasTable("CommAnalyzerMatrix") ? readDbMatrix(c) : Map.of(),
                     "analysis.db CommAnalyzerTime");
         } catch (SQLException | IOException | TraceFormatException | RuntimeException e) {
-            return warnAll(traces, "analysis.db CommAnalyzerTime not read (" + message(e) + "): transfer and"
+            return warnAll(traces, "analysis.db CommAnalyzerTime not read (" + Messages.oneLine(e) + "): transfer and"
                     + " waiting of the collectives are not split by the profiler");
         }
         return attach(traces, s);
@@ -377,10 +378,5 @@ final class AscendCommSplits {
             out.add(t.withWarning(warning));
         }
         return out;
-    }
-
-    private static String message(Exception e) {
-        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return m.replaceAll("\\s+", " ").trim();
     }
 }

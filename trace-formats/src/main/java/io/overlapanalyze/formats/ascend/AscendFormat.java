@@ -23,6 +23,11 @@ public final class AscendFormat implements FormatReader {
     private static final int EMPTY_CHECK_BYTES = 256;
 
     @Override
+    public String formatName() {
+        return "an Ascend profiler capture directory, timeline JSON or database";
+    }
+
+    @Override
     public String inputNames() {
         return "Ascend *_ascend_pt or PROF_* directories";
     }

@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.ascend;
 
+import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.input.Warnings;
 import io.overlapanalyze.formats.kernels.KernelRules;
@@ -79,7 +80,7 @@ final class DbReader {
             strings = strings(c);
             return devices(c, tables);
         } catch (SQLException e) {
-            throw new TraceFormatException(db + ": cannot read the SQLite database: " + oneLine(e));
+            throw new TraceFormatException(db + ": cannot read the SQLite database: " + Messages.oneLine(e));
         } catch (RowBudgetExceeded e) {
             throw new TraceFormatException(db + ": a query returned more than " + rowBudget + " rows, more than a file"
                     + " of this size can store (a join of crafted rows?)");
@@ -517,10 +518,5 @@ final class DbReader {
                 row.accept(rs);
             }
         }
-    }
-
-    private static String oneLine(Throwable e) {
-        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return m.replaceAll("\\s+", " ").trim();
     }
 }

@@ -32,6 +32,11 @@ public final class FlightRecorderFormat implements FormatReader {
     }
 
     @Override
+    public String formatName() {
+        return "a PyTorch Flight Recorder dump (pickle or JSON)";
+    }
+
+    @Override
     public String inputNames() {
         return "Flight Recorder *trace*<rank>, *dump*<rank>";
     }

@@ -27,6 +27,14 @@ public interface FormatReader {
      */
     String inputNames();
 
+    /**
+     * The format as a user knows it, for the line that refuses a file no reader recognises
+     * ({@code "an Nsight Systems SQLite export"}); empty when the format is not named there.
+     */
+    default String formatName() {
+        return "";
+    }
+
     /** Whether a directory is one input of this format, read as a whole (an Ascend capture). */
     default boolean isInputDirectory(Path dir) {
         return false;

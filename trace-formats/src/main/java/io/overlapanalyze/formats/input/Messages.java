@@ -39,6 +39,30 @@ public final class Messages {
         return m.replaceAll("\\s+", " ").replaceAll("\\p{Cntrl}", "?").trim();
     }
 
+    /**
+     * The first line of {@code e}'s message, its runs of white space made one space: what a
+     * library says is wrong, without what it adds on the following lines (Jackson's source
+     * location, SQLite's statement, a failed Spark job's stack trace). The message of the first
+     * cause that has one when {@code e} has none (a wrapper); the class name when no cause has one.
+     * Control characters other than white space are kept: the caller prints through an escaper.
+     */
+    public static String firstLine(Throwable e) {
+        Throwable t = e;
+        while (t.getMessage() == null && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.getClass().getSimpleName() : firstLine(t.getMessage());
+    }
+
+    /** The first line of {@code message}, its runs of white space made one space, trimmed (see {@link #firstLine(Throwable)}). */
+    public static String firstLine(String message) {
+        int end = 0;
+        while (end < message.length() && message.charAt(end) != '\n' && message.charAt(end) != '\r') {
+            end++;
+        }
+        return message.substring(0, end).replaceAll("\\s+", " ").trim();
+    }
+
     private static boolean isPlain(String s) {
         for (int i = 0; i < s.length(); i++) {
             if (isSpecial(s.charAt(i))) {

@@ -19,6 +19,11 @@ public final class KinetoFormat implements FormatReader {
     }
 
     @Override
+    public String formatName() {
+        return "PyTorch profiler (Kineto) JSON, optionally gzip-compressed";
+    }
+
+    @Override
     public String inputNames() {
         return "*.json, *.json.gz";
     }

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import io.overlapanalyze.formats.input.InputLimitExceededException;
 import io.overlapanalyze.formats.input.InputStreams;
+import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.input.TraceReader;
 import io.overlapanalyze.formats.json.JsonReadStrategy;
@@ -332,7 +333,7 @@ public final class KinetoReader implements TraceReader {
             } catch (EOFException | com.fasterxml.jackson.core.io.JsonEOFException e) {
                 endedEarly("the file ends early");
             } catch (ZipException e) {
-                endedEarly("the gzip data is damaged (" + firstLine(e.getMessage()) + ")");
+                endedEarly("the gzip data is damaged (" + Messages.firstLine(e) + ")");
             } catch (CharConversionException e) {
                 if (bytePath) {
                     throw new InvalidUtf8();
@@ -574,14 +575,5 @@ public final class KinetoReader implements TraceReader {
     /** What the parser found wrong, in plain words (no Jackson jargon): the reader adds its own position. */
     private static String jacksonMessage(JsonProcessingException e) {
         return io.overlapanalyze.formats.input.JsonProblem.describe(e);
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "unknown error";
-        }
-        int nl = s.indexOf('\n');
-        String line = nl < 0 ? s : s.substring(0, nl);
-        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
     }
 }

@@ -22,6 +22,11 @@ public final class NsysFormat implements FormatReader {
     }
 
     @Override
+    public String formatName() {
+        return "an Nsight Systems SQLite export";
+    }
+
+    @Override
     public String inputNames() {
         return "*.sqlite";
     }

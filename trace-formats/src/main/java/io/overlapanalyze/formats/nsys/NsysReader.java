@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.nsys;
 
+import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.input.ThreadBudget;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.input.TraceReader;
@@ -138,7 +139,7 @@ public final class NsysReader implements TraceReader {
                     + "expected an Nsight Systems export (nsys export --type sqlite)");
         }
         try (ExportDatabase db = ExportDatabase.open(input, READ_TABLES); StringTable strings = new StringTable(db)) {
-            return new Session(input, db, strings).run();
+            return new ExportRead(input, db, strings).run();
         } catch (SQLException e) {
             throw new TraceFormatException(file + ": " + describe(e), e);
         } catch (ArithmeticException e) {
@@ -148,7 +149,7 @@ public final class NsysReader implements TraceReader {
 
     /** One line for an SQLite failure: corrupt, not a database, or another error. */
     static String describe(SQLException e) {
-        String msg = firstLine(e.getMessage());
+        String msg = Messages.oneLine(e);
         if (e instanceof SQLiteException se) {
             SQLiteErrorCode code = se.getResultCode();
             if (code == SQLiteErrorCode.SQLITE_CORRUPT || code.code == SQLiteErrorCode.SQLITE_CORRUPT.code) {
@@ -167,16 +168,8 @@ public final class NsysReader implements TraceReader {
         return "cannot read the SQLite database (" + msg + ")";
     }
 
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "unknown error";
-        }
-        String line = s.replaceAll("\\s+", " ").trim();
-        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
-    }
-
-    /** The state of reading one export. */
-    private final class Session {
+    /** The state of reading one export (not "session": in Nsight that is the capture, whose start {@code sessionStart} reads). */
+    private final class ExportRead {
         private final Path path;
         private final String file;
         private final ExportDatabase db;
@@ -204,7 +197,7 @@ public final class NsysReader implements TraceReader {
         private long launchesWithoutStart;
         private String firstLaunchWithoutStart;
 
-        Session(Path path, ExportDatabase db, StringTable strings) {
+        ExportRead(Path path, ExportDatabase db, StringTable strings) {
             this.path = path;
             this.file = path.toString();
             this.db = db;

@@ -24,8 +24,8 @@ import java.util.stream.Collectors;
  * groups, mismatches, skew, the straggler table, bandwidth and the worst tail per step. Both
  * views come from the same rows, so they cannot disagree.
  */
-final class CrossRankSection {
-    private CrossRankSection() {
+final class CrossRankText {
+    private CrossRankText() {
     }
 
     /** Rows of each cross-rank list a compact report shows (the job's first screens). */

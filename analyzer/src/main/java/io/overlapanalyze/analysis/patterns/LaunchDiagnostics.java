@@ -1,4 +1,4 @@
-package io.overlapanalyze.analysis.beyond;
+package io.overlapanalyze.analysis.patterns;
 
 import io.overlapanalyze.analysis.DataReady;
 import io.overlapanalyze.analysis.StepContext;

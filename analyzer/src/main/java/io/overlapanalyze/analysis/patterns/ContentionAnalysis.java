@@ -1,7 +1,7 @@
-package io.overlapanalyze.analysis.beyond;
+package io.overlapanalyze.analysis.patterns;
 
 import io.overlapanalyze.analysis.IntervalSet;
-import io.overlapanalyze.analysis.Medians;
+import io.overlapanalyze.analysis.ExactMedian;
 import io.overlapanalyze.analysis.StepContext;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.KernelShape;
@@ -142,8 +142,8 @@ public final class ContentionAnalysis {
             if (g.n[0] < MIN_INSTANCES || g.n[1] < MIN_INSTANCES) {
                 continue;
             }
-            long om = Medians.of(g.lists[0], g.n[0]);
-            long im = Medians.of(g.lists[1], g.n[1]);
+            long om = ExactMedian.of(g.lists[0], g.n[0]);
+            long im = ExactMedian.of(g.lists[1], g.n[1]);
             double pct = im == 0 ? 0.0 : (double) (om - im) * 100.0 / (double) im;
             long extra = Math.floorDiv(Math.multiplyExact(om - im, (long) g.n[0]), (long) steps);
             KernelShape sh = g.shape;

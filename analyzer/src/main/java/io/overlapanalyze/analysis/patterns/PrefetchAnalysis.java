@@ -1,4 +1,4 @@
-package io.overlapanalyze.analysis.beyond;
+package io.overlapanalyze.analysis.patterns;
 
 import io.overlapanalyze.analysis.IntervalSet;
 import io.overlapanalyze.analysis.StepContext.CollectiveSpan;

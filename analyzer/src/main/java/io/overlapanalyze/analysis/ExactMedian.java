@@ -2,9 +2,12 @@ package io.overlapanalyze.analysis;
 
 import java.util.Arrays;
 
-/** Exact medians of ns values, the same rule as the totals (even count: mean of the middle two, floored). */
-public final class Medians {
-    private Medians() {
+/**
+ * The exact median of ns values, by the totals' rule (even count: mean of the middle two, floored).
+ * Not to be confused with {@link io.overlapanalyze.report.Totals.Medians}, the medians a report shows.
+ */
+public final class ExactMedian {
+    private ExactMedian() {
     }
 
     /** The median of the first {@code n} values ({@code n > 0}); the array is not changed. */
