@@ -329,7 +329,7 @@ public sealed interface ParallelScenario {
             try {
                 root = MAPPER.readTree(json);
             } catch (JsonProcessingException e) {
-                throw fail("not valid JSON: " + io.overlapanalyze.formats.input.JsonProblem.describe(e));
+                throw fail("not valid JSON: " + JsonWording.describe(e));
             }
             if (root == null || !root.isObject() || !root.has("kind")) {
                 throw fail("must be a JSON object with \"kind\" (fsdp, pipeline, contention or moe)");
