@@ -166,7 +166,6 @@ public final class AscendMc2Writer {
     public static void writeDb(Path dir) throws IOException {
         Path out = dir.resolve("ASCEND_PROFILER_OUTPUT");
         Files.createDirectories(out);
-        io.overlapanalyze.formats.sqlite.NativeLibraryHome.ensure();
         try {
             writeRankDb(out.resolve("ascend_pytorch_profiler_0.db"));
             writeAnalysisDb(out.resolve("analysis.db"));

@@ -38,7 +38,7 @@ public final class DeviceLayoutWriter {
     static final int SECOND_EXTERNAL_ID_SHIFT = 1_000_000;
     static final int SECOND_CORRELATION_SHIFT = 1_000_000;
     /** The second device's host threads: the first's tids plus this. */
-    static final int SECOND_TID_SHIFT = 1;
+    public static final int SECOND_TID_SHIFT = 1;
 
     /** MTIA: the per-step host-to-device copy, its offset from the step's device start, its stream. */
     public static final long MTIA_DMA_NS = 500_000;

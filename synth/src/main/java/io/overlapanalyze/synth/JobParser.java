@@ -69,7 +69,7 @@ final class JobParser {
         try {
             root = MAPPER.readTree(json);
         } catch (JsonProcessingException e) {
-            throw fail("not valid JSON: " + io.overlapanalyze.formats.input.JsonProblem.describe(e));
+            throw fail("not valid JSON: " + JsonWording.describe(e));
         }
         if (root == null || !root.isObject()) {
             throw fail("must be a JSON object");

@@ -116,7 +116,6 @@ public final class NsysScenarioWriter {
             Files.createDirectories(abs.getParent());
         }
         Files.deleteIfExists(abs);
-        io.overlapanalyze.formats.sqlite.NativeLibraryHome.ensure();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + abs)) {
             try (Statement st = c.createStatement()) {
                 st.execute("PRAGMA journal_mode=OFF");

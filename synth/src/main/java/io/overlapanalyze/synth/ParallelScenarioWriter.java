@@ -31,7 +31,7 @@ public final class ParallelScenarioWriter {
 
     /** True when the file declares a {@code "kind"} (a parallelism scenario rather than a DDP one). */
     public static boolean isParallelScenario(Path file) {
-        return ParallelScenario.isParallelScenario(file);
+        return ParallelScenarioParser.isParallelScenario(file);
     }
 
     /** The scenario's name (file or built-in). */
@@ -42,7 +42,7 @@ public final class ParallelScenarioWriter {
     /** A built-in name or a scenario file path; {@link ScenarioException} otherwise. */
     static ParallelScenario resolve(String builtinOrFile) {
         ParallelScenario s = ParallelScenario.builtin(builtinOrFile);
-        return s != null ? s : ParallelScenario.parse(Path.of(builtinOrFile));
+        return s != null ? s : ParallelScenarioParser.parse(Path.of(builtinOrFile));
     }
 
     /** Writes the named built-in or file's scenario (UTF-8, not closing {@code out}). */
@@ -52,7 +52,7 @@ public final class ParallelScenarioWriter {
 
     /** Writes scenario JSON text's scenario (tests). */
     public static void writeJson(String scenarioJson, OutputStream out, String traceName) throws IOException {
-        write(ParallelScenario.parse(scenarioJson, "<string>"), out, traceName);
+        write(ParallelScenarioParser.parse(scenarioJson, "<string>"), out, traceName);
     }
 
     static void write(ParallelScenario s, OutputStream out, String traceName) throws IOException {

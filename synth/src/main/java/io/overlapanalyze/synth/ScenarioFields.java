@@ -56,7 +56,7 @@ final class ScenarioFields {
         } catch (JsonProcessingException e) {
             var loc = e.getLocation();
             String where = loc == null ? "" : " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
-            throw fail("not valid JSON" + where + ": " + io.overlapanalyze.formats.input.JsonProblem.describe(e), e);
+            throw fail("not valid JSON" + where + ": " + JsonWording.describe(e), e);
         }
         if (root == null || !root.isObject()) {
             throw fail("must be a JSON object");

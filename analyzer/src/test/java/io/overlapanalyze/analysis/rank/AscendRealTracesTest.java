@@ -1,9 +1,8 @@
-package io.overlapanalyze.cli;
+package io.overlapanalyze.analysis.rank;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.formats.sqlite.ReadOnlySqlite;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.RankTrace;
@@ -60,7 +59,7 @@ class AscendRealTracesTest {
     @ValueSource(ints = {0, 1})
     void textExportAgreesWithOverlapLaneAndStepTraceCsv(int rank) throws IOException {
         Path dir = ascend("torch_npu_text_level1/rank" + rank + "_ascend_pt");
-        List<RankTrace> traces = TraceLoader.load(dir);
+        List<RankTrace> traces = Traces.load(dir);
         assertEquals(1, traces.size());
         assertEquals(rank, traces.get(0).rank(), "rank from profiler_info_<rank>.json");
         RankReport report = RankAnalyzer.analyze(traces.get(0), AnalysisOptions.defaults());
@@ -98,7 +97,7 @@ class AscendRealTracesTest {
         String dbHash = sha256(db);
         String analysisHash = sha256(analysis);
 
-        List<RankTrace> traces = TraceLoader.load(dir);
+        List<RankTrace> traces = Traces.load(dir);
         assertEquals(1, traces.size());
         assertEquals(rank, traces.get(0).rank(), "rank from RANK_DEVICE_MAP");
         StepReport s = onlyStep(RankAnalyzer.analyze(traces.get(0), AnalysisOptions.defaults()));
@@ -124,7 +123,7 @@ class AscendRealTracesTest {
     @ValueSource(strings = {"torch_npu_text_level1", "torch_npu_db_level1"})
     void collectiveSequencesMatchAcrossRanks(String capture) {
         Path root = ascend(capture);
-        List<RankTrace> ranks = TraceLoader.loadAll(List.of(root));
+        List<RankTrace> ranks = Traces.loadAll(List.of(root));
         assertEquals(2, ranks.size(), "the directory expands to both rank captures");
         List<List<String>> keys = new ArrayList<>();
         for (RankTrace t : ranks) {
@@ -145,7 +144,7 @@ class AscendRealTracesTest {
     @Test
     void bareTraceViewJsonIsRead() {
         Path trace = ascend("torch_npu_text_level1/rank1_ascend_pt").resolve("ASCEND_PROFILER_OUTPUT/trace_view.json");
-        RankTrace t = TraceLoader.load(trace).get(0);
+        RankTrace t = Traces.load(trace).get(0);
         assertEquals(1, t.rank(), "rank found in ../profiler_info_1.json");
         assertEquals(4, t.collectives().size());
     }

@@ -1,7 +1,6 @@
-package io.overlapanalyze.cli;
+package io.overlapanalyze.analysis.rank;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
@@ -84,7 +83,7 @@ class ProvenanceReferenceTest {
     }
 
     private static void check(String file, List<Row> rows) {
-        RankTrace trace = TraceLoader.load(SharedTraces.kineto(file)).get(0);
+        RankTrace trace = Traces.load(SharedTraces.kineto(file)).get(0);
         RankReport report = RankAnalyzer.analyze(trace, AnalysisOptions.defaults());
         for (Row row : rows) {
             StepReport step = report.steps().stream()
@@ -119,7 +118,7 @@ class ProvenanceReferenceTest {
      */
     @org.junit.jupiter.api.Test
     void htaExactOverlapIsTheSumOverTheStepsHtaKeeps() {
-        RankTrace trace = TraceLoader.load(SharedTraces.kineto("hta_nccl_data_resnet_ddp_rank0of2_a100.json.gz")).get(0);
+        RankTrace trace = Traces.load(SharedTraces.kineto("hta_nccl_data_resnet_ddp_rank0of2_a100.json.gz")).get(0);
         RankReport report = RankAnalyzer.analyze(trace, AnalysisOptions.defaults());
         long comm = 0;
         long overlapped = 0;

@@ -1,7 +1,6 @@
-package io.overlapanalyze.cli;
+package io.overlapanalyze.analysis.rank;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.report.BoundBy;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
@@ -28,7 +27,7 @@ class NcclDataMarkersTest {
                                                          long reduceStart, long lastComputeEnd, long lastReduceEnd,
                                                          long tail, long startDelay, long launchLate) {
         RankReport rank = RankAnalyzer.analyze(
-                TraceLoader.load(SharedTraces.kineto("hta_nccl_data_resnet_ddp_rank0of2_a100.json.gz")).get(0),
+                Traces.load(SharedTraces.kineto("hta_nccl_data_resnet_ddp_rank0of2_a100.json.gz")).get(0),
                 AnalysisOptions.defaults());
         StepReport s = rank.steps().stream().filter(x -> x.name().equals(step)).findFirst().orElseThrow();
         assertFalse(s.partial());

@@ -1,6 +1,5 @@
-package io.overlapanalyze.synth;
+package io.overlapanalyze.formats.kineto;
 
-import io.overlapanalyze.formats.kineto.KinetoReader;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.CollectiveType;
 import io.overlapanalyze.model.DeviceIntervals;
@@ -8,6 +7,8 @@ import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.RankSource;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.model.Time;
+import io.overlapanalyze.synth.BuiltinScenarios;
+import io.overlapanalyze.synth.DeviceLayoutWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,10 +1,9 @@
-package io.overlapanalyze.cli;
+package io.overlapanalyze.formats;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.overlapanalyze.formats.RankNaming;
 import io.overlapanalyze.model.RankSource;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.synth.AscendScenarioWriter;
@@ -45,18 +44,18 @@ class RankNamingCopyTest {
         Scenario sync = BuiltinScenarios.get("late-middle-bucket-sync");
         Path kineto = tmp.resolve("plain.json");
         KinetoScenarioWriter.write(sync, kineto);
-        m.put("kineto", only(TraceLoader.load(withAllocatorSample(kineto))));
+        m.put("kineto", only(Traces.load(withAllocatorSample(kineto))));
         Path nsys = tmp.resolve("plain.sqlite");
         NsysScenarioWriter.write(sync, nsys);
-        m.put("nsight", only(TraceLoader.load(nsys)));
+        m.put("nsight", only(Traces.load(nsys)));
         Path capture = tmp.resolve("ascend").resolve(AscendScenarioWriter.directoryName(sync));
         AscendScenarioWriter.write(sync, capture);
-        m.put("ascend text", only(TraceLoader.load(capture)));
-        m.put("bare timeline", only(TraceLoader.load(Files.writeString(tmp.resolve("trace_view.json"), BARE))));
+        m.put("ascend text", only(Traces.load(capture)));
+        m.put("bare timeline", only(Traces.load(Files.writeString(tmp.resolve("trace_view.json"), BARE))));
         Path sharedDb = Path.of(System.getProperty("overlap.sharedTraces", "../../shared/traces"),
                 "ascend", "torch_npu_db_level1", "rank0_ascend_pt");
         if (Files.isDirectory(sharedDb)) {
-            m.put("ascend db", only(TraceLoader.load(sharedDb)));
+            m.put("ascend db", only(Traces.load(sharedDb)));
         }
         return m;
     }

@@ -1,7 +1,6 @@
-package io.overlapanalyze.cli;
+package io.overlapanalyze.analysis.rank;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.formats.nsys.NsysReader;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.DeviceKind;
@@ -103,7 +102,7 @@ class NsysProvenanceReferenceTest {
         }
         assertFalse(files.isEmpty());
         for (Path f : files) {
-            List<RankTrace> traces = TraceLoader.load(f);
+            List<RankTrace> traces = Traces.load(f);
             assertFalse(traces.isEmpty(), f.toString());
             for (RankTrace t : traces) {
                 RankReport report = RankAnalyzer.analyze(t, AnalysisOptions.defaults());

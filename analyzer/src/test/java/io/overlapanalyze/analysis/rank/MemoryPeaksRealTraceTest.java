@@ -1,8 +1,7 @@
-package io.overlapanalyze.cli;
+package io.overlapanalyze.analysis.rank;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.patterns.MemoryAnalysis;
-import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
@@ -25,7 +24,7 @@ class MemoryPeaksRealTraceTest {
     @Test
     void peakAllocatedPerStepMatchesTheHandDerivation() {
         RankReport rank = RankAnalyzer.analyze(
-                TraceLoader.load(SharedTraces.kineto("hta_df_index_resolver_rank1of2_v100_memory.json.gz")).get(0),
+                Traces.load(SharedTraces.kineto("hta_df_index_resolver_rank1of2_v100_memory.json.gz")).get(0),
                 AnalysisOptions.defaults());
         assertNull(rank.notAvailable().memory());
         List<String> names = rank.steps().stream().map(StepReport::name).toList();
@@ -45,7 +44,7 @@ class MemoryPeaksRealTraceTest {
             "ProfilerStep#5, 1669783688441933000, 5690599424",
             "ProfilerStep#6, 1669783688786243000, 5721188352"})
     void peakInTheFirst100msOfEachStep(String step, long hostStart, long peak) {
-        RankTrace trace = TraceLoader.load(
+        RankTrace trace = Traces.load(
                 SharedTraces.kineto("hta_df_index_resolver_rank1of2_v100_memory.json.gz")).get(0);
         assertEquals(26_770, countCudaDevice1(trace), "CUDA samples of device 1, as the script counts");
         assertEquals(peak, MemoryAnalysis.of(trace).peak(hostStart, hostStart + 100_000_000L), step);

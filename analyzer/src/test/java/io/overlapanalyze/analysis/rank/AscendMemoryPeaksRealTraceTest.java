@@ -1,8 +1,7 @@
-package io.overlapanalyze.cli;
+package io.overlapanalyze.analysis.rank;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.patterns.MemoryAnalysis;
-import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
@@ -40,7 +39,7 @@ class AscendMemoryPeaksRealTraceTest {
             "torch_npu_db_level1/rank1_ascend_pt, 381, 1736410576389878870, 1245688832, 1129099776"})
     void peakAllocatedOfProfilerStep50MatchesTheDerivation(String sub, int ptaSamples, long hostStart, long peak,
                                                              long peakFirst20ms) {
-        List<RankTrace> traces = TraceLoader.load(capture(sub));
+        List<RankTrace> traces = Traces.load(capture(sub));
         assertEquals(1, traces.size());
         RankTrace trace = traces.get(0);
         assertEquals(ptaSamples, trace.memory().size(), "PTA rows of NPU:0, as the script counts");
