@@ -7,7 +7,7 @@ import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.StepSelection;
 import io.overlapanalyze.render.JsonRenderer;
 import io.overlapanalyze.render.MarkdownRenderer;
-import io.overlapanalyze.render.summary.SummaryFile;
+import io.overlapanalyze.reportfile.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli.history;
 
+import io.overlapanalyze.formats.ToolFile;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,7 +9,7 @@ import io.overlapanalyze.compare.Metric;
 import io.overlapanalyze.compare.MetricUnit;
 import io.overlapanalyze.compare.Run;
 import io.overlapanalyze.compare.StepMetric;
-import io.overlapanalyze.render.JsonRenderer;
+import io.overlapanalyze.reportfile.ReportJson;
 import io.overlapanalyze.render.escape.MarkdownEscape;
 import io.overlapanalyze.render.escape.TerminalEscape;
 import io.overlapanalyze.render.html.HistoryHtml;
@@ -29,7 +30,6 @@ import java.util.Map;
  */
 public final class HistoryTable {
     /** The {@code kind} of the JSON listing. */
-    public static final String KIND = "overlap-analyze history";
 
     /** Idle in the step's period (metrics.md §5), which the diff does not list. */
     private static final StepMetric IDLE = new StepMetric() {
@@ -137,9 +137,9 @@ public final class HistoryTable {
 
     /** JSON: times in ns, {@code null} where no step defines the value. Field names are a contract. */
     public void json(String database, Writer w) throws IOException {
-        ObjectMapper mapper = JsonRenderer.mapper();
+        ObjectMapper mapper = ReportJson.mapper();
         ObjectNode root = mapper.createObjectNode();
-        root.put("kind", KIND);
+        root.put("kind", ToolFile.HISTORY.kind());
         root.put("schemaVersion", RunHistory.SCHEMA_VERSION);
         root.put("database", database);
         ArrayNode runs = root.putArray("runs");
