@@ -1,7 +1,7 @@
 package io.overlapanalyze.compare;
 
-import io.overlapanalyze.formats.ToolFile;
 import io.overlapanalyze.analysis.AnalysisOptions;
+import io.overlapanalyze.formats.ToolFile;
 import io.overlapanalyze.report.TailKind;
 
 import java.util.ArrayList;

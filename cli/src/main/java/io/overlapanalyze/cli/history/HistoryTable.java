@@ -1,6 +1,5 @@
 package io.overlapanalyze.cli.history;
 
-import io.overlapanalyze.formats.ToolFile;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -9,13 +8,14 @@ import io.overlapanalyze.compare.Metric;
 import io.overlapanalyze.compare.MetricUnit;
 import io.overlapanalyze.compare.Run;
 import io.overlapanalyze.compare.StepMetric;
-import io.overlapanalyze.reportfile.ReportJson;
+import io.overlapanalyze.formats.ToolFile;
 import io.overlapanalyze.render.escape.MarkdownEscape;
 import io.overlapanalyze.render.escape.TerminalEscape;
 import io.overlapanalyze.render.html.HistoryHtml;
 import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.StepReport;
+import io.overlapanalyze.reportfile.ReportJson;
 
 import java.io.IOException;
 import java.io.Writer;
