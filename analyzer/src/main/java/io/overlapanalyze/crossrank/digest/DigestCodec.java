@@ -39,7 +39,13 @@ import java.util.Map;
  * collective of a group names the same members; a 64-rank group written per collective would be
  * most of the bytes), then the trace and the reduced report. Integers are zig-zag varints; times
  * are deltas (start from the previous start, end and launch from the start), taken in wrapping
- * long arithmetic so that {@code Time.UNKNOWN} and any other value come back exactly.
+ * long arithmetic so that {@code Time.UNKNOWN} and any other value come back exactly. Enum values
+ * are written by name, through the string table (each name once per digest, then a one-byte
+ * index like any repeated string), and read back through a per-digest table of the index's value.
+ *
+ * <p>A digest lives only within the run that made it: a Spark task encodes it and the driver of the
+ * same job, from the same jar, decodes it; nothing writes one to a file that outlives the run. So a
+ * change of encoding needs no reader of the old one: {@link #FORMAT} only refuses a mismatch.
  */
 final class DigestCodec {
     // 2: steps carry their device window; 3: enum values by name (in the string table), not ordinal,
