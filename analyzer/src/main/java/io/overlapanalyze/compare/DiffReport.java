@@ -1,6 +1,7 @@
 package io.overlapanalyze.compare;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
+import io.overlapanalyze.formats.ToolFile;
 import io.overlapanalyze.report.TailKind;
 
 import java.util.ArrayList;
@@ -12,7 +13,7 @@ import java.util.Objects;
  * bucket structure of both. Serialised as it is for {@code --format json}: field names are a
  * contract, versioned by {@code schemaVersion} (additive fields do not bump it).
  *
- * @param kind          always {@link #KIND}, so a script can tell the JSON documents of this tool apart
+ * @param kind          always {@link ToolFile#DIFF}'s kind, so a script can tell the JSON documents of this tool apart
  * @param schemaVersion layout version of this document
  * @param tool          tool name and version that wrote it
  * @param alpha         significance level of the verdicts
@@ -29,7 +30,6 @@ import java.util.Objects;
 public record DiffReport(String kind, int schemaVersion, String tool, double alpha, int minSamples, RunSide a,
                          RunSide b, List<MetricChange> metrics, Structure structure, List<String> warnings,
                          Comparability comparability) {
-    public static final String KIND = "overlap-analyze diff";
     public static final int SCHEMA_VERSION = 1;
 
     public DiffReport {
@@ -88,7 +88,7 @@ public record DiffReport(String kind, int schemaVersion, String tool, double alp
         if (!comparability.comparable()) {
             warnings.add(comparability.warning("A and B"));
         }
-        return new DiffReport(KIND, SCHEMA_VERSION, tool, alpha, Samples.MIN_FOR_TEST, RunSide.of(a, options),
+        return new DiffReport(ToolFile.DIFF.kind(), SCHEMA_VERSION, tool, alpha, Samples.MIN_FOR_TEST, RunSide.of(a, options),
                 RunSide.of(b, options), changes, new Structure(la, lb, layoutChanged, attributionChanged),
                 warnings, comparability);
     }

@@ -1,6 +1,7 @@
 package io.overlapanalyze.compare;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
+import io.overlapanalyze.formats.ToolFile;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +11,7 @@ import java.util.List;
  * against the baseline. A check fails only when its change is over both thresholds and, when
  * both runs have enough samples, significant (metrics.md §10). Serialised as it is for JSON.
  *
- * @param kind          always {@link #KIND}
+ * @param kind          always {@link ToolFile#GATE}'s kind
  * @param schemaVersion layout version of this document
  * @param tool          tool name and version
  * @param alpha         significance level
@@ -30,7 +31,6 @@ import java.util.List;
 public record GateReport(String kind, int schemaVersion, String tool, double alpha, int minSamples,
                          RunSide baseline, RunSide current, GateStatus result, List<GateCheck> checks,
                          List<String> warnings, String inconclusive, Comparability comparability) {
-    public static final String KIND = "overlap-analyze gate";
     public static final int SCHEMA_VERSION = 1;
 
     public GateReport {
@@ -81,7 +81,7 @@ public record GateReport(String kind, int schemaVersion, String tool, double alp
                 warnings.add(c.metric() + ": " + c.reason() + "; passed by --inconclusive pass");
             }
         }
-        return new GateReport(KIND, SCHEMA_VERSION, tool, alpha, Samples.MIN_FOR_TEST, RunSide.of(baseline, options),
+        return new GateReport(ToolFile.GATE.kind(), SCHEMA_VERSION, tool, alpha, Samples.MIN_FOR_TEST, RunSide.of(baseline, options),
                 RunSide.of(current, options), result, checks, warnings, policy.inconclusivePasses() ? "pass" : "fail",
                 comparability);
     }

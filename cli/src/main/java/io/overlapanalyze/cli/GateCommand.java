@@ -5,7 +5,7 @@ import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.cli.compare.DiffRenderer;
 import io.overlapanalyze.cli.compare.GateRenderer;
-import io.overlapanalyze.cli.compare.RunLoader;
+import io.overlapanalyze.reportfile.RunLoader;
 import io.overlapanalyze.cli.compare.ThresholdValues;
 import io.overlapanalyze.compare.AnnotationMetric;
 import io.overlapanalyze.compare.GatePolicy;

@@ -4,7 +4,7 @@ import io.overlapanalyze.cli.history.HistoryRun;
 import io.overlapanalyze.cli.history.RunHistory;
 import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.options.UserInputException;
-import io.overlapanalyze.render.summary.SummaryFile;
+import io.overlapanalyze.reportfile.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
 import picocli.CommandLine.Option;
 

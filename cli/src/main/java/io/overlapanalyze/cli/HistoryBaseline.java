@@ -1,12 +1,12 @@
 package io.overlapanalyze.cli;
 
-import io.overlapanalyze.cli.compare.RunLoader;
+import io.overlapanalyze.reportfile.RunLoader;
 import io.overlapanalyze.cli.history.HistoryRun;
 import io.overlapanalyze.cli.history.RunHistory;
 import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.options.UserInputException;
 import io.overlapanalyze.pipeline.PipelineInput;
-import io.overlapanalyze.render.summary.SummaryFile;
+import io.overlapanalyze.reportfile.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
 import picocli.CommandLine.Option;
 

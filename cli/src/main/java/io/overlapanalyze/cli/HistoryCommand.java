@@ -7,7 +7,7 @@ import io.overlapanalyze.options.DebugOption;
 import io.overlapanalyze.options.FormatOption;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.options.UserInputException;
-import io.overlapanalyze.render.summary.SummaryFile;
+import io.overlapanalyze.reportfile.SummaryFile;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

@@ -8,7 +8,7 @@ import io.overlapanalyze.options.KernelPatternOptions;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.PipelineResult;
-import io.overlapanalyze.render.summary.SummaryFile;
+import io.overlapanalyze.reportfile.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -76,14 +76,18 @@ class ArchitectureTest {
             // The renderers (module render/): every launcher's output, so below every launcher.
             // One escaper per output kind (terminal, markdown, XML, HTML) for every name from an input.
             List.of("render.escape"),
+            // The report's files (module render/, for the JSON escaper every output shares): its JSON
+            // codec, summaries, this tool's other results told apart, and a diff or gate side loaded
+            // from traces (through the pipeline) or summaries.
+            List.of("reportfile"),
             // Human formatting of nanoseconds, bytes and rates, for every renderer and picture.
             List.of("render.units"),
             List.of("render.timeline"),
             // The job at a glance (what every human format opens with) and which ranks to detail.
             List.of("render.overview"),
             List.of("render"),
-            // The HTML report and the summary file (written with the JSON renderer's mapper).
-            List.of("render.html", "render.summary"),
+            // The HTML report.
+            List.of("render.html"),
             // The option mixins every launcher that reads traces shares (module options/): they
             // name the pipeline, the readers and the renderers, never a launcher.
             List.of("options"),

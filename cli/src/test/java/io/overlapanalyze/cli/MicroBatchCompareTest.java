@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.overlapanalyze.render.summary.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
+import io.overlapanalyze.reportfile.SummaryFile;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

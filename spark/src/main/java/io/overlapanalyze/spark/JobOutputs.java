@@ -8,6 +8,7 @@ import io.overlapanalyze.render.overview.ReportLayout;
 import io.overlapanalyze.render.TextRenderer;
 import io.overlapanalyze.render.html.HtmlRenderer;
 import io.overlapanalyze.report.AnalysisReport;
+import io.overlapanalyze.reportfile.ReportJson;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -145,10 +146,12 @@ final class JobOutputs {
             });
         }
         if (summary != null) {
-            writeTo(summary, null, o -> ReportJson.write(o, r, result.parts(), result.pipeline().findings(), true, conf));
+            writeTo(summary, null, o -> ReportJson.write(o, r, result.parts(), result.pipeline().findings(), true,
+                    ReportParts.reader(conf)));
         }
         switch (format) {
-            case JSON -> writeTo(report, stdout, o -> ReportJson.write(o, r, result.parts(), result.pipeline().findings(), false, conf));
+            case JSON -> writeTo(report, stdout, o -> ReportJson.write(o, r, result.parts(), result.pipeline().findings(),
+                    false, ReportParts.reader(conf)));
             case MARKDOWN -> writeTo(report, stdout, o -> new MarkdownRenderer(crossCheck, layout).render(r, o));
             case TEXT -> writeTo(report, stdout, o -> new TextRenderer(crossCheck, null, layout).render(r, o));
         }

@@ -1,7 +1,5 @@
 package io.overlapanalyze.spark;
 
-import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.crossrank.digest.RankDigest;
 import io.overlapanalyze.findings.RankMedians;
@@ -12,10 +10,10 @@ import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.input.ThreadBudget;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
-import io.overlapanalyze.render.JsonRenderer;
 import io.overlapanalyze.render.html.RemoteTimelines;
 import io.overlapanalyze.render.timeline.PrecomputedTimelines;
 import io.overlapanalyze.report.RankReport;
+import io.overlapanalyze.reportfile.ReportJson;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -40,7 +38,6 @@ import java.util.concurrent.ForkJoinPool;
  */
 final class RankTask implements Function<RankFile, RankOutcome> {
     private static final long serialVersionUID = 1L;
-    private static final ObjectWriter COMPACT = JsonRenderer.mapper().writer().without(SerializationFeature.INDENT_OUTPUT);
 
     private final JobSettings settings;
     private final SerializableConfiguration hadoop;
@@ -101,7 +98,7 @@ final class RankTask implements Function<RankFile, RankOutcome> {
                 RankReport report = in.report();
                 String part = null;
                 if (settings.reportParts() != null) {
-                    byte[] json = COMPACT.writeValueAsBytes(report);
+                    byte[] json = ReportJson.rankPart(report);
                     if (json.length > settings.inlineBytes()) {
                         part = writePart(conf, settings.reportParts() + "/rank-input-" + partition + "-" + k + ".json", json);
                         report = null;

@@ -122,7 +122,7 @@ final class SparkJob {
             for (RankReport r : report.ranks()) {
                 String part = parts.get(r);
                 RankReport f = part == null ? r
-                        : result.findings().revise(ReportJson.readRank(part, sc.hadoopConfiguration()));
+                        : result.findings().revise(ReportParts.read(part, sc.hadoopConfiguration()));
                 fullOf.put(r, f);
                 full.add(f);
             }

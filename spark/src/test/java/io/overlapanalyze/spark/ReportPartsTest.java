@@ -3,6 +3,7 @@ package io.overlapanalyze.spark;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.formats.input.InputLimits;
 import io.overlapanalyze.pipeline.PipelineInput;
+import io.overlapanalyze.reportfile.ReportJson;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.Test;
@@ -44,7 +45,7 @@ class ReportPartsTest {
             }
             ByteArrayOutputStream json = new ByteArrayOutputStream();
             ReportJson.write(json, result.pipeline().report(), result.parts(), result.pipeline().findings(), false,
-                    sc.hadoopConfiguration());
+                    ReportParts.reader(sc.hadoopConfiguration()));
             assertEquals(SparkRuns.cliJson(dir), json.toString(StandardCharsets.UTF_8));
         }
     }

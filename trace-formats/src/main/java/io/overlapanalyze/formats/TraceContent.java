@@ -19,7 +19,6 @@ import java.nio.file.Path;
  */
 final class TraceContent {
     private static final JsonFactory JSON = new JsonFactory();
-    private static final String TOOL_KIND = "overlap-analyze ";
 
     private TraceContent() {
     }
@@ -55,7 +54,7 @@ final class TraceContent {
         } catch (IOException | RuntimeException e) {
             return null;
         }
-        if (kind != null && kind.startsWith(TOOL_KIND)) {
+        if (ToolFile.isToolKind(kind)) {
             return "not a trace (an " + kind + " file)";
         }
         return "not a trace (a JSON object without \"traceEvents\")";

@@ -39,10 +39,18 @@ import java.util.Map;
  * collective of a group names the same members; a 64-rank group written per collective would be
  * most of the bytes), then the trace and the reduced report. Integers are zig-zag varints; times
  * are deltas (start from the previous start, end and launch from the start), taken in wrapping
- * long arithmetic so that {@code Time.UNKNOWN} and any other value come back exactly.
+ * long arithmetic so that {@code Time.UNKNOWN} and any other value come back exactly. Enum values
+ * are written by name, through the string table (each name once per digest, then a one-byte
+ * index like any repeated string), and read back through a per-digest table of the index's value.
+ *
+ * <p>A digest lives only within the run that made it: a Spark task encodes it and the driver of the
+ * same job, from the same jar, decodes it; nothing writes one to a file that outlives the run. So a
+ * change of encoding needs no reader of the old one: {@link #FORMAT} only refuses a mismatch.
  */
 final class DigestCodec {
-    private static final int FORMAT = 2; // 2: steps carry their device window
+    // 2: steps carry their device window; 3: enum values by name (in the string table), not ordinal,
+    // so that reordering or inserting a constant cannot make a digest decode as another value.
+    private static final int FORMAT = 3;
 
     private DigestCodec() {
     }
@@ -71,9 +79,9 @@ final class DigestCodec {
 
     private static void writeTrace(Writer w, RankTrace t) throws IOException {
         w.str(t.source());
-        w.num(t.format().ordinal());
+        w.name(t.format());
         w.num(t.rank());
-        w.num(t.rankSource().ordinal());
+        w.name(t.rankSource());
         w.num(t.worldSize());
         w.num(t.hostOpsPresent() ? 1 : 0);
         w.num(t.truncated() ? 1 : 0);
@@ -93,7 +101,7 @@ final class DigestCodec {
             w.num(s - prev);
             w.num(d.end(i) - s);
             w.num(d.lane(i));
-            w.num(d.kind(i).ordinal());
+            w.name(d.kind(i));
             w.str(d.name(i));
             w.num(d.launchNs(i) - s);
             w.num(d.launchThread(i));
@@ -104,7 +112,7 @@ final class DigestCodec {
         w.num(t.hostSpans().size());
         prev = 0;
         for (HostSpan s : t.hostSpans()) {
-            w.num(s.kind().ordinal());
+            w.name(s.kind());
             w.str(s.name());
             w.num(s.startNs() - prev);
             w.num(s.endNs() - s.startNs());
@@ -124,7 +132,7 @@ final class DigestCodec {
         prev = 0;
         for (Collective c : t.collectives()) {
             w.num(c.id());
-            w.num(c.type().ordinal());
+            w.name(c.type());
             w.str(c.name());
             w.group(c.group());
             w.num(c.sequence());
@@ -146,9 +154,9 @@ final class DigestCodec {
 
     private static RankTrace readTrace(Reader r) throws IOException {
         String source = r.str();
-        TraceFormat format = TraceFormat.values()[r.integer()];
+        TraceFormat format = r.required(r.formats);
         int rank = r.integer();
-        RankSource rankSource = RankSource.values()[r.integer()];
+        RankSource rankSource = r.required(r.rankSources);
         int worldSize = r.integer();
         boolean hostOps = r.integer() == 1;
         boolean truncated = r.integer() == 1;
@@ -165,7 +173,7 @@ final class DigestCodec {
             long s = prev + r.num();
             long e = s + r.num();
             int lane = r.integer();
-            DeviceKind kind = DeviceKind.ofOrdinal(r.integer());
+            DeviceKind kind = r.required(r.deviceKinds);
             String name = r.str();
             long launchNs = s + r.num();
             long launchThread = r.num();
@@ -181,7 +189,7 @@ final class DigestCodec {
         List<HostSpan> spans = new ArrayList<>(n);
         prev = 0;
         for (int i = 0; i < n; i++) {
-            HostSpanKind kind = HostSpanKind.values()[r.integer()];
+            HostSpanKind kind = r.required(r.hostSpanKinds);
             String name = r.str();
             long s = prev + r.num();
             long e = s + r.num();
@@ -204,7 +212,7 @@ final class DigestCodec {
         prev = 0;
         for (int i = 0; i < n; i++) {
             int id = r.integer();
-            CollectiveType type = CollectiveType.values()[r.integer()];
+            CollectiveType type = r.required(r.collectiveTypes);
             String name = r.str();
             ProcessGroup group = r.group();
             long sequence = r.num();
@@ -242,7 +250,7 @@ final class DigestCodec {
             w.optional(s.deviceStartNs());
             w.optional(s.deviceStartNs() == null || s.deviceEndNs() == null ? null : s.deviceEndNs() - s.deviceStartNs());
             Attribution a = s.attribution();
-            w.num(a.kind().ordinal());
+            w.name(a.kind());
             w.num(a.chain().size());
             for (ChainLink c : a.chain()) {
                 w.num(c.collective());
@@ -253,7 +261,7 @@ final class DigestCodec {
                 w.optional(c.dataReadyNs());
                 w.optional(c.enqueueNs());
                 w.optional(c.queueFreeNs());
-                w.num(c.boundBy() == null ? -1 : c.boundBy().ordinal());
+                w.name(c.boundBy());
             }
         }
     }
@@ -272,7 +280,7 @@ final class DigestCodec {
             Long windowStart = r.optional();
             Long windowLength = r.optional();
             Long windowEnd = windowStart == null || windowLength == null ? null : windowStart + windowLength;
-            TailKind kind = TailKind.values()[r.integer()];
+            TailKind kind = r.required(r.tailKinds);
             int m = r.integer();
             List<ChainLink> chain = new ArrayList<>(m);
             for (int j = 0; j < m; j++) {
@@ -284,9 +292,8 @@ final class DigestCodec {
                 Long ready = r.optional();
                 Long enqueue = r.optional();
                 Long queueFree = r.optional();
-                int bound = r.integer();
-                chain.add(new ChainLink(collective, type, bytes, start, end, ready, enqueue, queueFree,
-                        bound < 0 ? null : BoundBy.values()[bound]));
+                BoundBy bound = r.boundBys.read();
+                chain.add(new ChainLink(collective, type, bytes, start, end, ready, enqueue, queueFree, bound));
             }
             StepReport step = StepReport.empty(name).withTailNs(tail).withAttribution(new Attribution(kind, chain));
             steps.add(windowStart == null || windowEnd == null ? step : step.withDeviceWindow(windowStart, windowEnd));
@@ -316,6 +323,11 @@ final class DigestCodec {
         /** 0 for null, else 1 + the string's index in the table. */
         void str(String s) throws IOException {
             varint(out, s == null ? 0 : 1 + strings.computeIfAbsent(s, k -> strings.size()));
+        }
+
+        /** An enum value by its name (a string of the table, so each name is written once); null as 0. */
+        void name(Enum<?> e) throws IOException {
+            str(e == null ? null : e.name());
         }
 
         void group(ProcessGroup g) throws IOException {
@@ -368,6 +380,13 @@ final class DigestCodec {
         private final DataInputStream in;
         private final String[] strings;
         private final ProcessGroup[] groups;
+        final Names<TraceFormat> formats;
+        final Names<RankSource> rankSources;
+        final Names<DeviceKind> deviceKinds;
+        final Names<HostSpanKind> hostSpanKinds;
+        final Names<CollectiveType> collectiveTypes;
+        final Names<TailKind> tailKinds;
+        final Names<BoundBy> boundBys;
 
         Reader(byte[] bytes) throws IOException {
             in = new DataInputStream(new ByteArrayInputStream(bytes));
@@ -394,6 +413,56 @@ final class DigestCodec {
                     ranks.add(last);
                 }
                 groups[i] = new ProcessGroup(name, description, ranks);
+            }
+            formats = new Names<>(TraceFormat.class);
+            rankSources = new Names<>(RankSource.class);
+            deviceKinds = new Names<>(DeviceKind.class);
+            hostSpanKinds = new Names<>(HostSpanKind.class);
+            collectiveTypes = new Names<>(CollectiveType.class);
+            tailKinds = new Names<>(TailKind.class);
+            boundBys = new Names<>(BoundBy.class);
+        }
+
+        /** An enum value that is never absent. */
+        <E extends Enum<E>> E required(Names<E> names) throws IOException {
+            E e = names.read();
+            if (e == null) {
+                throw new IOException(names.type.getSimpleName() + " missing");
+            }
+            return e;
+        }
+
+        /**
+         * The values of one enum by string-table index, each name looked up once per digest: an interval's
+         * kind costs an array read, as the ordinal did.
+         */
+        final class Names<E extends Enum<E>> {
+            private final Class<E> type;
+            private final Object[] byString = new Object[strings.length];
+
+            Names(Class<E> type) {
+                this.type = type;
+            }
+
+            /** The value written by {@link Writer#name}; null where null was written. */
+            E read() throws IOException {
+                int i = (int) varint();
+                if (i == 0) {
+                    return null;
+                }
+                if (i > strings.length) {
+                    throw new IOException("string index " + i + " beyond the table of " + strings.length);
+                }
+                Object e = byString[i - 1];
+                if (e == null) {
+                    try {
+                        e = Enum.valueOf(type, strings[i - 1]);
+                    } catch (IllegalArgumentException unknown) {
+                        throw new IOException("no " + type.getSimpleName() + " named " + strings[i - 1], unknown);
+                    }
+                    byString[i - 1] = e;
+                }
+                return type.cast(e);
             }
         }
 

@@ -5,7 +5,7 @@ import io.overlapanalyze.render.escape.MarkdownEscape;
 import io.overlapanalyze.render.escape.TerminalEscape;
 
 import io.overlapanalyze.render.Explanations;
-import io.overlapanalyze.render.JsonRenderer;
+import io.overlapanalyze.reportfile.ReportJson;
 import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.compare.BucketLayout;
 import io.overlapanalyze.compare.DiffReport;
@@ -39,7 +39,7 @@ public final class DiffRenderer {
     public static void render(DiffReport d, Format format, Writer out) throws IOException {
         switch (format) {
             case JSON -> {
-                JsonRenderer.mapper().writerWithDefaultPrettyPrinter().writeValue(new NonClosingWriter(out), d);
+                ReportJson.mapper().writerWithDefaultPrettyPrinter().writeValue(new NonClosingWriter(out), d);
                 out.write(System.lineSeparator());
             }
             case MARKDOWN -> out.write(markdown(d));

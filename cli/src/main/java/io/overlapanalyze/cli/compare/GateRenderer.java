@@ -5,7 +5,7 @@ import io.overlapanalyze.render.escape.MarkdownEscape;
 import io.overlapanalyze.render.escape.TerminalEscape;
 import io.overlapanalyze.render.escape.XmlEscape;
 
-import io.overlapanalyze.render.JsonRenderer;
+import io.overlapanalyze.reportfile.ReportJson;
 import io.overlapanalyze.compare.GateCheck;
 import io.overlapanalyze.compare.GateReport;
 import io.overlapanalyze.compare.GateStatus;
@@ -37,7 +37,7 @@ public final class GateRenderer {
     }
 
     static void json(GateReport g, Writer out) throws IOException {
-        JsonRenderer.mapper().writerWithDefaultPrettyPrinter().writeValue(new DiffRenderer.NonClosingWriter(out), g);
+        ReportJson.mapper().writerWithDefaultPrettyPrinter().writeValue(new DiffRenderer.NonClosingWriter(out), g);
         out.write(System.lineSeparator());
         out.flush();
     }

@@ -8,13 +8,14 @@ import io.overlapanalyze.compare.Metric;
 import io.overlapanalyze.compare.MetricUnit;
 import io.overlapanalyze.compare.Run;
 import io.overlapanalyze.compare.StepMetric;
-import io.overlapanalyze.render.JsonRenderer;
+import io.overlapanalyze.formats.ToolFile;
 import io.overlapanalyze.render.escape.MarkdownEscape;
 import io.overlapanalyze.render.escape.TerminalEscape;
 import io.overlapanalyze.render.html.HistoryHtml;
 import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.StepReport;
+import io.overlapanalyze.reportfile.ReportJson;
 
 import java.io.IOException;
 import java.io.Writer;
@@ -29,7 +30,6 @@ import java.util.Map;
  */
 public final class HistoryTable {
     /** The {@code kind} of the JSON listing. */
-    public static final String KIND = "overlap-analyze history";
 
     /** Idle in the step's period (metrics.md §5), which the diff does not list. */
     private static final StepMetric IDLE = new StepMetric() {
@@ -137,9 +137,9 @@ public final class HistoryTable {
 
     /** JSON: times in ns, {@code null} where no step defines the value. Field names are a contract. */
     public void json(String database, Writer w) throws IOException {
-        ObjectMapper mapper = JsonRenderer.mapper();
+        ObjectMapper mapper = ReportJson.mapper();
         ObjectNode root = mapper.createObjectNode();
-        root.put("kind", KIND);
+        root.put("kind", ToolFile.HISTORY.kind());
         root.put("schemaVersion", RunHistory.SCHEMA_VERSION);
         root.put("database", database);
         ArrayNode runs = root.putArray("runs");

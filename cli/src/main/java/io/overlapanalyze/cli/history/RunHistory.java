@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.sqlite.NativeLibraryHome;
 import io.overlapanalyze.options.UserInputException;
-import io.overlapanalyze.render.JsonRenderer;
+import io.overlapanalyze.reportfile.ReportJson;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
 
@@ -52,7 +52,7 @@ public final class RunHistory {
     static final String DDL = "CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY, time TEXT NOT NULL, "
             + "\"commit\" TEXT, branch TEXT, labels TEXT NOT NULL, passed INTEGER NOT NULL, summary TEXT NOT NULL)";
     private static final List<String> COLUMNS = List.of("id", "time", "commit", "branch", "labels", "passed", "summary");
-    private static final ObjectMapper JSON = JsonRenderer.mapper();
+    private static final ObjectMapper JSON = ReportJson.mapper();
 
     private RunHistory() {
     }

@@ -1,6 +1,6 @@
 package io.overlapanalyze.cli.whatif;
 
-import io.overlapanalyze.render.JsonRenderer;
+import io.overlapanalyze.reportfile.ReportJson;
 import io.overlapanalyze.whatif.WhatIfReport;
 
 import java.io.IOException;
@@ -18,7 +18,7 @@ public final class WhatIfJsonRenderer {
     public static void render(WhatIfReport report, Writer out) throws IOException {
         // Write to a string first: Jackson closes its target, and standard output must stay open.
         StringWriter sw = new StringWriter();
-        JsonRenderer.mapper().writerWithDefaultPrettyPrinter().writeValue(sw, report);
+        ReportJson.mapper().writerWithDefaultPrettyPrinter().writeValue(sw, report);
         out.write(sw.toString());
         out.write(System.lineSeparator());
         out.flush();

@@ -1,4 +1,4 @@
-package io.overlapanalyze.render.summary;
+package io.overlapanalyze.reportfile;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;

@@ -1,4 +1,4 @@
-package io.overlapanalyze.render.summary;
+package io.overlapanalyze.reportfile;
 
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.RankReport;

@@ -1,4 +1,4 @@
-package io.overlapanalyze.render.summary;
+package io.overlapanalyze.reportfile;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.overlapanalyze.render.JsonRenderer;
+import io.overlapanalyze.formats.ToolFile;
 import io.overlapanalyze.formats.input.InputStreams;
 import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.pipeline.PipelineInputException;
@@ -37,11 +37,10 @@ import java.util.Map;
  * refused with one line naming the field: never read as 0.
  */
 public final class SummaryFile {
-    /** The {@code kind} a summary carries. */
-    public static final String KIND = "overlap-analyze summary";
-    private static final String KIND_PREFIX = "overlap-analyze ";
+    /** The {@code kind} a summary carries ({@link ToolFile#SUMMARY}). */
+    private static final String KIND = ToolFile.SUMMARY.kind();
 
-    private static final ObjectMapper READER = JsonRenderer.mapper().copy()
+    private static final ObjectMapper READER = ReportJson.mapper().copy()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final JsonFactory JSON = new JsonFactory();
@@ -103,7 +102,7 @@ public final class SummaryFile {
         } catch (IOException | RuntimeException e) {
             // Fall through: decide on what was seen.
         }
-        if (kind != null && kind.startsWith(KIND_PREFIX) && !kind.equals(KIND)) {
+        if (ToolFile.isToolKind(kind) && !kind.equals(KIND)) {
             return Content.OTHER_RESULT;
         }
         return (schema && ranks) || KIND.equals(kind) ? Content.SUMMARY : Content.NOT_SUMMARY;

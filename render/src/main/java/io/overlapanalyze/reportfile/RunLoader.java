@@ -1,4 +1,4 @@
-package io.overlapanalyze.cli.compare;
+package io.overlapanalyze.reportfile;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
@@ -9,7 +9,6 @@ import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.PipelineInputException;
 import io.overlapanalyze.pipeline.PipelineResult;
 import io.overlapanalyze.pipeline.StepSelection;
-import io.overlapanalyze.render.summary.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.CrossRankReport;
 import io.overlapanalyze.report.RankReport;
