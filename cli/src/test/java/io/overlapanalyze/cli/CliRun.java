@@ -4,8 +4,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 
 /** Runs the CLI in-process and captures what it printed. */
-record CliRun(int exitCode, String out, String err) {
-    static CliRun of(String... args) {
+public record CliRun(int exitCode, String out, String err) {
+    public static CliRun of(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Main.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
@@ -13,7 +13,7 @@ record CliRun(int exitCode, String out, String err) {
     }
 
     /** The non-empty lines of stderr. */
-    java.util.List<String> errLines() {
+    public java.util.List<String> errLines() {
         return err.lines().filter(l -> !l.isBlank()).toList();
     }
 }

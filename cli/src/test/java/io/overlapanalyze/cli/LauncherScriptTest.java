@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -6,11 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Locates the real traces of ../shared/traces; tests that need them skip with a clear message. */
-final class SharedTraces {
+public final class SharedTraces {
     private SharedTraces() {
     }
 
-    static Path root() {
+    public static Path root() {
         String prop = System.getProperty("overlap.sharedTraces");
         Path dir = prop != null ? Path.of(prop) : Path.of("..", "..", "shared", "traces");
         Assumptions.assumeTrue(Files.isDirectory(dir),
@@ -19,11 +19,11 @@ final class SharedTraces {
         return dir;
     }
 
-    static Path kineto(String name) {
+    public static Path kineto(String name) {
         return file("kineto", name);
     }
 
-    static Path nsys(String name) {
+    public static Path nsys(String name) {
         return file("nsys", name);
     }
 

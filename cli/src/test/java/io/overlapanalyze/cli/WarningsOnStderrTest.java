@@ -1,5 +1,7 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.cli.analyse.SamplesTest;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
