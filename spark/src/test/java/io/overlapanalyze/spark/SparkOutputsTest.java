@@ -100,15 +100,9 @@ class SparkOutputsTest {
     @Test
     void theUsersKernelPatternsReachTheTasks() throws IOException {
         Path dir = SparkRuns.samples().resolve("job-healthy-4rank");
-        KernelRules before = KernelRules.current();
-        String cli;
-        try {
-            KernelRules.setCurrent(KernelRules.withUserPatterns(List.of(
-                    new KernelRules.UserPattern(KernelRules.Target.COMM, java.util.regex.Pattern.compile("cutlass")))));
-            cli = SparkRuns.cliJson(dir);
-        } finally {
-            KernelRules.setCurrent(before);
-        }
+        String cli = SparkRuns.cliJson(io.overlapanalyze.formats.input.ReadOptions.DEFAULT.withKernelRules(
+                KernelRules.withUserPatterns(List.of(new KernelRules.UserPattern(KernelRules.Target.COMM,
+                        java.util.regex.Pattern.compile("cutlass"))))), dir);
         assertTrue(!cli.equals(SparkRuns.cliJson(dir)), "the pattern changes the report");
         Path out = tmp.resolve("patterns.json");
         SparkRuns.Run run = SparkRuns.spark("-f", "json", "-o", out.toString(), "--comm-kernel", "cutlass", dir.toString());

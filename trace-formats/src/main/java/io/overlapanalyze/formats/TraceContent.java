@@ -24,13 +24,13 @@ final class TraceContent {
     private TraceContent() {
     }
 
-    /** Why {@code file} is not a trace, or {@code null} when it may be one. */
-    static String notATrace(Path file) {
+    /** Why {@code file} is not a trace, or {@code null} when it may be one; opened under {@code limits}. */
+    static String notATrace(Path file, io.overlapanalyze.formats.input.InputLimits limits) {
         if (!Files.isRegularFile(file)) {
             return null;
         }
         String kind = null;
-        try (InputStream in = InputStreams.open(file); JsonParser p = JSON.createParser(in)) {
+        try (InputStream in = InputStreams.open(file, limits); JsonParser p = JSON.createParser(in)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 return null;
             }

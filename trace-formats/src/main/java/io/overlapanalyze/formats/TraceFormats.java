@@ -4,6 +4,7 @@ import io.overlapanalyze.formats.ascend.AscendFormat;
 import io.overlapanalyze.formats.input.FormatDetector;
 import io.overlapanalyze.formats.input.FormatReader;
 import io.overlapanalyze.formats.input.InputLimitExceededException;
+import io.overlapanalyze.formats.input.InputLimits;
 import io.overlapanalyze.formats.input.InputStreams;
 import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.input.ReadOptions;
@@ -161,6 +162,15 @@ public final class TraceFormats {
      * When every file was left out, that is the error.
      */
     public Expanded expand(List<Path> paths, PathMatcher nameFilter, Predicate<Path> keep) throws TraceFormatException {
+        return expand(paths, nameFilter, keep, InputLimits.DEFAULT);
+    }
+
+    /**
+     * As {@link #expand(List, PathMatcher, Predicate)}, looking into walked files under the run's
+     * {@code limits} (a file over them is left to the readers, which refuse it).
+     */
+    public Expanded expand(List<Path> paths, PathMatcher nameFilter, Predicate<Path> keep, InputLimits limits)
+            throws TraceFormatException {
         LinkedHashSet<Path> files = new LinkedHashSet<>();
         List<String> skipped = new ArrayList<>();
         List<Path> unlisted = new ArrayList<>();
@@ -168,7 +178,7 @@ public final class TraceFormats {
             List<Path> found = expand(p, nameFilter, skipped, unlisted);
             boolean walked = !found.equals(List.of(p));
             for (Path f : found) {
-                String why = walked && !keep.test(f) ? TraceContent.notATrace(f) : null;
+                String why = walked && !keep.test(f) ? TraceContent.notATrace(f, limits) : null;
                 if (why != null) {
                     skipped.add(Messages.quote(f) + ": " + why + ", skipped");
                 } else {
@@ -193,8 +203,8 @@ public final class TraceFormats {
      * saved result), or {@code null} when it may be one: the check {@link #expand(List, PathMatcher,
      * Predicate)} applies to what it walks, for a caller that walks elsewhere (a remote file system).
      */
-    public String notATrace(Path walkedFile) {
-        return TraceContent.notATrace(walkedFile);
+    public String notATrace(Path walkedFile, InputLimits limits) {
+        return TraceContent.notATrace(walkedFile, limits);
     }
 
     /** Whether a directory walk reads a file of this name: some reader accepts it. */
@@ -293,7 +303,7 @@ public final class TraceFormats {
             throw new TraceFormatException(input + ": not a regular file (a FIFO, socket or device); not read");
         }
         try {
-            SniffedInput sniffed = sniff(input, directory);
+            SniffedInput sniffed = SniffedInput.of(input, options.limits());
             if (sniffed.content() == FormatDetector.Content.EMPTY) {
                 throw new TraceFormatException(input + ": file is empty");
             }
@@ -370,14 +380,6 @@ public final class TraceFormats {
                                                 Function<RankTrace, T> then, PrintWriter progress)
             throws TraceFormatException {
         return JobReader.read(this, files, options, naming, then, progress);
-    }
-
-    private static SniffedInput sniff(Path input, boolean directory) throws IOException {
-        if (directory) {
-            return new SniffedInput(input, FormatDetector.Content.DIRECTORY, new byte[0]);
-        }
-        byte[] head = InputStreams.head(input, FormatDetector.HEAD_BYTES);
-        return new SniffedInput(input, FormatDetector.sniff(head), head);
     }
 
     /** The first reader that recognises the input, the fallback readers asked last; {@code null}: none. */

@@ -21,10 +21,10 @@ class TraceContentTest {
         Files.writeString(dir.resolve("cut.json"), "{\"lr\": 0.1, ");
         Files.writeString(dir.resolve("events.json"), "{\"x\": 1, \"traceEvents\": [");
         Files.writeString(dir.resolve("garbage.json"), "not json");
-        assertEquals("not a trace (a JSON object without \"traceEvents\")", TraceContent.notATrace(dir.resolve("a.json")));
-        assertEquals("not a trace (an overlap-analyze diff file)", TraceContent.notATrace(dir.resolve("b.json")));
-        assertNull(TraceContent.notATrace(dir.resolve("cut.json")), "cut: left to the reader, which names the damage");
-        assertNull(TraceContent.notATrace(dir.resolve("events.json")));
-        assertNull(TraceContent.notATrace(dir.resolve("garbage.json")));
+        assertEquals("not a trace (a JSON object without \"traceEvents\")", TraceContent.notATrace(dir.resolve("a.json"), io.overlapanalyze.formats.input.InputLimits.DEFAULT));
+        assertEquals("not a trace (an overlap-analyze diff file)", TraceContent.notATrace(dir.resolve("b.json"), io.overlapanalyze.formats.input.InputLimits.DEFAULT));
+        assertNull(TraceContent.notATrace(dir.resolve("cut.json"), io.overlapanalyze.formats.input.InputLimits.DEFAULT), "cut: left to the reader, which names the damage");
+        assertNull(TraceContent.notATrace(dir.resolve("events.json"), io.overlapanalyze.formats.input.InputLimits.DEFAULT));
+        assertNull(TraceContent.notATrace(dir.resolve("garbage.json"), io.overlapanalyze.formats.input.InputLimits.DEFAULT));
     }
 }

@@ -1,6 +1,8 @@
 package io.overlapanalyze.formats.input;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -14,6 +16,19 @@ import java.nio.file.Path;
 public record SniffedInput(Path path, FormatDetector.Content content, byte[] head) {
     public SniffedInput {
         head = head.clone();
+    }
+
+    /**
+     * Sniffs {@code input}: the one place an input is opened to be told apart, by the front door
+     * ({@code TraceFormats}); a reader is handed what it found and never sniffs again. A directory
+     * is not opened. Opened under {@code limits}: a plain file over them is refused here.
+     */
+    public static SniffedInput of(Path input, InputLimits limits) throws IOException {
+        if (Files.isDirectory(input)) {
+            return new SniffedInput(input, FormatDetector.Content.DIRECTORY, new byte[0]);
+        }
+        byte[] head = InputStreams.head(input, FormatDetector.HEAD_BYTES, limits);
+        return new SniffedInput(input, FormatDetector.sniff(head), head);
     }
 
     @Override
