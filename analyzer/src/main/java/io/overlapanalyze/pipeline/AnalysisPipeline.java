@@ -97,7 +97,7 @@ public final class AnalysisPipeline {
         Queue<String> stepNames = new ConcurrentLinkedQueue<>();
         JobReader.Read<RankInput> loaded;
         try {
-            loaded = in.formats().readInParallel(files, in.read(), naming,
+            loaded = in.formats().readInParallel(expanded, in.read(), naming,
                     t -> analyseRank(t, selection, options, stepNames), progress);
         } catch (TraceFormatException e) {
             throw new PipelineInputException(e.getMessage(), e);
