@@ -61,7 +61,7 @@ public final class AnalysisPipeline {
 
     /** Expands {@code in.paths()} with {@code in.formats()}, as {@link #expand(List, PathMatcher, Predicate)} does. */
     public static TraceFormats.Expanded expand(PipelineInput in, Predicate<Path> keep) {
-        return expand(in.formats(), in.paths(), in.nameFilter(), keep);
+        return expand(in.formats(), in.paths(), in.nameFilter(), keep, in.read().limits());
     }
 
     /**
@@ -71,13 +71,13 @@ public final class AnalysisPipeline {
      * on the command line is always read: the user asked for it.
      */
     public static TraceFormats.Expanded expand(List<Path> paths, PathMatcher nameFilter, Predicate<Path> keep) {
-        return expand(TraceFormats.standard(), paths, nameFilter, keep);
+        return expand(TraceFormats.standard(), paths, nameFilter, keep, ReadOptions.DEFAULT.limits());
     }
 
     private static TraceFormats.Expanded expand(TraceFormats formats, List<Path> paths, PathMatcher nameFilter,
-                                                Predicate<Path> keep) {
+                                                Predicate<Path> keep, io.overlapanalyze.formats.input.InputLimits limits) {
         try {
-            return formats.expand(paths, nameFilter, keep);
+            return formats.expand(paths, nameFilter, keep, limits);
         } catch (TraceFormatException e) {
             throw new PipelineInputException(e.getMessage(), e);
         }
@@ -97,7 +97,7 @@ public final class AnalysisPipeline {
         Queue<String> stepNames = new ConcurrentLinkedQueue<>();
         JobReader.Read<RankInput> loaded;
         try {
-            loaded = in.formats().readInParallel(files, new ReadOptions(in.stepPattern(), null), naming,
+            loaded = in.formats().readInParallel(expanded, in.read(), naming,
                     t -> analyseRank(t, selection, options, stepNames), progress);
         } catch (TraceFormatException e) {
             throw new PipelineInputException(e.getMessage(), e);

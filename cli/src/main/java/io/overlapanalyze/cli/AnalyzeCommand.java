@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.options.StderrWarnings;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.options.DebugOption;
@@ -119,13 +120,13 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        kernelPatterns.apply();
+        KernelRules kernelRules = kernelPatterns.rules(); // checked first, as before anything else
         if (paths.isEmpty()) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "Missing required parameter: 'PATH' (a trace file or directory)");
         }
         layoutOptions.layout(); // a bad --detail is bad usage, said before any trace is read
-        PipelineInput pipelineInput = in.pipeline(paths);
+        PipelineInput pipelineInput = in.pipeline(paths, kernelRules);
         Path output = out.file();
         java.util.Map<String, Path> outputs = new java.util.LinkedHashMap<>();
         outputs.put("--html", html);

@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.options.StderrWarnings;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.cli.annotate.AnnotatedTrace;
@@ -76,8 +77,8 @@ public final class AnnotateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        kernelPatterns.apply();
-        PipelineInput pipelineInput = in.pipeline(paths);
+        KernelRules kernelRules = kernelPatterns.rules(); // checked first, as before anything else
+        PipelineInput pipelineInput = in.pipeline(paths, kernelRules);
         List<Path> inputs = in.inputsOf(paths);
         SafeOutput.check(output, inputs);
         PipelineResult result = AnalysisPipeline.run(pipelineInput, spec.commandLine().getErr());

@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.options.StderrWarnings;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.analysis.AnalysisOptions;
@@ -66,9 +67,9 @@ public final class DiffCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        kernelPatterns.apply();
+        KernelRules kernelRules = kernelPatterns.rules(); // checked first, as before anything else
         ThresholdValues.checkAlpha(alpha);
-        PipelineInput pipelineInput = in.pipeline(List.of());
+        PipelineInput pipelineInput = in.pipeline(List.of(), kernelRules);
         AnalysisOptions options = pipelineInput.options();
         Path output = out.file();
         List<Path> inputs = in.inputsOf(List.of(a, b));

@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.options.StderrWarnings;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.analysis.AnalysisOptions;
@@ -186,7 +187,7 @@ public final class GateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        kernelPatterns.apply();
+        KernelRules kernelRules = kernelPatterns.rules(); // checked first, as before anything else
         ThresholdValues.checkAlpha(alpha);
         List<GateThreshold> thresholds = new ArrayList<>(List.of(
                 new GateThreshold("tail", ThresholdValues.percent("--max-tail-increase", maxTail),
@@ -199,7 +200,7 @@ public final class GateCommand implements Callable<Integer> {
                 maxFused), ThresholdValues.duration("--min-fused-busy-delta", minFused));
         Double annotationIncrease = ThresholdValues.percent("--max-annotation-exposed-increase", maxAnnotation);
         long annotationDelta = ThresholdValues.duration("--min-annotation-exposed-delta", minAnnotation);
-        PipelineInput pipelineInput = in.pipeline(List.of());
+        PipelineInput pipelineInput = in.pipeline(List.of(), kernelRules);
         AnalysisOptions options = pipelineInput.options();
         java.util.Map<String, Path> outputs = new java.util.LinkedHashMap<>();
         outputs.put("--markdown", markdown);

@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.options.StderrWarnings;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.options.DebugOption;
@@ -69,8 +70,8 @@ public final class SummaryCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         history.check();
-        kernelPatterns.apply();
-        PipelineInput pipelineInput = in.pipeline(paths).withCrossRank(false);
+        KernelRules kernelRules = kernelPatterns.rules(); // checked first, as before anything else
+        PipelineInput pipelineInput = in.pipeline(paths, kernelRules).withCrossRank(false);
         Path output = out.file();
         List<Path> inputs = in.inputsOf(paths);
         SafeOutput.check(output, inputs);

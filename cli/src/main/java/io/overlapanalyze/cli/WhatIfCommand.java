@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.options.StderrWarnings;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.analysis.AnalysisOptions;
@@ -110,7 +111,7 @@ public final class WhatIfCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        kernelPatterns.apply();
+        KernelRules kernelRules = kernelPatterns.rules(); // checked first, as before anything else
         if ((trace == null) == (scenario == null)) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "give either a TRACE file or --scenario SCENARIO (not both)");
@@ -124,7 +125,7 @@ public final class WhatIfCommand implements Callable<Integer> {
         };
         WhatIfOptions options = options();
         WhatIfReport report;
-        PipelineInput pipelineInput = in.pipeline(trace == null ? List.of() : List.of(trace)).withCrossRank(false);
+        PipelineInput pipelineInput = in.pipeline(trace == null ? List.of() : List.of(trace), kernelRules).withCrossRank(false);
         Path output = out.file();
         List<Path> inputs = new ArrayList<>();
         if (trace != null) {

@@ -38,6 +38,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  *       {@code cli} package, so a second launcher can depend on them without the CLI.</li>
  *   <li><b>Benchmarks</b>: no main source is in a {@code bench} package (they live in
  *       {@code bench/}, outside the product modules).</li>
+ *   <li><b>Settings are values</b>: no {@code static} field that is not {@code final} in any main
+ *       source (a run's settings travel in values such as {@code ReadOptions} and
+ *       {@code PipelineInput}, never in process-wide state), except those in
+ *       {@link #PROCESS_WIDE}, each with the reason it belongs to the process.</li>
  * </ul>
  *
  * <p>{@link #KNOWN} lists the violations the code has today, each exactly. A violation not in it
@@ -108,6 +112,21 @@ class ArchitectureTest {
      * launchers that parse their command lines differently (or not at all), so picocli stays out.
      */
     static final Map<String, List<String>> NO_LIBRARY = Map.of("render", List.of("picocli"));
+
+    /**
+     * The {@code static} non-{@code final} fields main code may hold, each with why it is the
+     * process's and no run's setting. An entry whose field is gone fails the test: remove it.
+     */
+    static final Map<String, String> PROCESS_WIDE = Map.of(
+            "options.SafeOutput.standardOutput",
+            "the process's standard output (the stream that remembers write errors), set once by cli.Main"
+                    + " before any command runs; one per process, as System.out is",
+            "formats.sqlite.NativeLibraryHome.done",
+            "sqlite-jdbc loads its native library once per JVM, from the directory set before the first load",
+            "formats.input.Temporaries.hookAdded",
+            "the shutdown hook that deletes temporary files belongs to the process; added once",
+            "formats.input.Temporaries.shuttingDown",
+            "set by that shutdown hook, so that nothing is created once it has swept");
 
     /** The violations of today, exactly; remove a line when it is fixed. */
     static final Set<String> KNOWN = Set.of();
@@ -183,6 +202,33 @@ class ArchitectureTest {
             }
         }
         out.addAll(commandReferences(sources));
+        return out;
+    }
+
+    @Test
+    void noStaticMutableFieldOutsideTheProcessWideList() {
+        for (Map.Entry<String, String> e : PROCESS_WIDE.entrySet()) {
+            assertTrue(!e.getValue().isBlank(), e.getKey() + ": an allowed static field needs its reason");
+        }
+        Set<String> found = staticNonFinalFields(sources);
+        Set<String> fresh = new TreeSet<>(found);
+        fresh.removeAll(PROCESS_WIDE.keySet());
+        Set<String> gone = new TreeSet<>(PROCESS_WIDE.keySet());
+        gone.removeAll(found);
+        if (!fresh.isEmpty() || !gone.isEmpty()) {
+            fail("static fields that are not final hold process-wide state: pass a value instead (ReadOptions, "
+                    + "PipelineInput), or add the field to PROCESS_WIDE with why it is the process's"
+                    + (fresh.isEmpty() ? "" : "\nnot allowed:\n  " + String.join("\n  ", fresh))
+                    + (gone.isEmpty() ? "" : "\ngone, remove from PROCESS_WIDE:\n  " + String.join("\n  ", gone)));
+        }
+    }
+
+    /** Every main source's static non-final fields, as {@code pkg.Class.field}. */
+    static Set<String> staticNonFinalFields(List<Source> sources) {
+        Set<String> out = new TreeSet<>();
+        for (Source s : sources) {
+            out.addAll(SourceScan.staticNonFinalFields(s));
+        }
         return out;
     }
 

@@ -91,6 +91,34 @@ final class SourceScan {
         return out;
     }
 
+    /**
+     * A field declaration with {@code static} among its modifiers (annotations allowed before
+     * them): group 1 the modifiers, group 2 the field's name. A method, a nested type or a static
+     * initialiser is no match (no name followed by {@code =}, {@code ;} or {@code ,}).
+     */
+    private static final Pattern STATIC_FIELD = Pattern.compile(
+            "(?:^|(?<=[;{}]))\\s*(?:@[\\w.]+(?:\\s*\\([^)]*\\))?\\s*)*"
+                    + "((?:(?:public|protected|private|static|final|volatile|transient)\\s+)*"
+                    + "static\\s+(?:(?:public|protected|private|static|final|volatile|transient)\\s+)*)"
+                    + "[\\w.$]+(?:\\s*<[^;=(){}]*>)?(?:\\s*\\[\\s*])*\\s+([\\w$]+)\\s*[=;,]",
+            Pattern.MULTILINE);
+    private static final Pattern FINAL = Pattern.compile("\\bfinal\\b");
+
+    /**
+     * The {@code static} fields of a source that are not {@code final} (state of the whole process),
+     * as {@code pkg.Class.field} (a nested class's field under its top-level class).
+     */
+    static Set<String> staticNonFinalFields(Source s) {
+        Set<String> out = new TreeSet<>();
+        Matcher m = STATIC_FIELD.matcher(s.code());
+        while (m.find()) {
+            if (!FINAL.matcher(m.group(1)).find()) {
+                out.add(s.name() + "." + m.group(2));
+            }
+        }
+        return out;
+    }
+
     /** Whether the code names {@code simpleName} as a whole identifier. */
     static boolean mentions(String code, String simpleName) {
         return Pattern.compile("(?<![\\w$])" + Pattern.quote(simpleName) + "(?![\\w$])").matcher(code).find();

@@ -95,4 +95,36 @@ class SourceScanTest {
         assertFalse(SourceScan.mentions("x = MyAnalyzeCommand2.analyse();", "AnalyzeCommand"));
         assertFalse(SourceScan.mentions("x = AnalyzeCommand$1;", "AnalyzeCommand"));
     }
+
+    @Test
+    void aStaticFieldThatIsNotFinalIsFoundAndOnlyThat() {
+        Source s = source("trace-formats", "formats.kernels", "Rules", """
+                import static io.overlapanalyze.model.DeviceKind.COMPUTE;
+                public final class Rules {
+                    private static volatile Rules current = null;
+                    @Deprecated static int calls;
+                    static java.util.Map<String, java.util.List<Integer>> byName = new java.util.HashMap<>();
+                    private static final Rules BUILT_IN = new Rules();
+                    final static int ALSO_FINAL = 1;
+                    private int perInstance;
+                    static { System.out.println("static init"); }
+                    static Rules current() { int local = 0; return current; }
+                    static class Nested { private static String inNested; }
+                    String text = "static int notAField;";
+                    // static int inAComment;
+                }
+                """);
+        assertEquals(Set.of("formats.kernels.Rules.current", "formats.kernels.Rules.calls",
+                "formats.kernels.Rules.byName", "formats.kernels.Rules.inNested"), SourceScan.staticNonFinalFields(s));
+    }
+
+    @Test
+    void theRuleFailsOnAStaticFieldOutsideTheAllowList() {
+        Source bad = source("options", "options", "Settings", "class Settings { static String current; }");
+        Source allowed = source("options", "options", "SafeOutput",
+                "class SafeOutput { private static volatile java.io.OutputStream standardOutput; }");
+        java.util.Set<String> found = ArchitectureTest.staticNonFinalFields(List.of(bad, allowed));
+        found.removeAll(ArchitectureTest.PROCESS_WIDE.keySet());
+        assertEquals(Set.of("options.Settings.current"), found);
+    }
 }

@@ -4,6 +4,8 @@ import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.input.InputLimits;
+import io.overlapanalyze.formats.input.ReadOptions;
+import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.StepSelection;
 import picocli.CommandLine.Option;
@@ -55,11 +57,6 @@ public final class InputOptions {
                     + "gzip bombs reach 1000).")
     Integer maxRatio;
 
-    /** Makes the size limits the run's ({@link InputLimits#setCurrent}). */
-    public void applyLimits() {
-        InputLimits.setCurrent(limits());
-    }
-
     /** {@code --include} as a matcher, or {@code null}. */
     public PathMatcher nameFilter() {
         if (include == null) {
@@ -96,12 +93,15 @@ public final class InputOptions {
     }
 
     /**
-     * Sets the size limits and returns what the pipeline reads for {@code paths} (options checked
-     * here, so a bad value is exit 2 before anything is read).
+     * What the pipeline reads for {@code paths}, read with {@code kernelRules} (from
+     * {@link KernelPatternOptions#rules()}) and these options' step pattern and size limits (options
+     * checked here, so a bad value is exit 2 before anything is read). Nothing is set for the
+     * process: the settings travel in the returned value.
      */
-    public PipelineInput pipeline(List<Path> paths) {
-        applyLimits();
-        return new PipelineInput(paths, nameFilter(), rankRegex, stepPattern(), selection(), analysisOptions(), true, null);
+    public PipelineInput pipeline(List<Path> paths, KernelRules kernelRules) {
+        InputLimits limits = limits();
+        return new PipelineInput(paths, nameFilter(), rankRegex, selection(), analysisOptions(), true, null,
+                new ReadOptions(stepPattern(), kernelRules, limits));
     }
 
     /**
@@ -125,8 +125,8 @@ public final class InputOptions {
     }
 
     /**
-     * The size limits these options ask for, as plain data another JVM can make its own with
-     * {@link InputLimits#setCurrent} (a Spark executor reads under the same limits as the driver).
+     * The size limits these options ask for, as plain data another JVM reads under (in its
+     * {@link ReadOptions}: a Spark executor reads under the same limits as the driver).
      */
     public InputLimits limits() {
         InputLimits d = InputLimits.DEFAULT;

@@ -40,12 +40,10 @@ public final class KernelPatternOptions {
             description = "Read more patterns from FILE: one 'comm|fused|compute REGEX' a line, '#' comments.")
     Path file;
 
-    /** Makes these patterns the run's kernel rules ({@link KernelRules#setCurrent}). */
-    public void apply() {
-        KernelRules.setCurrent(rules());
-    }
-
-    /** The built-in rules with the user's patterns in front. */
+    /**
+     * The built-in rules with the user's patterns in front (each checked: a bad one is exit 2);
+     * the run reads with them through its {@code ReadOptions}, nothing is set for the process.
+     */
     public KernelRules rules() {
         return KernelRules.withUserPatterns(userPatterns());
     }

@@ -112,7 +112,7 @@ public final class RunLoader {
         List<String> unreadable = List.of();
         if (!traces.isEmpty()) {
             PipelineResult result = AnalysisPipeline.analyse(new TraceFormats.Expanded(traces, List.of(),
-                            expanded.unreadableDirectories()),
+                            expanded.unreadableDirectories(), expanded.sniffed(), expanded.sniffedUnder()),
                     in.withCrossRank(crossRank), null);
             ranks.addAll(result.report().ranks());
             cross = result.report().crossRank();

@@ -45,15 +45,18 @@ record JobSettings(String rankRegex, Pattern stepPattern, StepSelection steps, A
         timelineSteps = timelineSteps == null ? null : new HashMap<>(timelineSteps);
     }
 
-    /** The settings of a run: what {@code in} says, the kernel rules in force, the limits in force. */
-    static JobSettings of(PipelineInput in, KernelRules rules) {
+    /**
+     * The settings of a run: what {@code in} says, with its kernel rules (the user's patterns, as
+     * plain data) and input limits from {@link PipelineInput#read()}, for the tasks to read with.
+     */
+    static JobSettings of(PipelineInput in) {
         try {
             new RankNaming(in.rankRegex()); // checked here, as the pipeline checks it, before any task
         } catch (IllegalArgumentException e) {
             throw new PipelineInputException(e.getMessage(), e);
         }
-        return new JobSettings(in.rankRegex(), in.stepPattern(), in.steps(), in.options(), InputLimits.current(),
-                rules.userPatterns(), null, Long.MAX_VALUE, 0, null);
+        return new JobSettings(in.rankRegex(), in.stepPattern(), in.steps(), in.options(), in.read().limits(),
+                in.read().rules().userPatterns(), null, Long.MAX_VALUE, 0, null);
     }
 
     JobSettings withReportParts(String directory, long maxInlineBytes) {
@@ -81,8 +84,9 @@ record JobSettings(String rankRegex, Pattern stepPattern, StepSelection steps, A
         return key.substring(key.indexOf('#') + 1);
     }
 
+    /** How a task reads: the driver's step pattern, kernel rules and limits, rebuilt in the executor's JVM. */
     ReadOptions readOptions() {
-        return new ReadOptions(stepPattern, KernelRules.withUserPatterns(kernelRules));
+        return new ReadOptions(stepPattern, KernelRules.withUserPatterns(kernelRules), limits);
     }
 
     RankNaming naming() {

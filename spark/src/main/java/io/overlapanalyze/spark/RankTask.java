@@ -5,7 +5,6 @@ import io.overlapanalyze.crossrank.digest.RankDigest;
 import io.overlapanalyze.findings.RankMedians;
 import io.overlapanalyze.formats.JobReader;
 import io.overlapanalyze.formats.TraceFormats;
-import io.overlapanalyze.formats.input.InputLimits;
 import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.input.ThreadBudget;
 import io.overlapanalyze.formats.input.TraceFormatException;
@@ -52,7 +51,6 @@ final class RankTask implements Function<RankFile, RankOutcome> {
         TaskContext task = TaskContext.get();
         int cpus = task == null ? 1 : Math.max(1, task.cpus());
         int partition = task == null ? 0 : task.partitionId();
-        InputLimits.setCurrent(settings.limits());
         ForkJoinPool pool = new ForkJoinPool(cpus);
         try {
             return pool.submit(() -> ThreadBudget.within(cpus, () -> analyse(file, partition))).get();
@@ -72,7 +70,7 @@ final class RankTask implements Function<RankFile, RankOutcome> {
         List<String> stepNames = Collections.synchronizedList(new ArrayList<>());
         try (LocalCopy copy = LocalCopy.of(file, conf)) {
             if (file.walked()) {
-                String why = formats.notATrace(copy.path());
+                String why = formats.notATrace(copy.path(), settings.limits());
                 if (why != null) {
                     return RankOutcome.skipped(file, Messages.quote(file.shownAs()) + ": " + copy.relabel(why) + ", skipped");
                 }

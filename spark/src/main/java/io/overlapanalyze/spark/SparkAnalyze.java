@@ -158,7 +158,7 @@ public final class SparkAnalyze implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "Missing required parameter: 'PATH|URI' (a trace file, directory or URI)");
         }
-        PipelineInput pipeline = in.pipeline(List.of());
+        PipelineInput pipeline = in.pipeline(List.of(), rules);
         OutputFormat fmt = format.format();
         SparkConf conf = new SparkConf().setAppName("overlap-analyze");
         for (String setting : sparkSettings) {
@@ -179,7 +179,7 @@ public final class SparkAnalyze implements Callable<Integer> {
         JobOutputs outputs = new JobOutputs(output, summary, html, hadoop, stdoutBytes);
         InputLocations.Expanded inputs = InputLocations.expand(locations, pipeline, hadoop);
         outputs.refuseInputs(inputs.files());
-        JobSettings settings = JobSettings.of(pipeline, rules);
+        JobSettings settings = JobSettings.of(pipeline);
         if (outputs.html()) {
             settings = settings.withHtml(inputs.files().size());
         }

@@ -32,7 +32,7 @@ class ReportPartsTest {
         Path dir = SparkRuns.job(tmp.resolve("job16"), 16, 4, "\"slowRank\": 3, \"delayUs\": 250");
         Path parts = tmp.resolve("parts");
         PipelineInput in = PipelineInput.of(List.of(dir));
-        JobSettings settings = new JobSettings(null, null, null, AnalysisOptions.defaults(), InputLimits.current(),
+        JobSettings settings = new JobSettings(null, null, null, AnalysisOptions.defaults(), InputLimits.DEFAULT,
                 List.of(), parts.toUri().toString(), 0, 0, null);
         SparkConf conf = new SparkConf().setMaster("local[2]").setAppName("report-parts-test");
         try (JavaSparkContext sc = new JavaSparkContext(conf)) {

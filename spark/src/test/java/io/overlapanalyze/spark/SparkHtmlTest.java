@@ -81,8 +81,7 @@ class SparkHtmlTest {
         for (RankReport r : cli.report().ranks()) {
             assertEquals(2, RemoteTimelines.stepsThatMayBeDrawn(r, 100_000).size(), "rank " + r.rank());
         }
-        JobSettings settings = JobSettings.of(PipelineInput.of(List.of(dir)),
-                io.overlapanalyze.formats.kernels.KernelRules.builtIn()).withHtml(100_000);
+        JobSettings settings = JobSettings.of(PipelineInput.of(List.of(dir))).withHtml(100_000);
         SparkConf conf = new SparkConf().setMaster("local[2]").setAppName("html-second-read-test");
         try (JavaSparkContext sc = new JavaSparkContext(conf)) {
             sc.setLogLevel("WARN");
@@ -101,7 +100,7 @@ class SparkHtmlTest {
         Path dir = SparkRuns.job(tmp.resolve("job16parts"), 16, 4, "\"slowRank\": 3, \"delayUs\": 250");
         Path parts = tmp.resolve("parts");
         PipelineInput in = PipelineInput.of(List.of(dir));
-        JobSettings settings = JobSettings.of(in, io.overlapanalyze.formats.kernels.KernelRules.builtIn())
+        JobSettings settings = JobSettings.of(in)
                 .withReportParts(parts.toUri().toString(), 0).withHtml(16);
         SparkConf conf = new SparkConf().setMaster("local[2]").setAppName("html-parts-test");
         try (JavaSparkContext sc = new JavaSparkContext(conf)) {

@@ -100,20 +100,43 @@ class SparkOutputsTest {
     @Test
     void theUsersKernelPatternsReachTheTasks() throws IOException {
         Path dir = SparkRuns.samples().resolve("job-healthy-4rank");
-        KernelRules before = KernelRules.current();
-        String cli;
-        try {
-            KernelRules.setCurrent(KernelRules.withUserPatterns(List.of(
-                    new KernelRules.UserPattern(KernelRules.Target.COMM, java.util.regex.Pattern.compile("cutlass")))));
-            cli = SparkRuns.cliJson(dir);
-        } finally {
-            KernelRules.setCurrent(before);
-        }
+        String cli = SparkRuns.cliJson(io.overlapanalyze.formats.input.ReadOptions.DEFAULT.withKernelRules(
+                KernelRules.withUserPatterns(List.of(new KernelRules.UserPattern(KernelRules.Target.COMM,
+                        java.util.regex.Pattern.compile("cutlass"))))), dir);
         assertTrue(!cli.equals(SparkRuns.cliJson(dir)), "the pattern changes the report");
         Path out = tmp.resolve("patterns.json");
         SparkRuns.Run run = SparkRuns.spark("-f", "json", "-o", out.toString(), "--comm-kernel", "cutlass", dir.toString());
         assertEquals(0, run.code(), run.err());
         assertEquals(cli, Files.readString(out, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The kernel patterns reach the Ascend reader on the executors too (issue 30): with
+     * {@code --fused-kernel .} every compute task of the advisor timeline (11 of them; its 12th task
+     * is a copy) is fused, so the step's compute time becomes fused time and no compute is left, as
+     * in the CLI read with the same patterns.
+     */
+    @Test
+    void theUsersKernelPatternsReachTheAscendReaderInTheTasks() throws IOException {
+        String root = System.getProperty("overlap.projectRoot");
+        Path timeline = (root != null ? Path.of(root) : Path.of("..")).resolve(
+                "trace-formats/src/test/resources/ascend/msprof-analyze-advisor-2024/trace_view.json");
+        Path out = tmp.resolve("ascend-fused.json");
+        SparkRuns.Run run = SparkRuns.spark("-f", "json", "-o", out.toString(), "--fused-kernel", ".", timeline.toString());
+        assertEquals(0, run.code(), run.err());
+        com.fasterxml.jackson.databind.JsonNode fused = io.overlapanalyze.render.JsonRenderer.mapper()
+                .readTree(out.toFile()).get("ranks").get(0).get("totals");
+        com.fasterxml.jackson.databind.JsonNode plain = io.overlapanalyze.render.JsonRenderer.mapper()
+                .readTree(SparkRuns.cliJson(timeline)).get("ranks").get(0).get("totals");
+        long compute = plain.get("computeBusyNs").asLong();
+        assertTrue(compute > 0, "the timeline has compute tasks: " + plain);
+        assertEquals(0, plain.get("breakdown").get("fusedNs").asLong());
+        assertEquals(0, fused.get("computeBusyNs").asLong(), fused.toString());
+        assertEquals(compute, fused.get("breakdown").get("fusedNs").asLong(), fused.toString());
+        KernelRules everyTaskFused = KernelRules.withUserPatterns(List.of(
+                new KernelRules.UserPattern(KernelRules.Target.FUSED, java.util.regex.Pattern.compile("."))));
+        assertEquals(SparkRuns.cliJson(io.overlapanalyze.formats.input.ReadOptions.DEFAULT.withKernelRules(everyTaskFused),
+                timeline), Files.readString(out, StandardCharsets.UTF_8));
     }
 
     @Test

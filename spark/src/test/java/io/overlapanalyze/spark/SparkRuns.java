@@ -44,7 +44,12 @@ final class SparkRuns {
      * pipeline with every default and the JSON renderer, which is what this runs.
      */
     static String cliJson(Path... paths) throws IOException {
-        AnalysisReport report = AnalysisPipeline.run(PipelineInput.of(List.of(paths))).report();
+        return cliJson(io.overlapanalyze.formats.input.ReadOptions.DEFAULT, paths);
+    }
+
+    /** As {@link #cliJson(Path...)}, every file read this way (the kernel rules a command line gives). */
+    static String cliJson(io.overlapanalyze.formats.input.ReadOptions read, Path... paths) throws IOException {
+        AnalysisReport report = AnalysisPipeline.run(PipelineInput.of(List.of(paths)).withRead(read)).report();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         new JsonRenderer().render(report, bytes);
         return bytes.toString(StandardCharsets.UTF_8);

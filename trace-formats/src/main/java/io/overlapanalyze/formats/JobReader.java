@@ -1,6 +1,7 @@
 package io.overlapanalyze.formats;
 
 import io.overlapanalyze.formats.input.ReadOptions;
+import io.overlapanalyze.formats.input.SniffedInput;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.model.RankTrace;
 
@@ -10,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -67,16 +69,23 @@ public final class JobReader {
      */
     public static <T> List<T> readOne(TraceFormats formats, Path file, Path namedAs, ReadOptions options,
                                       RankNaming naming, Function<RankTrace, T> then) throws TraceFormatException {
+        return readOne(formats, file, null, namedAs, options, naming, then);
+    }
+
+    /** As {@link #readOne(TraceFormats, Path, Path, ReadOptions, RankNaming, Function)}, {@code file} already sniffed when {@code sniffed} is given. */
+    static <T> List<T> readOne(TraceFormats formats, Path file, SniffedInput sniffed, Path namedAs, ReadOptions options,
+                               RankNaming naming, Function<RankTrace, T> then) throws TraceFormatException {
         List<T> out = new ArrayList<>();
-        List<RankTrace> traces = formats.read(file, options);
+        List<RankTrace> traces = formats.read(file, options, sniffed);
         for (RankTrace t : traces) {
             out.add(then.apply(traces.size() == 1 ? naming.apply(t, namedAs) : t));
         }
         return out;
     }
 
-    static <T> Read<T> read(TraceFormats formats, List<Path> files, ReadOptions options, RankNaming naming,
-                            Function<RankTrace, T> then, PrintWriter progressOut) throws TraceFormatException {
+    static <T> Read<T> read(TraceFormats formats, List<Path> files, Map<Path, SniffedInput> sniffed, ReadOptions options,
+                            RankNaming naming, Function<RankTrace, T> then, PrintWriter progressOut)
+            throws TraceFormatException {
         int threads = workers(files);
         boolean progress = progressOut != null && System.console() != null && isLarge(files);
         AtomicInteger done = new AtomicInteger();
@@ -89,7 +98,7 @@ public final class JobReader {
             List<Future<List<T>>> futures = new ArrayList<>();
             for (Path f : files) {
                 futures.add(pool.submit(() -> {
-                    List<T> out = readOne(formats, f, f, options, naming, then);
+                    List<T> out = readOne(formats, f, sniffed.get(f), f, options, naming, then);
                     if (progress) {
                         synchronized (progressOut) {
                             progressOut.print("\roverlap-analyze: read " + done.incrementAndGet() + " of "

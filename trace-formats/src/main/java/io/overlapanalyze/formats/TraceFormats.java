@@ -4,10 +4,12 @@ import io.overlapanalyze.formats.ascend.AscendFormat;
 import io.overlapanalyze.formats.input.FormatDetector;
 import io.overlapanalyze.formats.input.FormatReader;
 import io.overlapanalyze.formats.input.InputLimitExceededException;
+import io.overlapanalyze.formats.input.InputLimits;
 import io.overlapanalyze.formats.input.InputStreams;
 import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.input.ReadOptions;
 import io.overlapanalyze.formats.input.SniffedInput;
+import io.overlapanalyze.formats.input.Sniffer;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.flightrecorder.FlightRecorderFormat;
 import io.overlapanalyze.formats.kineto.KinetoFormat;
@@ -23,6 +25,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.function.Function;
@@ -44,10 +48,22 @@ public final class TraceFormats {
             new AscendFormat()));
 
     private final List<FormatReader> readers;
+    /** How an input is opened to be told apart: once per input, its result handed on. */
+    private final Sniffer sniffer;
 
     /** A front door over these readers, asked in this order (fallback readers after the others). */
     public TraceFormats(List<FormatReader> readers) {
+        this(readers, Sniffer.STANDARD);
+    }
+
+    private TraceFormats(List<FormatReader> readers, Sniffer sniffer) {
         this.readers = List.copyOf(readers);
+        this.sniffer = sniffer;
+    }
+
+    /** The same readers, inputs sniffed through {@code s} (a test that counts the opens). */
+    public TraceFormats withSniffer(Sniffer s) {
+        return new TraceFormats(readers, s);
     }
 
     /** Every format this tool reads. */
@@ -59,7 +75,7 @@ public final class TraceFormats {
     public TraceFormats withReader(FormatReader reader) {
         List<FormatReader> all = new ArrayList<>(readers);
         all.add(reader);
-        return new TraceFormats(all);
+        return new TraceFormats(all, sniffer);
     }
 
     public List<FormatReader> readers() {
@@ -76,16 +92,33 @@ public final class TraceFormats {
      * @param unreadableDirectories directories below an input that could not be listed (permission
      *                              denied): their traces are not read, the rest is; the caller names
      *                              them as unreadable inputs
+     * @param sniffed               what the walk's check sniffed of the files it kept, by file, so
+     *                              that reading them does not sniff them again (a head of up to
+     *                              {@link FormatDetector#HEAD_BYTES} each, until the expansion is dropped)
+     * @param sniffedUnder          the limits those files were sniffed under: a read under other
+     *                              limits sniffs again
      */
-    public record Expanded(List<Path> files, List<String> skipped, List<Path> unreadableDirectories) {
+    public record Expanded(List<Path> files, List<String> skipped, List<Path> unreadableDirectories,
+                           Map<Path, SniffedInput> sniffed, InputLimits sniffedUnder) {
         public Expanded {
             files = List.copyOf(files);
             skipped = List.copyOf(skipped);
             unreadableDirectories = List.copyOf(unreadableDirectories);
+            sniffed = Map.copyOf(sniffed);
+            sniffedUnder = sniffedUnder == null ? InputLimits.DEFAULT : sniffedUnder;
+        }
+
+        public Expanded(List<Path> files, List<String> skipped, List<Path> unreadableDirectories) {
+            this(files, skipped, unreadableDirectories, Map.of(), null);
         }
 
         public Expanded(List<Path> files, List<String> skipped) {
             this(files, skipped, List.of());
+        }
+
+        /** The sniffs a read under {@code limits} may take as its own (none under other limits). */
+        public Map<Path, SniffedInput> sniffsFor(InputLimits limits) {
+            return sniffedUnder.equals(limits) ? sniffed : Map.of();
         }
     }
 
@@ -161,17 +194,31 @@ public final class TraceFormats {
      * When every file was left out, that is the error.
      */
     public Expanded expand(List<Path> paths, PathMatcher nameFilter, Predicate<Path> keep) throws TraceFormatException {
+        return expand(paths, nameFilter, keep, InputLimits.DEFAULT);
+    }
+
+    /**
+     * As {@link #expand(List, PathMatcher, Predicate)}, looking into walked files under the run's
+     * {@code limits} (a file over them is left to the readers, which refuse it).
+     */
+    public Expanded expand(List<Path> paths, PathMatcher nameFilter, Predicate<Path> keep, InputLimits limits)
+            throws TraceFormatException {
         LinkedHashSet<Path> files = new LinkedHashSet<>();
         List<String> skipped = new ArrayList<>();
         List<Path> unlisted = new ArrayList<>();
+        Map<Path, SniffedInput> sniffed = new HashMap<>();
         for (Path p : paths) {
             List<Path> found = expand(p, nameFilter, skipped, unlisted);
             boolean walked = !found.equals(List.of(p));
             for (Path f : found) {
-                String why = walked && !keep.test(f) ? TraceContent.notATrace(f) : null;
+                SniffedInput s = walked && !keep.test(f) ? sniffQuietly(f, limits) : null;
+                String why = s == null ? null : TraceContent.notATrace(s, limits);
                 if (why != null) {
                     skipped.add(Messages.quote(f) + ": " + why + ", skipped");
                 } else {
+                    if (s != null && !files.contains(f)) {
+                        sniffed.put(f, s);
+                    }
                     files.add(f);
                 }
             }
@@ -179,7 +226,7 @@ public final class TraceFormats {
         if (files.isEmpty() && !skipped.isEmpty()) {
             throw nothingToRead(skipped);
         }
-        return new Expanded(new ArrayList<>(files), skipped, unlisted);
+        return new Expanded(new ArrayList<>(files), skipped, unlisted, sniffed, limits);
     }
 
     /** Every file found was left out as no trace ({@code skipped}: their lines, not empty): the error, naming the first. */
@@ -193,8 +240,24 @@ public final class TraceFormats {
      * saved result), or {@code null} when it may be one: the check {@link #expand(List, PathMatcher,
      * Predicate)} applies to what it walks, for a caller that walks elsewhere (a remote file system).
      */
-    public String notATrace(Path walkedFile) {
-        return TraceContent.notATrace(walkedFile);
+    public String notATrace(Path walkedFile, InputLimits limits) {
+        SniffedInput s = sniffQuietly(walkedFile, limits);
+        return s == null ? null : TraceContent.notATrace(s, limits);
+    }
+
+    /**
+     * A walked file sniffed for the not-a-trace check, or {@code null} when it cannot be (not a
+     * regular file: a FIFO must not be opened; or not openable, over the limits: the readers say why).
+     */
+    private SniffedInput sniffQuietly(Path file, InputLimits limits) {
+        if (!Files.isRegularFile(file)) {
+            return null;
+        }
+        try {
+            return sniffer.sniff(file, limits);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     /** Whether a directory walk reads a file of this name: some reader accepts it. */
@@ -288,6 +351,15 @@ public final class TraceFormats {
 
     /** Reads one input (a file, or a directory some reader reads whole) into its rank traces. */
     public List<RankTrace> read(Path input, ReadOptions options) throws TraceFormatException {
+        return read(input, options, null);
+    }
+
+    /**
+     * As {@link #read(Path, ReadOptions)}; {@code known}, when given, is what the front door
+     * already sniffed of {@code input} (the walk's check, {@link Expanded#sniffed}), taken
+     * instead of opening the file to sniff it again.
+     */
+    public List<RankTrace> read(Path input, ReadOptions options, SniffedInput known) throws TraceFormatException {
         boolean directory = Files.isDirectory(input);
         if (directory && !isInputDirectory(input)) {
             throw new TraceFormatException(input + ": is a directory");
@@ -304,7 +376,8 @@ public final class TraceFormats {
             throw new TraceFormatException(input + ": not a regular file (a FIFO, socket or device); not read");
         }
         try {
-            SniffedInput sniffed = sniff(input, directory);
+            SniffedInput sniffed = known != null && known.path().equals(input) ? known
+                    : sniffer.sniff(input, options.limits());
             if (sniffed.content() == FormatDetector.Content.EMPTY) {
                 throw new TraceFormatException(input + ": file is empty");
             }
@@ -380,15 +453,18 @@ public final class TraceFormats {
     public <T> JobReader.Read<T> readInParallel(List<Path> files, ReadOptions options, RankNaming naming,
                                                 Function<RankTrace, T> then, PrintWriter progress)
             throws TraceFormatException {
-        return JobReader.read(this, files, options, naming, then, progress);
+        return JobReader.read(this, files, Map.of(), options, naming, then, progress);
     }
 
-    private static SniffedInput sniff(Path input, boolean directory) throws IOException {
-        if (directory) {
-            return new SniffedInput(input, FormatDetector.Content.DIRECTORY, new byte[0]);
-        }
-        byte[] head = InputStreams.head(input, FormatDetector.HEAD_BYTES);
-        return new SniffedInput(input, FormatDetector.sniff(head), head);
+    /**
+     * As {@link #readInParallel(List, ReadOptions, RankNaming, Function, PrintWriter)} over the
+     * expanded files, each file the walk has sniffed taken as sniffed (not opened to sniff again).
+     */
+    public <T> JobReader.Read<T> readInParallel(Expanded expanded, ReadOptions options, RankNaming naming,
+                                                Function<RankTrace, T> then, PrintWriter progress)
+            throws TraceFormatException {
+        return JobReader.read(this, expanded.files(), expanded.sniffsFor(options.limits()), options, naming, then,
+                progress);
     }
 
     /** The first reader that recognises the input, the fallback readers asked last; {@code null}: none. */

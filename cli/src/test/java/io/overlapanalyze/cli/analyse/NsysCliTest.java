@@ -4,6 +4,8 @@ import io.overlapanalyze.cli.CliRun;
 import io.overlapanalyze.cli.ExitCodes;
 
 import io.overlapanalyze.formats.input.FormatDetector;
+import io.overlapanalyze.formats.input.InputLimits;
+import io.overlapanalyze.formats.input.SniffedInput;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +28,7 @@ class NsysCliTest {
         Path out = tmp.resolve("seed.sqlite");
         CliRun synth = CliRun.of("synth", "seed-4ms", "-o", out.toString());
         assertEquals(ExitCodes.OK, synth.exitCode(), synth.err());
-        assertEquals(FormatDetector.Content.SQLITE, FormatDetector.sniff(out));
+        assertEquals(FormatDetector.Content.SQLITE, SniffedInput.of(out, InputLimits.DEFAULT).content());
         try (var s = Files.list(tmp)) {
             assertEquals(1, s.count(), "no scratch file left behind");
         }
@@ -41,7 +43,7 @@ class NsysCliTest {
         Path out = tmp.resolve("seed.db");
         CliRun synth = CliRun.of("synth", "seed-1ms", "--format", "nsys", "-o", out.toString());
         assertEquals(ExitCodes.OK, synth.exitCode(), synth.err());
-        assertEquals(FormatDetector.Content.SQLITE, FormatDetector.sniff(out));
+        assertEquals(FormatDetector.Content.SQLITE, SniffedInput.of(out, InputLimits.DEFAULT).content());
     }
 
     @Test

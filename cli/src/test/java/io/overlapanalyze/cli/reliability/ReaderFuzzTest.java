@@ -62,8 +62,6 @@ class ReaderFuzzTest {
 
     @BeforeAll
     static void start() {
-        // Other in-process tests may have left a tiny --max-input-size in force.
-        io.overlapanalyze.formats.input.InputLimits.setCurrent(io.overlapanalyze.formats.input.InputLimits.DEFAULT);
         executor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "fuzz-target");
             t.setDaemon(true);

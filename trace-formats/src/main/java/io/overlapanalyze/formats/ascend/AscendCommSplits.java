@@ -81,14 +81,14 @@ final class AscendCommSplits {
     }
 
     /** {@code traces} with the split of {@code out/communication.json} attached; unchanged without it. */
-    static List<RankTrace> attachJson(List<RankTrace> traces, Path out) {
+    static List<RankTrace> attachJson(List<RankTrace> traces, Path out, InputLimits limits) {
         Path json = out.resolve(COMMUNICATION_JSON);
         if (!Files.isRegularFile(json)) {
             return traces;
         }
         Splits s;
         try {
-            s = new Splits(readJsonOps(json), readJsonMatrix(out.resolve(MATRIX_JSON)), COMMUNICATION_JSON);
+            s = new Splits(readJsonOps(json, limits), readJsonMatrix(out.resolve(MATRIX_JSON), limits), COMMUNICATION_JSON);
         } catch (IOException | RuntimeException e) {
             return warnAll(traces, COMMUNICATION_JSON + " not read (" + Messages.oneLine(e) + "): transfer and waiting of"
                     + " the collectives are not split by the profiler");
@@ -97,12 +97,12 @@ final class AscendCommSplits {
     }
 
     /** {@code traces} with the split of {@code analysis.db}'s {@code CommAnalyzerTime}; unchanged without it. */
-    static List<RankTrace> attachDb(List<RankTrace> traces, Path analysisDb) {
+    static List<RankTrace> attachDb(List<RankTrace> traces, Path analysisDb, InputLimits limits) {
         if (!Files.isRegularFile(analysisDb)) {
             return traces;
         }
         Splits s;
-        try (ReadOnlySqlite c = ReadOnlySqlite.open(analysisDb)) {
+        try (ReadOnlySqlite c = ReadOnlySqlite.open(analysisDb, limits)) {
             if (!c.hasTable("CommAnalyzerTime")) {
                 return traces;
             }
@@ -117,8 +117,8 @@ final class AscendCommSplits {
     }
 
     /** The ops of communication.json, streamed: one op object at a time. */
-    static List<Op> readJsonOps(Path json) throws IOException {
-        requireSize(json);
+    static List<Op> readJsonOps(Path json, InputLimits limits) throws IOException {
+        requireSize(json, limits);
         List<Op> ops = new ArrayList<>();
         try (InputStream in = Files.newInputStream(json); JsonParser p = JSON.createParser(in)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
@@ -166,11 +166,11 @@ final class AscendCommSplits {
     }
 
     /** Group hash → how many ranks its links name, from communication_matrix.json; empty without it. */
-    static Map<String, Integer> readJsonMatrix(Path json) throws IOException {
+    static Map<String, Integer> readJsonMatrix(Path json, InputLimits limits) throws IOException {
         if (!Files.isRegularFile(json)) {
             return Map.of();
         }
-        requireSize(json);
+        requireSize(json, limits);
         Map<String, Set<String>> ranks = new HashMap<>();
         try (InputStream in = Files.newInputStream(json); JsonParser p = JSON.createParser(in)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
@@ -338,9 +338,9 @@ final class AscendCommSplits {
         return Math.max(0, end - start);
     }
 
-    private static void requireSize(Path file) throws IOException {
+    private static void requireSize(Path file, InputLimits limits) throws IOException {
         long size = Files.size(file);
-        long max = InputLimits.current().maxDecompressedBytes();
+        long max = limits.maxDecompressedBytes();
         if (size > max) {
             throw new IOException(size + " bytes, over the input limit of " + max + " bytes");
         }

@@ -49,7 +49,7 @@ public final class AscendFormat implements FormatReader {
 
     @Override
     public List<RankTrace> read(SniffedInput input, ReadOptions options) throws TraceFormatException, IOException {
-        return new AscendReader(options.rules()).read(input.path());
+        return new AscendReader(options.rules(), options.limits()).read(input);
     }
 
     /** Bare arrays are taken for Ascend timelines; one that is not is said to be what it is. */

@@ -80,13 +80,13 @@ public final class AscendMemoryRecords {
     }
 
     /** {@code traces} with the records of {@code csv} attached; unchanged when the file is absent. */
-    static List<RankTrace> attachCsv(List<RankTrace> traces, Path csv) {
+    static List<RankTrace> attachCsv(List<RankTrace> traces, Path csv, io.overlapanalyze.formats.input.InputLimits limits) {
         if (!Files.isRegularFile(csv)) {
             return traces;
         }
         Records r;
         try {
-            r = readCsv(csv);
+            r = readCsv(csv, limits);
         } catch (IOException | RuntimeException e) {
             r = Records.none(csv.getFileName() + " not read (" + e.getMessage() + "): peak allocated memory is not"
                     + " available");
@@ -95,9 +95,9 @@ public final class AscendMemoryRecords {
     }
 
     /** {@code traces} with the {@code MEMORY_RECORD} table of {@code db} attached, when it has one. */
-    static List<RankTrace> attachDb(List<RankTrace> traces, Path db) {
+    static List<RankTrace> attachDb(List<RankTrace> traces, Path db, io.overlapanalyze.formats.input.InputLimits limits) {
         Records r;
-        try (ReadOnlySqlite c = ReadOnlySqlite.open(db)) {
+        try (ReadOnlySqlite c = ReadOnlySqlite.open(db, limits)) {
             if (!c.hasTable("MEMORY_RECORD")) {
                 return traces;
             }
@@ -114,11 +114,11 @@ public final class AscendMemoryRecords {
      * {@link #attachCsv} turns into a warning). A row whose timestamp or total is no number is
      * skipped and counted, never read as 0.
      */
-    static Records readCsv(Path csv) throws IOException {
+    static Records readCsv(Path csv, io.overlapanalyze.formats.input.InputLimits limits) throws IOException {
         List<Row> rows = new ArrayList<>();
         long unreadable = 0;
         String first = null;
-        try (BoundedLineReader in = BoundedLineReader.open(csv)) {
+        try (BoundedLineReader in = BoundedLineReader.open(csv, limits)) {
             String header = in.readLine();
             if (header == null) {
                 return Records.none(FILE + " is empty: peak allocated memory is not available");

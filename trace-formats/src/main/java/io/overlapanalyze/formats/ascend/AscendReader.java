@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.overlapanalyze.formats.input.BoundedLineReader;
 import io.overlapanalyze.formats.input.FormatDetector;
+import io.overlapanalyze.formats.input.InputLimits;
+import io.overlapanalyze.formats.input.SniffedInput;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.input.TraceReader;
 import io.overlapanalyze.formats.sqlite.ReadOnlySqlite;
@@ -50,15 +52,21 @@ public final class AscendReader implements TraceReader {
 
     /** What a kernel is: the run's rules, passed in (the readers never read process-wide settings). */
     private final KernelRules rules;
+    /** What each file of the capture may weigh: the run's limits, passed in. */
+    private final InputLimits limits;
 
-    /** A reader with the kernel rules in force (tests and tools that set none). */
+    /** A reader with the built-in kernel rules and the default limits (tests and tools). */
     public AscendReader() {
-        this(KernelRules.current());
+        this(KernelRules.builtIn(), InputLimits.DEFAULT);
     }
 
-    /** A reader with these kernel rules ({@code --comm-kernel} and the others, as the run's options give them). */
-    public AscendReader(KernelRules rules) {
+    /**
+     * A reader with these kernel rules ({@code --comm-kernel} and the others, as the run's options
+     * give them) and input limits ({@code --max-input-size}, {@code --max-ratio}).
+     */
+    public AscendReader(KernelRules rules, InputLimits limits) {
         this.rules = rules;
+        this.limits = limits;
     }
 
     /**
@@ -90,31 +98,37 @@ public final class AscendReader implements TraceReader {
         }
     }
 
+    /** Reads {@code input}, sniffing it first ({@link SniffedInput#of}): for callers without the front door. */
     @Override
     public List<RankTrace> read(Path input) throws TraceFormatException, IOException {
-        if (Files.isDirectory(input)) {
-            return readDirectory(input);
-        }
-        return readFile(input, input.toString());
+        return read(SniffedInput.of(input, limits));
     }
 
-    private List<RankTrace> readFile(Path file, String source) throws TraceFormatException, IOException {
-        FormatDetector.Content content = FormatDetector.sniff(file);
+    /** Reads an input the front door has sniffed, by what its head said (the file is not sniffed again). */
+    public List<RankTrace> read(SniffedInput input) throws TraceFormatException, IOException {
+        if (input.content() == FormatDetector.Content.DIRECTORY) {
+            return readDirectory(input.path());
+        }
+        return readFile(input.path(), input.path().toString(), input.content());
+    }
+
+    private List<RankTrace> readFile(Path file, String source, FormatDetector.Content content)
+            throws TraceFormatException, IOException {
         IntFunction<RankInfo> ranks = rankInfoNear(file);
         if (content == FormatDetector.Content.SQLITE) {
-            return AscendCommSplits.attachDb(AscendMemoryRecords.attachDb(new DbReader(file, source, ranks, rules).read(), file),
-                    file.toAbsolutePath().resolveSibling(AscendCommSplits.ANALYSIS_DB));
+            return AscendCommSplits.attachDb(AscendMemoryRecords.attachDb(new DbReader(file, source, ranks, rules, limits).read(), file, limits),
+                    file.toAbsolutePath().resolveSibling(AscendCommSplits.ANALYSIS_DB), limits);
         }
         if (content == FormatDetector.Content.EMPTY) {
             throw new TraceFormatException(file + ": file is empty");
         }
-        List<RankTrace> traces = AscendMemoryRecords.attachCsv(new TimelineReader(List.of(file), source, ranks, rules).read(),
-                file.toAbsolutePath().resolveSibling(AscendMemoryRecords.FILE));
+        List<RankTrace> traces = AscendMemoryRecords.attachCsv(new TimelineReader(List.of(file), source, ranks, rules, limits).read(),
+                file.toAbsolutePath().resolveSibling(AscendMemoryRecords.FILE), limits);
         // The split lies beside a torch_npu timeline only (msprof's analyze/ output is another layout).
         Path parent = file.toAbsolutePath().getParent();
         return parent != null && parent.getFileName() != null
                 && parent.getFileName().toString().equals("ASCEND_PROFILER_OUTPUT")
-                ? AscendCommSplits.attachJson(traces, parent) : traces;
+                ? AscendCommSplits.attachJson(traces, parent, limits) : traces;
     }
 
     private List<RankTrace> readDirectory(Path dir) throws TraceFormatException, IOException {
@@ -123,18 +137,20 @@ public final class AscendReader implements TraceReader {
             Path trace = out.resolve("trace_view.json");
             if (Files.isRegularFile(trace)) {
                 return AscendCommSplits.attachJson(AscendMemoryRecords.attachCsv(new TimelineReader(List.of(trace),
-                        dir.toString(), torchNpuRank(dir), rules).read(), out.resolve(AscendMemoryRecords.FILE)), out);
+                        dir.toString(), torchNpuRank(dir, limits), rules, limits).read(), out.resolve(AscendMemoryRecords.FILE),
+                        limits), out, limits);
             }
             Path db = newest(out, TORCH_DB);
             if (db != null) {
                 return AscendCommSplits.attachDb(AscendMemoryRecords.attachDb(new DbReader(db, dir.toString(),
-                        torchNpuRank(dir), rules).read(), db), out.resolve(AscendCommSplits.ANALYSIS_DB));
+                        torchNpuRank(dir, limits), rules, limits).read(), db, limits), out.resolve(AscendCommSplits.ANALYSIS_DB),
+                        limits);
             }
         }
         Path prof = dir.getFileName() != null && dir.getFileName().toString().startsWith("PROF_") ? dir
                 : newest(dir, Pattern.compile("^PROF_.*"));
         if (prof != null) {
-            List<RankTrace> fromProf = readProf(prof, dir.toString(), dir.equals(prof) ? msprofRank(prof) : torchNpuRank(dir));
+            List<RankTrace> fromProf = readProf(prof, dir.toString(), dir.equals(prof) ? msprofRank(prof, limits) : torchNpuRank(dir, limits));
             if (fromProf != null) {
                 return fromProf;
             }
@@ -151,15 +167,15 @@ public final class AscendReader implements TraceReader {
         if (Files.isDirectory(out)) {
             Path json = newest(out, MSPROF_JSON);
             if (json != null) {
-                return new TimelineReader(List.of(json), source, ranks, rules).read();
+                return new TimelineReader(List.of(json), source, ranks, rules, limits).read();
             }
             List<Path> slices = slices(out);
             if (!slices.isEmpty()) {
-                return new TimelineReader(slices, source, ranks, rules).read();
+                return new TimelineReader(slices, source, ranks, rules, limits).read();
             }
         }
         Path db = newest(prof, MSPROF_DB);
-        return db == null ? null : new DbReader(db, source, ranks, rules).read();
+        return db == null ? null : new DbReader(db, source, ranks, rules, limits).read();
     }
 
     /** The slices of the newest timestamp, by slice number. */
@@ -205,23 +221,23 @@ public final class AscendReader implements TraceReader {
     }
 
     /** Rank information for a bare file: look where torch_npu or msprof would have put it. */
-    private static IntFunction<RankInfo> rankInfoNear(Path file) {
+    private IntFunction<RankInfo> rankInfoNear(Path file) {
         Path parent = file.toAbsolutePath().getParent();
         if (parent == null) {
             return d -> RankInfo.UNKNOWN;
         }
         String name = parent.getFileName() == null ? "" : parent.getFileName().toString();
         if ((name.equals("ASCEND_PROFILER_OUTPUT")) && parent.getParent() != null) {
-            return torchNpuRank(parent.getParent());
+            return torchNpuRank(parent.getParent(), limits);
         }
         if (name.equals("mindstudio_profiler_output") && parent.getParent() != null) {
-            return msprofRank(parent.getParent());
+            return msprofRank(parent.getParent(), limits);
         }
         return d -> RankInfo.UNKNOWN;
     }
 
     /** torch_npu: {@code profiler_info_<rank>.json} {@code rank_id}; the file name when it has none. */
-    static IntFunction<RankInfo> torchNpuRank(Path dir) {
+    static IntFunction<RankInfo> torchNpuRank(Path dir, InputLimits limits) {
         RankInfo info = RankInfo.UNKNOWN;
         Path f = null;
         String fromName = null;
@@ -229,7 +245,7 @@ public final class AscendReader implements TraceReader {
             f = newest(dir, PROFILER_INFO);
             if (f != null) {
                 fromName = group(PROFILER_INFO, f, 1);
-                Integer fromContent = rankId(f);
+                Integer fromContent = rankId(f, limits);
                 if (fromContent != null && fromContent >= 0) {
                     info = new RankInfo(fromContent, RankSource.TRACE);
                 } else if (fromContent == null && fromName != null && !fromName.isEmpty()) {
@@ -254,11 +270,11 @@ public final class AscendReader implements TraceReader {
     }
 
     /** msprof: {@code device_<n>/info.json.<n>} {@code rank_id} of each device. */
-    static IntFunction<RankInfo> msprofRank(Path prof) {
+    static IntFunction<RankInfo> msprofRank(Path prof, InputLimits limits) {
         return dev -> {
             Path info = prof.resolve("device_" + dev).resolve("info.json." + dev);
             try {
-                Integer r = Files.isRegularFile(info) ? rankId(info) : null;
+                Integer r = Files.isRegularFile(info) ? rankId(info, limits) : null;
                 return r != null && r >= 0 ? new RankInfo(r, RankSource.TRACE) : RankInfo.UNKNOWN;
             } catch (IOException | NumberFormatException e) {
                 return RankInfo.UNKNOWN;
@@ -274,9 +290,9 @@ public final class AscendReader implements TraceReader {
     static final long METADATA_MAX_BYTES = 16L << 20;
 
     /** {@code rank_id}, an int or (torch_npu 2.7.1) a string; {@code null} when absent. */
-    private static Integer rankId(Path f) throws IOException {
+    private static Integer rankId(Path f, InputLimits limits) throws IOException {
         long size = Files.size(f);
-        long max = Math.min(METADATA_MAX_BYTES, io.overlapanalyze.formats.input.InputLimits.current().maxDecompressedBytes());
+        long max = Math.min(METADATA_MAX_BYTES, limits.maxDecompressedBytes());
         if (size > max) {
             throw new BoundedLineReader.DamagedFileException(size + " bytes, more than the " + max
                     + " a metadata file may hold (a few KiB when written by the profiler): a damaged file");

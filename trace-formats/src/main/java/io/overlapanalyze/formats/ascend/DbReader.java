@@ -52,12 +52,16 @@ final class DbReader {
 
     /** What a kernel is, as the run's options say (never read from process-wide state). */
     private final KernelRules rules;
+    /** What the database may weigh: the run's limits, passed in. */
+    private final io.overlapanalyze.formats.input.InputLimits limits;
 
-    DbReader(Path db, String source, IntFunction<RankInfo> rankFallback, KernelRules rules) {
+    DbReader(Path db, String source, IntFunction<RankInfo> rankFallback, KernelRules rules,
+             io.overlapanalyze.formats.input.InputLimits limits) {
         this.db = db;
         this.source = source;
         this.rankFallback = rankFallback;
         this.rules = rules;
+        this.limits = limits;
     }
 
     /** Every table the reader may read: a view or virtual table under one of these names is refused. */
@@ -66,7 +70,7 @@ final class DbReader {
             "ENUM_HCCL_DATA_TYPE", "STEP_TIME", "MEMORY_RECORD", "StepTraceTime"};
 
     List<RankTrace> read() throws TraceFormatException, IOException {
-        try (ReadOnlySqlite c = ReadOnlySqlite.open(db)) {
+        try (ReadOnlySqlite c = ReadOnlySqlite.open(db, limits)) {
             c.requireTablesOnly(READ_TABLES);
             Set<String> tables = upperCase(c.tableNames());
             if (tables.contains("STEPTRACETIME") && !tables.contains("TASK")) {
@@ -426,7 +430,7 @@ final class DbReader {
         if (!Files.isRegularFile(analysis)) {
             return out;
         }
-        try (ReadOnlySqlite c = ReadOnlySqlite.open(analysis)) {
+        try (ReadOnlySqlite c = ReadOnlySqlite.open(analysis, limits)) {
             if (!c.hasTable("StepTraceTime")) {
                 return out;
             }

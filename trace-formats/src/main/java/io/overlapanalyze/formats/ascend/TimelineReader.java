@@ -71,6 +71,8 @@ final class TimelineReader {
     private final String source;
     private final IntFunction<RankInfo> rankOfDevice;
     private final KernelRules rules;
+    /** What each part may decompress to: the run\'s limits, passed in. */
+    private final io.overlapanalyze.formats.input.InputLimits limits;
 
     /** Per part, how many events pass 2 reads: all ({@code Long.MAX_VALUE}) or the complete ones of a damaged part. */
     private final long[] completeEvents;
@@ -80,17 +82,19 @@ final class TimelineReader {
     private final TimelineCollector collector;
 
     /** A reader of one timeline; each reader reads once ({@link #read}). */
-    TimelineReader(List<Path> parts, String source, IntFunction<RankInfo> rankOfDevice, KernelRules rules) {
+    TimelineReader(List<Path> parts, String source, IntFunction<RankInfo> rankOfDevice, KernelRules rules,
+                   io.overlapanalyze.formats.input.InputLimits limits) {
         this.parts = List.copyOf(parts);
         this.source = source;
         this.rankOfDevice = rankOfDevice;
         this.rules = rules;
+        this.limits = limits;
         this.completeEvents = new long[parts.size()];
         this.collector = new TimelineCollector(this.parts, source, rankOfDevice, rules);
     }
 
     private TimelineReader fresh() {
-        return new TimelineReader(parts, source, rankOfDevice, rules);
+        return new TimelineReader(parts, source, rankOfDevice, rules, limits);
     }
 
     /**
@@ -212,7 +216,7 @@ final class TimelineReader {
         collector.part(part.toString());
         InputStream in;
         try {
-            in = InputStreams.open(part);
+            in = InputStreams.open(part, limits);
         } catch (EOFException ex) {
             throw new Unsupported("the file ends inside the gzip header");
         }
@@ -346,7 +350,7 @@ final class TimelineReader {
     private JsonParser open(Path part) throws IOException, TraceFormatException {
         try {
             // Bytes, not a Reader: Jackson's UTF-8 parser decodes as it scans (no second pass over the text).
-            return FACTORY.createParser(InputStreams.open(part));
+            return FACTORY.createParser(InputStreams.open(part, limits));
         } catch (EOFException ex) {
             throw new TraceFormatException(part + ": the file ends inside the gzip header");
         }

@@ -48,7 +48,7 @@ public final class FlightRecorderFormat implements FormatReader {
             String text = new String(head, StandardCharsets.ISO_8859_1);
             return text.contains("version") && (text.contains("entries") || text.contains("pg_config"));
         }
-        if (input.content() == FormatDetector.Content.KINETO_JSON) {
+        if (input.content() == FormatDetector.Content.JSON_OBJECT) {
             String text = new String(head, StandardCharsets.ISO_8859_1);
             // nlohmann::json writes keys sorted: "entries" (maybe megabytes) before "version", so the head
             // may hold no "version"; a Kineto trace names traceEvents, schemaVersion or distributedInfo
@@ -62,6 +62,6 @@ public final class FlightRecorderFormat implements FormatReader {
 
     @Override
     public List<RankTrace> read(SniffedInput input, ReadOptions options) throws TraceFormatException, IOException {
-        return List.of(new FlightRecorderReader().read(input.path()));
+        return List.of(new FlightRecorderReader(options.limits()).read(input.path()));
     }
 }

@@ -30,9 +30,22 @@ public final class FlightRecorderReader {
 
     private static final int MAX_JSON_DEPTH = 64;
 
+    /** What a dump may decompress to besides {@link #MAX_DUMP_BYTES}: the run's limits, passed in. */
+    private final InputLimits limits;
+
+    /** A reader under the default limits (tests and tools). */
+    public FlightRecorderReader() {
+        this(InputLimits.DEFAULT);
+    }
+
+    /** A reader under the run's input limits ({@code --max-input-size}, {@code --max-ratio}). */
+    public FlightRecorderReader(InputLimits limits) {
+        this.limits = limits;
+    }
+
     /** Reads the dump at {@code file}. */
     public RankTrace read(Path file) throws TraceFormatException, IOException {
-        byte[] bytes = readBounded(file);
+        byte[] bytes = readBounded(file, limits);
         Object tree = isPickle(bytes) ? unpickle(file, bytes) : parseJson(file, bytes);
         return new DumpDecoder(file).decode(tree);
     }
@@ -74,9 +87,9 @@ public final class FlightRecorderReader {
         }
     }
 
-    private static byte[] readBounded(Path file) throws IOException, TraceFormatException {
-        long limit = Math.min(MAX_DUMP_BYTES, InputLimits.current().maxDecompressedBytes());
-        try (InputStream in = InputStreams.open(file)) {
+    private static byte[] readBounded(Path file, InputLimits limits) throws IOException, TraceFormatException {
+        long limit = Math.min(MAX_DUMP_BYTES, limits.maxDecompressedBytes());
+        try (InputStream in = InputStreams.open(file, limits)) {
             byte[] bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limit + 1));
             if (bytes.length > limit) {
                 throw new TraceFormatException(file + ": over " + limit + " bytes, more than any Flight Recorder "

@@ -42,9 +42,9 @@ public final class BoundedLineReader implements Closeable {
         this.maxLineBytes = maxLineBytes;
     }
 
-    /** Opens {@code file} under the input limits in force. */
-    public static BoundedLineReader open(Path file) throws IOException {
-        return new BoundedLineReader(InputStreams.open(file), MAX_LINE_BYTES);
+    /** Opens {@code file} under {@code limits} (the run's). */
+    public static BoundedLineReader open(Path file, InputLimits limits) throws IOException {
+        return new BoundedLineReader(InputStreams.open(file, limits), MAX_LINE_BYTES);
     }
 
     /**

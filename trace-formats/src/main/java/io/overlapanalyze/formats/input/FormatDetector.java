@@ -1,15 +1,11 @@
 package io.overlapanalyze.formats.input;
 
-import io.overlapanalyze.model.TraceFormat;
-
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.Optional;
 
 /**
  * Tells the format of an input by its content, never by its name: users rename files, and a
- * {@code .json} may well be gzip.
+ * {@code .json} may well be gzip. The front door sniffs each input once ({@link SniffedInput#of})
+ * and hands what it found to the reader.
  */
 public final class FormatDetector {
     private static final int SNIFF_BYTES = 64 * 1024;
@@ -20,8 +16,12 @@ public final class FormatDetector {
 
     /** What the first bytes of a file say it is. */
     public enum Content {
-        /** A JSON object that mentions {@code traceEvents}: a Kineto / Chrome trace. */
-        KINETO_JSON,
+        /**
+         * A top-level JSON object (its first non-blank byte is <code>{</code>): a Kineto / Chrome
+         * trace, a Flight Recorder dump's JSON variant, or any other JSON object; the readers tell
+         * which from the head.
+         */
+        JSON_OBJECT,
         /** A top-level JSON array (Ascend timelines are bare arrays of events). */
         JSON_ARRAY,
         /** An SQLite database (Nsight export, Ascend DB export). */
@@ -36,11 +36,6 @@ public final class FormatDetector {
 
     /** How many bytes of a file's head {@link #sniff(byte[])} looks at. */
     public static final int HEAD_BYTES = SNIFF_BYTES;
-
-    /** Reads the head of the file (through gzip when the magic says so) and classifies it. */
-    public static Content sniff(Path file) throws IOException {
-        return sniff(head(file));
-    }
 
     /** What a file's first bytes ({@link #HEAD_BYTES} of them, decompressed) say it is. */
     public static Content sniff(byte[] head) {
@@ -59,21 +54,12 @@ public final class FormatDetector {
             return Content.EMPTY;
         }
         if (head[i] == '{') {
-            return Content.KINETO_JSON;
+            return Content.JSON_OBJECT;
         }
         if (head[i] == '[') {
             return Content.JSON_ARRAY;
         }
         return Content.UNKNOWN;
-    }
-
-    /** The format a content kind implies, when there is only one. */
-    public static Optional<TraceFormat> formatOf(Content content) {
-        return content == Content.KINETO_JSON ? Optional.of(TraceFormat.KINETO) : Optional.empty();
-    }
-
-    private static byte[] head(Path file) throws IOException {
-        return InputStreams.head(file, SNIFF_BYTES);
     }
 
     private static boolean startsWith(byte[] data, byte[] prefix) {

@@ -11,6 +11,7 @@ package io.overlapanalyze.formats.input;
  *                             repetitive files are never refused. Real profiler JSON compresses
  *                             10–60:1; gzip's own limit is about 1032:1.
  *                             Serialisable, so that another JVM can read under the same limits.
+ *                             A run's limits travel in its {@link ReadOptions}.
  */
 public record InputLimits(long maxDecompressedBytes, int maxRatio) implements java.io.Serializable {
     /** Decompressed bytes before the ratio is enforced. */
@@ -32,20 +33,9 @@ public record InputLimits(long maxDecompressedBytes, int maxRatio) implements ja
                     .maxStringLength(256 << 20)
                     .build();
 
-    private static volatile InputLimits current = DEFAULT;
-
     public InputLimits {
         if (maxDecompressedBytes <= 0 || maxRatio <= 0) {
             throw new IllegalArgumentException("input limits must be positive");
         }
-    }
-
-    /** The limits in force for this process (the CLI sets them from its options). */
-    public static InputLimits current() {
-        return current;
-    }
-
-    public static void setCurrent(InputLimits limits) {
-        current = limits;
     }
 }

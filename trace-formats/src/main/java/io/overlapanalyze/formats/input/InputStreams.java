@@ -22,13 +22,14 @@ public final class InputStreams {
 
     /**
      * Opens {@code file} for reading, transparently decompressing gzip (including multi-member
-     * gzip). The stream is buffered.
+     * gzip). The stream is buffered. Under {@link InputLimits#DEFAULT}: for tests and tools; a
+     * reader opens with the limits of its {@link ReadOptions}.
      *
      * @throws EOFException when the file is gzip but ends inside the gzip header
      * @throws IOException  when the file cannot be opened or read
      */
     public static InputStream open(Path file) throws IOException {
-        return open(file, InputLimits.current());
+        return open(file, InputLimits.DEFAULT);
     }
 
     /**
@@ -65,11 +66,17 @@ public final class InputStreams {
     /**
      * Reads up to {@code maxBytes} of the file's (decompressed) content, for format sniffing.
      * A truncated or corrupt gzip stream gives what could be decompressed before the damage.
+     * Under {@link InputLimits#DEFAULT} (tests and tools).
      */
     public static byte[] head(Path file, int maxBytes) throws IOException {
+        return head(file, maxBytes, InputLimits.DEFAULT);
+    }
+
+    /** As {@link #head(Path, int)}, opening under {@code limits} (a plain file over them is refused). */
+    public static byte[] head(Path file, int maxBytes, InputLimits limits) throws IOException {
         byte[] buf = new byte[maxBytes];
         int n = 0;
-        try (InputStream in = open(file)) {
+        try (InputStream in = open(file, limits)) {
             while (n < maxBytes) {
                 int r = in.read(buf, n, maxBytes - n);
                 if (r < 0) {

@@ -89,12 +89,6 @@ public final class KernelRules {
 
     private static final KernelRules BUILT_IN = new KernelRules(List.of());
 
-    /**
-     * The rules of this run, set once by the command line (as {@code InputLimits} is); readers that
-     * are not given rules explicitly use them.
-     */
-    private static volatile KernelRules current = BUILT_IN;
-
     private static final int MAX_CACHED_NAMES = 1 << 16;
 
     private final List<UserPattern> user;
@@ -102,15 +96,6 @@ public final class KernelRules {
 
     private KernelRules(List<UserPattern> user) {
         this.user = List.copyOf(user);
-    }
-
-    /** The rules of this run: the user's patterns, if any, in front of the built-in ones. */
-    public static KernelRules current() {
-        return current;
-    }
-
-    public static void setCurrent(KernelRules rules) {
-        current = Objects.requireNonNull(rules, "rules");
     }
 
     /** The built-in rules alone. */

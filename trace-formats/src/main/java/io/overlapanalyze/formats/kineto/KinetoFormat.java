@@ -30,11 +30,11 @@ public final class KinetoFormat implements FormatReader {
 
     @Override
     public boolean recognises(SniffedInput input) {
-        return input.content() == FormatDetector.Content.KINETO_JSON;
+        return input.content() == FormatDetector.Content.JSON_OBJECT;
     }
 
     @Override
     public List<RankTrace> read(SniffedInput input, ReadOptions options) throws TraceFormatException, IOException {
-        return new KinetoReader(new KernelClassifier(options.rules())).read(input.path());
+        return new KinetoReader(new KernelClassifier(options.rules()), options.limits()).read(input.path());
     }
 }

@@ -84,15 +84,23 @@ public final class KinetoReader implements TraceReader {
             .build();
 
     private final KernelClassifier classifier;
+    /** What one file may decompress to: the run's, passed in. */
+    private final io.overlapanalyze.formats.input.InputLimits limits;
 
-    /** A reader with the built-in communication kernel patterns. */
+    /** A reader with the built-in communication kernel patterns and the default limits. */
     public KinetoReader() {
         this(new KernelClassifier());
     }
 
-    /** A reader with a custom classifier (e.g. user-added communication kernel patterns). */
+    /** A reader with a custom classifier (e.g. user-added communication kernel patterns), the default limits. */
     public KinetoReader(KernelClassifier classifier) {
+        this(classifier, io.overlapanalyze.formats.input.InputLimits.DEFAULT);
+    }
+
+    /** A reader with a classifier and the run's input limits ({@code --max-input-size}, {@code --max-ratio}). */
+    public KinetoReader(KernelClassifier classifier, io.overlapanalyze.formats.input.InputLimits limits) {
         this.classifier = classifier;
+        this.limits = limits;
     }
 
     /**
@@ -164,7 +172,7 @@ public final class KinetoReader implements TraceReader {
     private RankTrace scan(Path input, ParallelArrayScan<EventHolder> parallel) throws IOException {
         InputStream in;
         try {
-            in = InputStreams.open(input);
+            in = InputStreams.open(input, limits);
         } catch (EOFException e) {
             throw new Unsupported("the file ends inside the gzip header");
         }
@@ -192,7 +200,7 @@ public final class KinetoReader implements TraceReader {
         String file = input.toString();
         InputStream in;
         try {
-            in = InputStreams.open(input);
+            in = InputStreams.open(input, limits);
         } catch (EOFException e) {
             throw new TraceFormatException(file + ": the file ends inside the gzip header (byte 10 or earlier)");
         }

@@ -30,8 +30,9 @@ final class ExportDatabase implements AutoCloseable {
      * Opens {@code file} read-only and lists its tables; refuses it when one of {@code readTables}
      * is a view or a virtual table.
      */
-    static ExportDatabase open(Path file, String... readTables) throws SQLException, TraceFormatException, IOException {
-        ReadOnlySqlite db = ReadOnlySqlite.open(file);
+    static ExportDatabase open(Path file, io.overlapanalyze.formats.input.InputLimits limits, String... readTables)
+            throws SQLException, TraceFormatException, IOException {
+        ReadOnlySqlite db = ReadOnlySqlite.open(file, limits);
         try {
             db.requireTablesOnly(readTables);
         } catch (TraceFormatException e) {

@@ -43,6 +43,6 @@ public final class NsysFormat implements FormatReader {
 
     @Override
     public List<RankTrace> read(SniffedInput input, ReadOptions options) throws TraceFormatException, IOException {
-        return new NsysReader(options.stepPattern(), new KernelClassifier(options.rules())).read(input.path());
+        return new NsysReader(options.stepPattern(), new KernelClassifier(options.rules()), options.limits()).read(input.path());
     }
 }

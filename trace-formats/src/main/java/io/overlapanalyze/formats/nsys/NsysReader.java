@@ -91,6 +91,8 @@ public final class NsysReader implements TraceReader {
     private final Pattern stepPattern;
     private final boolean defaultStepPattern;
     private final KernelClassifier classifier;
+    /** What the export may weigh: the run's limits, passed in. */
+    private final io.overlapanalyze.formats.input.InputLimits limits;
 
     /** One rank of an export with where it came from: for tests and reports that need the process. */
     public record NsysRank(long pid, int deviceId, String rankOrigin, RankTrace trace) {
@@ -107,6 +109,12 @@ public final class NsysReader implements TraceReader {
      * @param classifier  communication kernel names
      */
     public NsysReader(Pattern stepPattern, KernelClassifier classifier) {
+        this(stepPattern, classifier, io.overlapanalyze.formats.input.InputLimits.DEFAULT);
+    }
+
+    /** As {@link #NsysReader(Pattern, KernelClassifier)}, under the run's input limits ({@code --max-input-size}). */
+    public NsysReader(Pattern stepPattern, KernelClassifier classifier, io.overlapanalyze.formats.input.InputLimits limits) {
+        this.limits = limits;
         this.defaultStepPattern = stepPattern == null;
         this.stepPattern = stepPattern == null ? NvtxNames.DEFAULT_STEP_PATTERN : stepPattern;
         this.classifier = classifier;
@@ -138,7 +146,7 @@ public final class NsysReader implements TraceReader {
             throw new TraceFormatException(file + ": not an SQLite database (no \"SQLite format 3\" header), "
                     + "expected an Nsight Systems export (nsys export --type sqlite)");
         }
-        try (ExportDatabase db = ExportDatabase.open(input, READ_TABLES); StringTable strings = new StringTable(db)) {
+        try (ExportDatabase db = ExportDatabase.open(input, limits, READ_TABLES); StringTable strings = new StringTable(db)) {
             return new ExportRead(input, db, strings).run();
         } catch (SQLException e) {
             throw new TraceFormatException(file + ": " + describe(e), e);

@@ -109,12 +109,20 @@ public final class ReadOnlySqlite implements AutoCloseable {
      * @throws SQLException         when SQLite cannot open it or read its schema
      */
     public static ReadOnlySqlite open(Path file) throws SQLException, TraceFormatException, IOException {
+        return open(file, InputLimits.DEFAULT);
+    }
+
+    /**
+     * As {@link #open(Path)}, refusing a database (with its log) over {@code limits} (the run's,
+     * from its {@code ReadOptions}).
+     */
+    public static ReadOnlySqlite open(Path file, InputLimits limits) throws SQLException, TraceFormatException, IOException {
         Path wal = sibling(file, "-wal");
         Path journal = sibling(file, "-journal");
         boolean withWal = Files.isRegularFile(wal) && Files.size(wal) > 0;
         boolean hotJournal = !withWal && isJournal(journal);
         long bytes = Files.size(file) + (withWal ? Files.size(wal) : 0) + (hotJournal ? Files.size(journal) : 0);
-        long limit = InputLimits.current().maxDecompressedBytes();
+        long limit = limits.maxDecompressedBytes();
         if (bytes > limit) {
             throw new TraceFormatException(file + ": " + bytes + " bytes" + (withWal ? " with its write-ahead log" : "")
                     + ", over the input size limit of " + limit + " bytes (raise it with --max-input-size)");

@@ -52,8 +52,13 @@ class AscendBoundedFilesTest {
     }
 
     private static RankTrace read(Path capture) {
+        return read(capture, InputLimits.DEFAULT);
+    }
+
+    private static RankTrace read(Path capture, InputLimits limits) {
         return assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
-            List<RankTrace> ranks = new AscendReader().read(capture);
+            List<RankTrace> ranks = new AscendReader(io.overlapanalyze.formats.kernels.KernelRules.builtIn(), limits)
+                    .read(capture);
             assertEquals(1, ranks.size());
             return ranks.get(0);
         });
@@ -90,16 +95,10 @@ class AscendBoundedFilesTest {
     void aMemoryRecordOverTheInputSizeLimitIsAWarning() throws Exception {
         Path capture = SharedExports.copy(CAPTURE, tmp);
         nulFilled(capture.resolve(OUT).resolve("memory_record.csv"), 64L << 20);
-        InputLimits saved = InputLimits.current();
-        try {
-            InputLimits.setCurrent(new InputLimits(32L << 20, 200)); // the timeline is 2.2 MB: within
-            RankTrace t = read(capture);
-            assertTrue(t.device().size() > 0);
-            String w = warning(t, "memory_record.csv not read");
-            assertTrue(w.contains("67108864 bytes, over the input size limit of 33554432"), w);
-        } finally {
-            InputLimits.setCurrent(saved);
-        }
+        RankTrace t = read(capture, new InputLimits(32L << 20, 200)); // the timeline is 2.2 MB: within
+        assertTrue(t.device().size() > 0);
+        String w = warning(t, "memory_record.csv not read");
+        assertTrue(w.contains("67108864 bytes, over the input size limit of 33554432"), w);
     }
 
     /** A row whose timestamp is no number is skipped and counted; the other rows give the samples. */

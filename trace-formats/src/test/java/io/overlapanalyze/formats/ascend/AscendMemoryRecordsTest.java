@@ -46,7 +46,7 @@ class AscendMemoryRecordsTest {
                 + "GE,1736408883704614.040\t,49.125,74.75,,,NPU:0\r\n"
                 + "PTA,1736408883704614.001\t,1.5,2.0,1.5,1,NPU:1\r\n"
                 + "PTA,1736408883704615.000\t,7.0,8.0,7.0,1,CPU\r\n");
-        AscendMemoryRecords.Records r = AscendMemoryRecords.readCsv(f);
+        AscendMemoryRecords.Records r = AscendMemoryRecords.readCsv(f, io.overlapanalyze.formats.input.InputLimits.DEFAULT);
         assertNull(r.warning());
         assertEquals("PTA", r.component());
         assertEquals(List.of(0, 1), List.copyOf(r.byDevice().keySet()));
@@ -64,7 +64,7 @@ class AscendMemoryRecordsTest {
     void withoutPtaRowsNothingIsReportedAsAllocatedAndTheWarningSaysWhy() throws Exception {
         AscendMemoryRecords.Records r = AscendMemoryRecords.readCsv(csv(
                 "APP,1736408883573957.920\t,,2109.6015625,,,NPU:0\r\n"
-                        + "GE,1736408883704614.040\t,49.125,74.75,,,NPU:0\r\n"));
+                        + "GE,1736408883704614.040\t,49.125,74.75,,,NPU:0\r\n"), io.overlapanalyze.formats.input.InputLimits.DEFAULT);
         assertTrue(r.byDevice().isEmpty());
         assertTrue(r.warning().contains("no PTA"), r.warning());
         assertTrue(r.warning().contains("APP=1") && r.warning().contains("GE=1"), r.warning());
@@ -73,7 +73,7 @@ class AscendMemoryRecordsTest {
     @Test
     void appRowsWithAnAllocatedTotalAreTheFallback() throws Exception {
         AscendMemoryRecords.Records r = AscendMemoryRecords.readCsv(csv(
-                "APP,1000.000\t,2.0,4.0,,,NPU:0\r\nGE,1001.000\t,49.125,74.75,,,NPU:0\r\n"));
+                "APP,1000.000\t,2.0,4.0,,,NPU:0\r\nGE,1001.000\t,49.125,74.75,,,NPU:0\r\n"), io.overlapanalyze.formats.input.InputLimits.DEFAULT);
         assertEquals("APP", r.component());
         assertEquals(2L * 1024 * 1024, r.byDevice().get(0).totalAllocated(0));
         assertEquals(1_000_000L, r.byDevice().get(0).timeNs(0));
@@ -92,7 +92,7 @@ class AscendMemoryRecordsTest {
     @Test
     void attachKeepsTheRanksOwnDevice() throws Exception {
         AscendMemoryRecords.Records r = AscendMemoryRecords.readCsv(csv(
-                "PTA,1000.000\t,1.0,2.0,1.0,1,NPU:0\r\nPTA,1001.000\t,3.0,4.0,3.0,1,NPU:1\r\n"));
+                "PTA,1000.000\t,1.0,2.0,1.0,1,NPU:0\r\nPTA,1001.000\t,3.0,4.0,3.0,1,NPU:1\r\n"), io.overlapanalyze.formats.input.InputLimits.DEFAULT);
         RankTrace dev1 = new RankTrace("x", TraceFormat.ASCEND, 1, RankSource.TRACE, -1,
                 List.of(new Lane(0, 1, 7, "stream 7")), new DeviceIntervals(new StringPool()), List.of(), List.of(),
                 List.of(), List.of(), new long[0], true, false, List.of("kept"), List.of(), List.of(),

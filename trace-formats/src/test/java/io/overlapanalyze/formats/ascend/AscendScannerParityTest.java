@@ -404,7 +404,7 @@ class AscendScannerParityTest {
 
     private static TimelineReader reader(List<Path> parts) {
         return new TimelineReader(parts, "test-source", d -> new RankInfo(d * 10, io.overlapanalyze.model.RankSource.TRACE),
-                io.overlapanalyze.formats.kernels.KernelRules.builtIn());
+                io.overlapanalyze.formats.kernels.KernelRules.builtIn(), io.overlapanalyze.formats.input.InputLimits.DEFAULT);
     }
 
     /** Every field of every trace, device intervals column by column. */

@@ -51,9 +51,11 @@ class AscendUnreadableTimesTest {
 
     private List<RankTrace> readBothWays(Path f) throws Exception {
         List<RankTrace> scanned = new TimelineReader(List.of(f), f.toString(), d -> RankInfo.UNKNOWN,
-                io.overlapanalyze.formats.kernels.KernelRules.builtIn()).readWithScanner(0, 1);
+                io.overlapanalyze.formats.kernels.KernelRules.builtIn(),
+                io.overlapanalyze.formats.input.InputLimits.DEFAULT).readWithScanner(0, 1);
         List<RankTrace> jackson = new TimelineReader(List.of(f), f.toString(), d -> RankInfo.UNKNOWN,
-                io.overlapanalyze.formats.kernels.KernelRules.builtIn()).readWithJackson();
+                io.overlapanalyze.formats.kernels.KernelRules.builtIn(),
+                io.overlapanalyze.formats.input.InputLimits.DEFAULT).readWithJackson();
         assertEquals(jackson.get(0).warnings(), scanned.get(0).warnings(), "both paths warn alike");
         assertEquals(jackson.get(0).device().size(), scanned.get(0).device().size());
         return jackson;

@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.kineto;
 
+import io.overlapanalyze.formats.input.InputLimits;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -53,18 +54,32 @@ final class KinetoParity {
 
     /** The reference: {@link KinetoReader#readWithJackson}, as a dump or the exception's class and message. */
     static String jackson(Path file) {
-        return outcome(() -> new KinetoReader().readWithJackson(file), false);
+        return jackson(file, InputLimits.DEFAULT);
+    }
+
+    /** As {@link #jackson(Path)}, under these input limits. */
+    static String jackson(Path file, InputLimits limits) {
+        return outcome(() -> reader(limits).readWithJackson(file), false);
+    }
+
+    private static KinetoReader reader(InputLimits limits) {
+        return new KinetoReader(new io.overlapanalyze.formats.kernels.KernelClassifier(), limits);
     }
 
     /** The public API ({@link KinetoReader#read}: fast path, falling back to Jackson). */
     static String publicRead(Path file) {
+        return publicRead(file, InputLimits.DEFAULT);
+    }
+
+    /** As {@link #publicRead(Path)}, under these input limits. */
+    static String publicRead(Path file, InputLimits limits) {
         return outcome(() -> {
-            List<RankTrace> l = new KinetoReader().read(file);
+            List<RankTrace> l = reader(limits).read(file);
             if (l.size() == 1) {
                 return l.get(0);
             }
             // Several devices: read(Path) must be the reference model split per device.
-            RankTrace whole = new KinetoReader().readWithJackson(file);
+            RankTrace whole = reader(limits).readWithJackson(file);
             assertEquals(dumpAll(DeviceSplit.split(whole)), dumpAll(l), file + ": one rank per device");
             return whole;
         }, false);
@@ -80,7 +95,12 @@ final class KinetoParity {
 
     /** The fast path; {@link #UNSUPPORTED} when it declines. {@code chunkBytes} 0: one thread. */
     static String scanner(Path file, int chunkBytes, int threads) {
-        return outcome(() -> new KinetoReader().readWithScanner(file, chunkBytes, threads), true);
+        return scanner(file, chunkBytes, threads, InputLimits.DEFAULT);
+    }
+
+    /** As {@link #scanner(Path, int, int)}, under these input limits. */
+    static String scanner(Path file, int chunkBytes, int threads, InputLimits limits) {
+        return outcome(() -> reader(limits).readWithScanner(file, chunkBytes, threads), true);
     }
 
     /** A read of one trace, by whichever path. */

@@ -39,10 +39,6 @@ class KinetoScannerFuzzTest {
     @TempDir
     Path dir;
 
-    @BeforeEach
-    void defaultLimits() {
-        InputLimits.setCurrent(InputLimits.DEFAULT);
-    }
 
     private static final String[] TOKENS = {
         ",", ":", "{", "}", "[", "]", "\"", "\\", "null", "true", "false", "nul", "0", "-0", "01", "1e5", "1E-2", "-",

@@ -57,10 +57,6 @@ class KinetoScannerParityTest {
     @TempDir
     Path dir;
 
-    @BeforeEach
-    void defaultLimits() {
-        io.overlapanalyze.formats.input.InputLimits.setCurrent(io.overlapanalyze.formats.input.InputLimits.DEFAULT);
-    }
 
     /** Parallel chunk sizes for the handcrafted documents (a few KB): many chunks each. */
     private static final int[] TINY = {300, 1500};
@@ -280,20 +276,19 @@ class KinetoScannerParityTest {
      */
     @Test
     void anInputLimitCrossedByTheFastPathsReadAheadIsLeftToJackson() throws IOException {
-        io.overlapanalyze.formats.input.InputLimits saved = io.overlapanalyze.formats.input.InputLimits.current();
-        try {
+        {
             // The JSON is 5 KB; 2 MiB of blanks follow it. Limit: 512 KiB.
             Path padded = dir.resolve("padded.json.gz");
             try (OutputStream z = new GZIPOutputStream(Files.newOutputStream(padded))) {
                 z.write(utf8(base()));
                 z.write(utf8(" ".repeat(2 << 20)));
             }
-            io.overlapanalyze.formats.input.InputLimits.setCurrent(new io.overlapanalyze.formats.input.InputLimits(512 << 10, 200));
-            String ref = KinetoParity.jackson(padded);
+            io.overlapanalyze.formats.input.InputLimits small = new io.overlapanalyze.formats.input.InputLimits(512 << 10, 200);
+            String ref = KinetoParity.jackson(padded, small);
             assertTrue(ref.startsWith("source="), ref);
-            String fast = KinetoParity.scanner(padded, 0, 1);
+            String fast = KinetoParity.scanner(padded, 0, 1, small);
             assertTrue(fast.equals(UNSUPPORTED) || fast.equals(ref), "the fast path gave " + fast.lines().findFirst().orElse(""));
-            assertEquals(ref, KinetoParity.publicRead(padded));
+            assertEquals(ref, KinetoParity.publicRead(padded, small));
 
             // The ratio limit (checked after 64 MiB), crossed inside the JSON by both paths: the same message.
             Path bomb = dir.resolve("bomb.json.gz");
@@ -306,12 +301,9 @@ class KinetoScannerParityTest {
                 }
                 z.write(utf8("\"end\":1}"));
             }
-            io.overlapanalyze.formats.input.InputLimits.setCurrent(io.overlapanalyze.formats.input.InputLimits.DEFAULT);
             String bombRef = KinetoParity.jackson(bomb);
             assertTrue(bombRef.contains("InputLimitExceededException") && bombRef.contains("times its compressed size"), bombRef);
             assertEquals(bombRef, KinetoParity.publicRead(bomb));
-        } finally {
-            io.overlapanalyze.formats.input.InputLimits.setCurrent(saved);
         }
     }
 

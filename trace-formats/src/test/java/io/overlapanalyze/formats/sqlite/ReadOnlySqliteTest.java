@@ -219,15 +219,11 @@ class ReadOnlySqliteTest {
     @Test
     void aFileOverTheInputSizeLimitIsRefused() throws Exception {
         Path copy = SharedExports.copy(EXPORT, dir);
-        InputLimits saved = InputLimits.current();
-        try {
-            InputLimits.setCurrent(new InputLimits(1_000_000, 200)); // the export has 2,686,976 bytes
-            TraceFormatException e = assertThrows(TraceFormatException.class, () -> new NsysReader().read(copy));
-            assertTrue(e.getMessage().contains("2686976 bytes, over the input size limit of 1000000 bytes"
-                    + " (raise it with --max-input-size)"), e.getMessage());
-        } finally {
-            InputLimits.setCurrent(saved);
-        }
+        InputLimits small = new InputLimits(1_000_000, 200); // the export has 2,686,976 bytes
+        TraceFormatException e = assertThrows(TraceFormatException.class,
+                () -> new NsysReader(null, new io.overlapanalyze.formats.kernels.KernelClassifier(), small).read(copy));
+        assertTrue(e.getMessage().contains("2686976 bytes, over the input size limit of 1000000 bytes"
+                + " (raise it with --max-input-size)"), e.getMessage());
     }
 
     @Test
