@@ -3,7 +3,6 @@ package io.overlapanalyze.cli;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.input.Temporaries;
-import io.overlapanalyze.options.DebugOption;
 import io.overlapanalyze.options.UserInputException;
 import io.overlapanalyze.synth.AscendMc2Writer;
 import io.overlapanalyze.synth.AscendScenarioWriter;
@@ -106,8 +105,6 @@ public final class SynthCommand implements Callable<Integer> {
     @Option(names = "--list", description = "List the built-in scenarios.")
     boolean list;
 
-    @picocli.CommandLine.Mixin
-    DebugOption debug = new DebugOption();
 
     @Override
     public Integer call() {

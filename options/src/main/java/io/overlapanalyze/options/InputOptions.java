@@ -1,8 +1,6 @@
 package io.overlapanalyze.options;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.formats.TraceFormats;
-import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.input.InputLimits;
 import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.StepSelection;
@@ -11,7 +9,6 @@ import picocli.CommandLine.Option;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -102,26 +99,6 @@ public final class InputOptions {
     public PipelineInput pipeline(List<Path> paths) {
         applyLimits();
         return new PipelineInput(paths, nameFilter(), rankRegex, stepPattern(), selection(), analysisOptions(), true, null);
-    }
-
-    /**
-     * Everything the paths make a command read, so that an output file never lands on one: the
-     * paths as typed (a directory counts whole) and the files they expand to under
-     * {@code --include} ({@link TraceFormats#expand(Path, PathMatcher)}; a path that cannot be
-     * expanded is a {@link UserInputException} of the same one line).
-     */
-    public List<Path> inputsOf(List<Path> paths) {
-        List<Path> all = new ArrayList<>(paths);
-        PathMatcher filter = nameFilter();
-        for (Path p : paths) {
-            try {
-                // As the pipeline expands (a subdirectory this user cannot list is left to it to name).
-                all.addAll(TraceFormats.standard().expand(List.of(p), filter, f -> true).files());
-            } catch (TraceFormatException e) {
-                throw new UserInputException(e.getMessage(), e);
-            }
-        }
-        return all;
     }
 
     /**
