@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.beyond.MemoryAnalysis;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
@@ -39,8 +40,8 @@ class AscendMemoryPeaksRealTraceTest {
             "torch_npu_db_level1/rank0_ascend_pt, 381, 1736410576386409710, 1245688832, 1129099776",
             "torch_npu_db_level1/rank1_ascend_pt, 381, 1736410576389878870, 1245688832, 1129099776"})
     void peakAllocatedOfProfilerStep50MatchesTheDerivation(String sub, int ptaSamples, long hostStart, long peak,
-                                                             long peakFirst20ms) {
-        List<RankTrace> traces = TraceLoader.load(capture(sub));
+                                                             long peakFirst20ms) throws Exception {
+        List<RankTrace> traces = TraceFormats.standard().read(capture(sub));
         assertEquals(1, traces.size());
         RankTrace trace = traces.get(0);
         assertEquals(ptaSamples, trace.memory().size(), "PTA rows of NPU:0, as the script counts");

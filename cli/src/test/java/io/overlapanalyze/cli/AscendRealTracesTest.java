@@ -1,5 +1,7 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.formats.TraceFormats;
+import io.overlapanalyze.formats.input.ReadOptions;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.overlapanalyze.analysis.AnalysisOptions;
@@ -58,9 +60,9 @@ class AscendRealTracesTest {
 
     @ParameterizedTest(name = "rank {0}")
     @ValueSource(ints = {0, 1})
-    void textExportAgreesWithOverlapLaneAndStepTraceCsv(int rank) throws IOException {
+    void textExportAgreesWithOverlapLaneAndStepTraceCsv(int rank) throws Exception {
         Path dir = ascend("torch_npu_text_level1/rank" + rank + "_ascend_pt");
-        List<RankTrace> traces = TraceLoader.load(dir);
+        List<RankTrace> traces = TraceFormats.standard().read(dir);
         assertEquals(1, traces.size());
         assertEquals(rank, traces.get(0).rank(), "rank from profiler_info_<rank>.json");
         RankReport report = RankAnalyzer.analyze(traces.get(0), AnalysisOptions.defaults());
@@ -98,7 +100,7 @@ class AscendRealTracesTest {
         String dbHash = sha256(db);
         String analysisHash = sha256(analysis);
 
-        List<RankTrace> traces = TraceLoader.load(dir);
+        List<RankTrace> traces = TraceFormats.standard().read(dir);
         assertEquals(1, traces.size());
         assertEquals(rank, traces.get(0).rank(), "rank from RANK_DEVICE_MAP");
         StepReport s = onlyStep(RankAnalyzer.analyze(traces.get(0), AnalysisOptions.defaults()));
@@ -122,9 +124,9 @@ class AscendRealTracesTest {
     /** Point 3: the two ranks' collectives correspond one to one by (group, sequence, type). */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"torch_npu_text_level1", "torch_npu_db_level1"})
-    void collectiveSequencesMatchAcrossRanks(String capture) {
+    void collectiveSequencesMatchAcrossRanks(String capture) throws Exception {
         Path root = ascend(capture);
-        List<RankTrace> ranks = TraceLoader.loadAll(List.of(root));
+        List<RankTrace> ranks = TraceFormats.standard().readAll(List.of(root), ReadOptions.DEFAULT);
         assertEquals(2, ranks.size(), "the directory expands to both rank captures");
         List<List<String>> keys = new ArrayList<>();
         for (RankTrace t : ranks) {
@@ -143,9 +145,9 @@ class AscendRealTracesTest {
     }
 
     @Test
-    void bareTraceViewJsonIsRead() {
+    void bareTraceViewJsonIsRead() throws Exception {
         Path trace = ascend("torch_npu_text_level1/rank1_ascend_pt").resolve("ASCEND_PROFILER_OUTPUT/trace_view.json");
-        RankTrace t = TraceLoader.load(trace).get(0);
+        RankTrace t = TraceFormats.standard().read(trace).get(0);
         assertEquals(1, t.rank(), "rank found in ../profiler_info_1.json");
         assertEquals(4, t.collectives().size());
     }

@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.beyond.MemoryAnalysis;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
@@ -23,9 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  */
 class MemoryPeaksRealTraceTest {
     @Test
-    void peakAllocatedPerStepMatchesTheHandDerivation() {
+    void peakAllocatedPerStepMatchesTheHandDerivation() throws Exception {
         RankReport rank = RankAnalyzer.analyze(
-                TraceLoader.load(SharedTraces.kineto("hta_df_index_resolver_rank1of2_v100_memory.json.gz")).get(0),
+                TraceFormats.standard().read(SharedTraces.kineto("hta_df_index_resolver_rank1of2_v100_memory.json.gz")).get(0),
                 AnalysisOptions.defaults());
         assertNull(rank.notAvailable().memory());
         List<String> names = rank.steps().stream().map(StepReport::name).toList();
@@ -44,8 +45,8 @@ class MemoryPeaksRealTraceTest {
             "ProfilerStep#4, 1669783688095792000, 5690599424",
             "ProfilerStep#5, 1669783688441933000, 5690599424",
             "ProfilerStep#6, 1669783688786243000, 5721188352"})
-    void peakInTheFirst100msOfEachStep(String step, long hostStart, long peak) {
-        RankTrace trace = TraceLoader.load(
+    void peakInTheFirst100msOfEachStep(String step, long hostStart, long peak) throws Exception {
+        RankTrace trace = TraceFormats.standard().read(
                 SharedTraces.kineto("hta_df_index_resolver_rank1of2_v100_memory.json.gz")).get(0);
         assertEquals(26_770, countCudaDevice1(trace), "CUDA samples of device 1, as the script counts");
         assertEquals(peak, MemoryAnalysis.of(trace).peak(hostStart, hostStart + 100_000_000L), step);

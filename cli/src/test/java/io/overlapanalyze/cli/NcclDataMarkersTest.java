@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.report.BoundBy;
@@ -26,9 +27,9 @@ class NcclDataMarkersTest {
             "ProfilerStep#6, 1716423322864667147, 100855670, 101066867, 187388812, 189519376, 2130564, 211197, 81997"})
     void markersTailAndAttributionMatchTheHandDerivation(String step, long deviceStart, long firstReady,
                                                          long reduceStart, long lastComputeEnd, long lastReduceEnd,
-                                                         long tail, long startDelay, long launchLate) {
+                                                         long tail, long startDelay, long launchLate) throws Exception {
         RankReport rank = RankAnalyzer.analyze(
-                TraceLoader.load(SharedTraces.kineto("hta_nccl_data_resnet_ddp_rank0of2_a100.json.gz")).get(0),
+                TraceFormats.standard().read(SharedTraces.kineto("hta_nccl_data_resnet_ddp_rank0of2_a100.json.gz")).get(0),
                 AnalysisOptions.defaults());
         StepReport s = rank.steps().stream().filter(x -> x.name().equals(step)).findFirst().orElseThrow();
         assertFalse(s.partial());

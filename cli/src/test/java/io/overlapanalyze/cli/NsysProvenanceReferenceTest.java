@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.formats.nsys.NsysReader;
@@ -95,7 +96,7 @@ class NsysProvenanceReferenceTest {
 
     /** Every .sqlite of the folder loads, through the CLI's loader: the no-kernel one as "no device activity". */
     @Test
-    void everySharedExportLoads() throws IOException {
+    void everySharedExportLoads() throws Exception {
         Path dir = SharedTraces.root().resolve("nsys");
         List<Path> files;
         try (Stream<Path> s = Files.list(dir)) {
@@ -103,7 +104,7 @@ class NsysProvenanceReferenceTest {
         }
         assertFalse(files.isEmpty());
         for (Path f : files) {
-            List<RankTrace> traces = TraceLoader.load(f);
+            List<RankTrace> traces = TraceFormats.standard().read(f);
             assertFalse(traces.isEmpty(), f.toString());
             for (RankTrace t : traces) {
                 RankReport report = RankAnalyzer.analyze(t, AnalysisOptions.defaults());

@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.model.RankTrace;
@@ -83,8 +84,8 @@ class ProvenanceReferenceTest {
         return tests;
     }
 
-    private static void check(String file, List<Row> rows) {
-        RankTrace trace = TraceLoader.load(SharedTraces.kineto(file)).get(0);
+    private static void check(String file, List<Row> rows) throws Exception {
+        RankTrace trace = TraceFormats.standard().read(SharedTraces.kineto(file)).get(0);
         RankReport report = RankAnalyzer.analyze(trace, AnalysisOptions.defaults());
         for (Row row : rows) {
             StepReport step = report.steps().stream()
@@ -118,8 +119,8 @@ class ProvenanceReferenceTest {
      * overlap 3,585.679 µs, 14.76 %; HTA itself prints 14.31 % because it rounds to whole µs.
      */
     @org.junit.jupiter.api.Test
-    void htaExactOverlapIsTheSumOverTheStepsHtaKeeps() {
-        RankTrace trace = TraceLoader.load(SharedTraces.kineto("hta_nccl_data_resnet_ddp_rank0of2_a100.json.gz")).get(0);
+    void htaExactOverlapIsTheSumOverTheStepsHtaKeeps() throws Exception {
+        RankTrace trace = TraceFormats.standard().read(SharedTraces.kineto("hta_nccl_data_resnet_ddp_rank0of2_a100.json.gz")).get(0);
         RankReport report = RankAnalyzer.analyze(trace, AnalysisOptions.defaults());
         long comm = 0;
         long overlapped = 0;

@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli;
 
+import io.overlapanalyze.formats.TraceFormats;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -45,18 +46,18 @@ class RankNamingCopyTest {
         Scenario sync = BuiltinScenarios.get("late-middle-bucket-sync");
         Path kineto = tmp.resolve("plain.json");
         KinetoScenarioWriter.write(sync, kineto);
-        m.put("kineto", only(TraceLoader.load(withAllocatorSample(kineto))));
+        m.put("kineto", only(TraceFormats.standard().read(withAllocatorSample(kineto))));
         Path nsys = tmp.resolve("plain.sqlite");
         NsysScenarioWriter.write(sync, nsys);
-        m.put("nsight", only(TraceLoader.load(nsys)));
+        m.put("nsight", only(TraceFormats.standard().read(nsys)));
         Path capture = tmp.resolve("ascend").resolve(AscendScenarioWriter.directoryName(sync));
         AscendScenarioWriter.write(sync, capture);
-        m.put("ascend text", only(TraceLoader.load(capture)));
-        m.put("bare timeline", only(TraceLoader.load(Files.writeString(tmp.resolve("trace_view.json"), BARE))));
+        m.put("ascend text", only(TraceFormats.standard().read(capture)));
+        m.put("bare timeline", only(TraceFormats.standard().read(Files.writeString(tmp.resolve("trace_view.json"), BARE))));
         Path sharedDb = Path.of(System.getProperty("overlap.sharedTraces", "../../shared/traces"),
                 "ascend", "torch_npu_db_level1", "rank0_ascend_pt");
         if (Files.isDirectory(sharedDb)) {
-            m.put("ascend db", only(TraceLoader.load(sharedDb)));
+            m.put("ascend db", only(TraceFormats.standard().read(sharedDb)));
         }
         return m;
     }
