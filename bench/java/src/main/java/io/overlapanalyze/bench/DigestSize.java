@@ -9,7 +9,6 @@ import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.render.JsonRenderer;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
