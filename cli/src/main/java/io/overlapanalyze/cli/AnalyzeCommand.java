@@ -1,20 +1,14 @@
 package io.overlapanalyze.cli;
 
-import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.options.StderrWarnings;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.options.DebugOption;
-import io.overlapanalyze.options.FormatOption;
-import io.overlapanalyze.options.LayoutOptions;
-import io.overlapanalyze.options.InputOptions;
-import io.overlapanalyze.options.KernelPatternOptions;
-import io.overlapanalyze.options.OutputFormat;
+import io.overlapanalyze.options.ReportOutput;
+import io.overlapanalyze.options.TraceInputs;
 import io.overlapanalyze.options.UserInputException;
-import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.PipelineResult;
 import io.overlapanalyze.render.ReportRenderer;
-import io.overlapanalyze.render.TextRenderer;
 import io.overlapanalyze.render.html.HtmlRenderer;
 import io.overlapanalyze.render.timeline.TerminalTimeline;
 import io.overlapanalyze.render.timeline.TimelineIndex;
@@ -84,85 +78,64 @@ public final class AnalyzeCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
-    KernelPatternOptions kernelPatterns = new KernelPatternOptions();
+    TraceInputs inputs = new TraceInputs();
 
     @Parameters(paramLabel = "PATH", arity = "0..*", description = "Trace files or directories.")
     List<Path> paths = new ArrayList<>();
 
     @Mixin
-    FormatOption format = new FormatOption();
-
-    @Mixin
-    LayoutOptions layoutOptions = new LayoutOptions();
-
-    @Mixin
-    OutputOptions out = new OutputOptions();
-
-    @Mixin
-    InputOptions in = new InputOptions();
-
-    @Option(names = "--cross-check",
-            description = "Show, per step, our compute/communication/exposed/idle next to the profiler's own "
-                    + "numbers (Ascend Overlap Analysis lane, analysis.db) with the difference. Always in JSON.")
-    boolean crossCheck;
-
-    @Option(names = "--html", paramLabel = "FILE",
-            description = "Also write a self-contained HTML report with timelines to FILE (opens offline).")
-    Path html;
+    ReportOutput report = new ReportOutput();
 
     @Option(names = "--timeline", negatable = true,
             description = "Draw a character timeline per step in the text report (default: only when no rank has "
                     + "more than " + TerminalTimeline.AUTO_STEPS_PER_RANK + " steps); --no-timeline never.")
     Boolean timeline;
 
+    /** Declared here once; every subcommand inherits it. */
     @Mixin
     DebugOption debug = new DebugOption();
 
     @Override
     public Integer call() {
-        KernelRules kernelRules = kernelPatterns.rules(); // checked first, as before anything else
         if (paths.isEmpty()) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "Missing required parameter: 'PATH' (a trace file or directory)");
         }
-        layoutOptions.layout(); // a bad --detail is bad usage, said before any trace is read
-        PipelineInput pipelineInput = in.pipeline(paths, kernelRules);
-        Path output = out.file();
+        report.layout(); // a bad --detail is bad usage, said before any trace is read
+        PipelineInput pipelineInput = inputs.pipeline(paths);
+        Path output = report.output().file();
+        Path html = report.htmlFile();
         java.util.Map<String, Path> outputs = new java.util.LinkedHashMap<>();
         outputs.put("--html", html);
         outputs.put(output != null ? "-o" : "the report (standard output)", output != null ? output : Path.of("-"));
         SafeOutput.requireDistinct(outputs);
-        List<Path> inputs = in.inputsOf(paths);
-        SafeOutput.check(html, inputs);
-        SafeOutput.check(output, inputs);
-        PipelineResult result = AnalysisPipeline.run(pipelineInput, spec.commandLine().getErr());
+        TraceInputs.Expanded expanded = inputs.expand(pipelineInput);
+        expanded.check(html, output);
+        PipelineResult result = expanded.run(spec.commandLine().getErr());
         Analysed analysed = new Analysed(result.report(), TimelineIndex.of(result.inputs()));
-        AnalysisReport report = analysed.report();
+        AnalysisReport analysis = analysed.report();
         StderrWarnings.ofPipeline(spec.commandLine().getErr(), result);
         if (html != null) {
-            SafeOutput.write(html, inputs, w -> new HtmlRenderer(analysed.timelines(), layoutOptions.layout()).render(report, w));
+            SafeOutput.write(html, expanded.touched(),
+                    w -> new HtmlRenderer(analysed.timelines(), report.layout()).render(analysis, w));
         }
 
-        var renderer = switch (format.format()) {
-            case TEXT -> textRenderer(analysed);
-            case MARKDOWN -> new io.overlapanalyze.render.MarkdownRenderer(crossCheck, layoutOptions.layout());
-            case JSON -> OutputFormat.JSON.renderer(); // JSON always carries crossCheck
-        };
+        ReportRenderer renderer = report.renderer(terminalTimeline(analysed));
         if (output != null) {
-            SafeOutput.writeBytes(output, inputs, o -> renderer.render(report, o));
+            SafeOutput.writeBytes(output, expanded.touched(), o -> renderer.render(analysis, o));
         } else {
             PrintWriter stdout = spec.commandLine().getOut();
             if (stdoutBytes != null) {
                 stdout.flush();
                 try {
-                    renderer.render(report, stdoutBytes);
+                    renderer.render(analysis, stdoutBytes);
                 } catch (java.io.IOException e) {
                     // The reader went away (`| head`): stop quietly, as the text writer (a
                     // PrintWriter, which never throws) does.
                 }
             } else {
                 try {
-                    renderer.render(report, stdout);
+                    renderer.render(analysis, stdout);
                 } catch (java.io.IOException e) {
                     throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
                 }
@@ -172,17 +145,18 @@ public final class AnalyzeCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    /** The text report, with character timelines when asked for or when every rank has few steps. */
-    private ReportRenderer textRenderer(Analysed analysed) {
+    /**
+     * The character timelines of the text report, when asked for or when every rank has few steps;
+     * {@code null}: none.
+     */
+    private TerminalTimeline terminalTimeline(Analysed analysed) {
         boolean draw = timeline != null ? timeline : TerminalTimeline.drawnByDefault(analysed.report());
         if (!draw) {
-            return new TextRenderer(crossCheck, null, layoutOptions.layout());
+            return null;
         }
         // Colours only on a terminal: never in a file (-o), a pipe, or with NO_COLOR set.
-        boolean colour = TerminalTimeline.colourWanted(out.file() == null && System.console() != null, env);
-        return new TextRenderer(crossCheck,
-                new TerminalTimeline(analysed.timelines(), TerminalTimeline.columnsFrom(env), colour),
-                layoutOptions.layout());
+        boolean colour = TerminalTimeline.colourWanted(report.output().file() == null && System.console() != null, env);
+        return new TerminalTimeline(analysed.timelines(), TerminalTimeline.columnsFrom(env), colour);
     }
 
     /**

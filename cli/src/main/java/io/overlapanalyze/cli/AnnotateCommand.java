@@ -1,16 +1,11 @@
 package io.overlapanalyze.cli;
 
-import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.options.StderrWarnings;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.cli.annotate.AnnotatedTrace;
 import io.overlapanalyze.cli.annotate.ClockShift;
 import io.overlapanalyze.formats.input.Messages;
-import io.overlapanalyze.options.DebugOption;
-import io.overlapanalyze.options.InputOptions;
-import io.overlapanalyze.options.KernelPatternOptions;
-import io.overlapanalyze.pipeline.AnalysisPipeline;
-import io.overlapanalyze.pipeline.PipelineInput;
+import io.overlapanalyze.options.TraceInputs;
 import io.overlapanalyze.pipeline.PipelineResult;
 import io.overlapanalyze.render.timeline.TimelineIndex;
 import picocli.CommandLine.Command;
@@ -55,7 +50,7 @@ public final class AnnotateCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
-    KernelPatternOptions kernelPatterns = new KernelPatternOptions();
+    TraceInputs inputs = new TraceInputs();
 
     @Parameters(paramLabel = "PATH", arity = "1..*", description = "Trace files or directories.")
     List<Path> paths = new ArrayList<>();
@@ -69,24 +64,16 @@ public final class AnnotateCommand implements Callable<Integer> {
                     + "out for a smaller file.")
     boolean hostLanes = true;
 
-    @Mixin
-    InputOptions in = new InputOptions();
-
-    @Mixin
-    DebugOption debug = new DebugOption();
-
     @Override
     public Integer call() {
-        KernelRules kernelRules = kernelPatterns.rules(); // checked first, as before anything else
-        PipelineInput pipelineInput = in.pipeline(paths, kernelRules);
-        List<Path> inputs = in.inputsOf(paths);
-        SafeOutput.check(output, inputs);
-        PipelineResult result = AnalysisPipeline.run(pipelineInput, spec.commandLine().getErr());
+        TraceInputs.Expanded expanded = inputs.expand(inputs.pipeline(paths));
+        expanded.check(output);
+        PipelineResult result = expanded.run(spec.commandLine().getErr());
         StderrWarnings.ofPipeline(spec.commandLine().getErr(), result);
         TimelineIndex timelines = TimelineIndex.of(result.inputs());
         ClockShift clocks = ClockShift.of(result.report());
         AnnotatedTrace.Layout layout = new AnnotatedTrace.Layout(hostLanes);
-        SafeOutput.writeBytes(output, inputs, out -> AnnotatedTrace.write(result.report(), timelines, clocks, layout,
+        SafeOutput.writeBytes(output, expanded.touched(), out -> AnnotatedTrace.write(result.report(), timelines, clocks, layout,
                 out));
         PrintWriter err = spec.commandLine().getErr();
         if (clocks.summary() != null) {

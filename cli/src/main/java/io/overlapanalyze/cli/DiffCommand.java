@@ -1,6 +1,5 @@
 package io.overlapanalyze.cli;
 
-import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.options.StderrWarnings;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.analysis.AnalysisOptions;
@@ -8,10 +7,9 @@ import io.overlapanalyze.cli.compare.DiffRenderer;
 import io.overlapanalyze.reportfile.RunLoader;
 import io.overlapanalyze.cli.compare.ThresholdValues;
 import io.overlapanalyze.compare.DiffReport;
-import io.overlapanalyze.options.DebugOption;
 import io.overlapanalyze.options.FormatOption;
-import io.overlapanalyze.options.InputOptions;
-import io.overlapanalyze.options.KernelPatternOptions;
+import io.overlapanalyze.options.OutputOptions;
+import io.overlapanalyze.options.TraceInputs;
 import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.Version;
 import picocli.CommandLine.Command;
@@ -41,7 +39,7 @@ public final class DiffCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
-    KernelPatternOptions kernelPatterns = new KernelPatternOptions();
+    TraceInputs inputs = new TraceInputs();
 
     @Parameters(index = "0", paramLabel = "A", description = "Run A: trace, directory or summary.")
     Path a;
@@ -59,23 +57,21 @@ public final class DiffCommand implements Callable<Integer> {
     @Mixin
     OutputOptions out = new OutputOptions();
 
-    @Mixin
-    InputOptions in = new InputOptions();
-
-    @Mixin
-    DebugOption debug = new DebugOption();
-
     @Override
     public Integer call() {
-        KernelRules kernelRules = kernelPatterns.rules(); // checked first, as before anything else
         ThresholdValues.checkAlpha(alpha);
-        PipelineInput pipelineInput = in.pipeline(List.of(), kernelRules);
+        PipelineInput pipelineInput = inputs.pipeline(List.of());
         AnalysisOptions options = pipelineInput.options();
         Path output = out.file();
-        List<Path> inputs = in.inputsOf(List.of(a, b));
-        SafeOutput.check(output, inputs);
-        RunLoader.Loaded sideA = RunLoader.load(a.toString(), pipelineInput.withPaths(List.of(a)), inputs);
-        RunLoader.Loaded sideB = RunLoader.load(b.toString(), pipelineInput.withPaths(List.of(b)), inputs);
+        RunLoader.Kinds kindsA = new RunLoader.Kinds();
+        RunLoader.Kinds kindsB = new RunLoader.Kinds();
+        TraceInputs.Expanded expandedA = inputs.expand(pipelineInput.withPaths(List.of(a)), kindsA);
+        TraceInputs.Expanded expandedB = inputs.expand(pipelineInput.withPaths(List.of(b)), kindsB);
+        List<Path> touched = new ArrayList<>(expandedA.touched());
+        touched.addAll(expandedB.touched());
+        SafeOutput.check(output, touched);
+        RunLoader.Loaded sideA = RunLoader.load(a.toString(), expandedA, kindsA, false);
+        RunLoader.Loaded sideB = RunLoader.load(b.toString(), expandedB, kindsB, false);
         RunLoader.Comparison how = RunLoader.comparison(options, "A", sideA, "B", sideB);
         DiffReport compared = DiffReport.compare(sideA.run(), sideB.run(), how.options(), alpha, Version.tool());
         List<String> warnings = new java.util.ArrayList<>(how.warnings());
@@ -84,7 +80,7 @@ public final class DiffCommand implements Callable<Integer> {
         StderrWarnings.notes(spec.commandLine().getErr(), RunLoader.skipped(sideA, sideB));
         StderrWarnings.lines(spec.commandLine().getErr(), report.warnings());
         DiffRenderer.Format f = DiffRenderer.Format.valueOf(format.format().name());
-        out.write(spec.commandLine().getOut(), inputs, w -> DiffRenderer.render(report, f, w));
+        out.write(spec.commandLine().getOut(), touched, w -> DiffRenderer.render(report, f, w));
         return ExitCodes.OK;
     }
 }

@@ -1,6 +1,5 @@
 package io.overlapanalyze.cli;
 
-import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.options.StderrWarnings;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.analysis.AnalysisOptions;
@@ -16,10 +15,8 @@ import io.overlapanalyze.compare.GateStatus;
 import io.overlapanalyze.compare.GateThreshold;
 import io.overlapanalyze.compare.Metric;
 import io.overlapanalyze.compare.Run;
-import io.overlapanalyze.options.DebugOption;
 import io.overlapanalyze.options.FormatOption;
-import io.overlapanalyze.options.InputOptions;
-import io.overlapanalyze.options.KernelPatternOptions;
+import io.overlapanalyze.options.TraceInputs;
 import io.overlapanalyze.options.UserInputException;
 import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.Version;
@@ -63,7 +60,7 @@ public final class GateCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
-    KernelPatternOptions kernelPatterns = new KernelPatternOptions();
+    TraceInputs inputs = new TraceInputs();
 
     @Option(names = "--baseline", paramLabel = "BASE",
             description = "The baseline: a saved summary, traces or a directory (or --baseline-history).")
@@ -156,11 +153,6 @@ public final class GateCommand implements Callable<Integer> {
     @Mixin
     FormatOption format = new FormatOption();
 
-    @Mixin
-    InputOptions in = new InputOptions();
-
-    @Mixin
-    DebugOption debug = new DebugOption();
 
     @Option(names = "--allow-unreadable",
             description = "Check the readable traces when some input cannot be read, with a warning naming it "
@@ -187,7 +179,6 @@ public final class GateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        KernelRules kernelRules = kernelPatterns.rules(); // checked first, as before anything else
         ThresholdValues.checkAlpha(alpha);
         List<GateThreshold> thresholds = new ArrayList<>(List.of(
                 new GateThreshold("tail", ThresholdValues.percent("--max-tail-increase", maxTail),
@@ -200,7 +191,7 @@ public final class GateCommand implements Callable<Integer> {
                 maxFused), ThresholdValues.duration("--min-fused-busy-delta", minFused));
         Double annotationIncrease = ThresholdValues.percent("--max-annotation-exposed-increase", maxAnnotation);
         long annotationDelta = ThresholdValues.duration("--min-annotation-exposed-delta", minAnnotation);
-        PipelineInput pipelineInput = in.pipeline(List.of(), kernelRules);
+        PipelineInput pipelineInput = inputs.pipeline(List.of());
         AnalysisOptions options = pipelineInput.options();
         java.util.Map<String, Path> outputs = new java.util.LinkedHashMap<>();
         outputs.put("--markdown", markdown);
@@ -209,20 +200,25 @@ public final class GateCommand implements Callable<Integer> {
         outputs.put("the report (standard output)", Path.of("-"));
         SafeOutput.requireDistinct(outputs);
         history.checkUsage(baseline);
-        List<Path> all = new ArrayList<>(current);
-        if (baseline != null) {
-            all.add(baseline);
+        // Each side expanded once, the current run first (as the user typed them), before any output is checked.
+        RunLoader.Kinds currentKinds = new RunLoader.Kinds();
+        TraceInputs.Expanded currentFiles = inputs.expand(pipelineInput.withPaths(current), currentKinds);
+        RunLoader.Kinds baseKinds = new RunLoader.Kinds();
+        TraceInputs.Expanded baseFiles = baseline == null ? null
+                : inputs.expand(pipelineInput.withPaths(List.of(baseline)), baseKinds);
+        List<Path> touched = new ArrayList<>(currentFiles.touched());
+        if (baseFiles != null) {
+            touched.addAll(baseFiles.touched());
         }
-        List<Path> inputs = in.inputsOf(all);
-        inputs.addAll(history.files());
+        touched.addAll(history.files());
         for (Path target : outputs.values()) {
-            SafeOutput.check(target, inputs);
+            SafeOutput.check(target, touched);
         }
-        RunLoader.Loaded baseSide = baseline == null ? history.load(pipelineInput)
-                : RunLoader.load(baseline.toString(), pipelineInput.withPaths(List.of(baseline)), inputs);
+        RunLoader.Loaded baseSide = baseFiles == null ? history.load(pipelineInput)
+                : RunLoader.load(baseline.toString(), baseFiles, baseKinds, false);
         String currentLabel = current.size() == 1 ? current.get(0).toString()
                 : current.get(0) + " (+" + (current.size() - 1) + " more)";
-        RunLoader.Loaded currentSide = RunLoader.load(currentLabel, pipelineInput.withPaths(current), inputs, true);
+        RunLoader.Loaded currentSide = RunLoader.load(currentLabel, currentFiles, currentKinds, true);
         StderrWarnings.notes(spec.commandLine().getErr(), RunLoader.skipped(baseSide, currentSide));
         requireReadable(baseSide, currentSide);
         Run base = baseSide.run();
@@ -255,16 +251,16 @@ public final class GateCommand implements Callable<Integer> {
         if (markdown != null) {
             SafeOutput.TextContent md = w -> GateRenderer.render(report, DiffRenderer.Format.MARKDOWN, w);
             if (appendMarkdown()) {
-                SafeOutput.append(markdown, inputs, md);
+                SafeOutput.append(markdown, touched, md);
             } else {
-                SafeOutput.write(markdown, inputs, md);
+                SafeOutput.write(markdown, touched, md);
             }
         }
         if (junit != null) {
-            SafeOutput.write(junit, inputs, w -> w.write(GateRenderer.junit(report)));
+            SafeOutput.write(junit, touched, w -> w.write(GateRenderer.junit(report)));
         }
         if (json != null) {
-            SafeOutput.write(json, inputs, w -> GateRenderer.render(report, DiffRenderer.Format.JSON, w));
+            SafeOutput.write(json, touched, w -> GateRenderer.render(report, DiffRenderer.Format.JSON, w));
         }
         PrintWriter out = spec.commandLine().getOut();
         try {

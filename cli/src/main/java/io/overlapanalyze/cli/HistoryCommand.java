@@ -3,8 +3,8 @@ package io.overlapanalyze.cli;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.cli.history.HistoryTable;
 import io.overlapanalyze.cli.history.RunHistory;
-import io.overlapanalyze.options.DebugOption;
 import io.overlapanalyze.options.FormatOption;
+import io.overlapanalyze.options.OutputOptions;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.options.UserInputException;
 import io.overlapanalyze.reportfile.SummaryFile;
@@ -55,8 +55,6 @@ public final class HistoryCommand implements Callable<Integer> {
     @Mixin
     OutputOptions out = new OutputOptions();
 
-    @Mixin
-    DebugOption debug = new DebugOption();
 
     @Override
     public Integer call() {

@@ -1,13 +1,8 @@
 package io.overlapanalyze.cli;
 
-import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.options.StderrWarnings;
-import io.overlapanalyze.options.SafeOutput;
-import io.overlapanalyze.options.DebugOption;
-import io.overlapanalyze.options.InputOptions;
-import io.overlapanalyze.options.KernelPatternOptions;
-import io.overlapanalyze.pipeline.AnalysisPipeline;
-import io.overlapanalyze.pipeline.PipelineInput;
+import io.overlapanalyze.options.OutputOptions;
+import io.overlapanalyze.options.TraceInputs;
 import io.overlapanalyze.pipeline.PipelineResult;
 import io.overlapanalyze.reportfile.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
@@ -39,19 +34,13 @@ public final class SummaryCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
-    KernelPatternOptions kernelPatterns = new KernelPatternOptions();
+    TraceInputs inputs = new TraceInputs();
 
     @Parameters(paramLabel = "PATH", arity = "1..*", description = "Trace files or directories.")
     List<Path> paths = new ArrayList<>();
 
     @Mixin
     OutputOptions out = new OutputOptions();
-
-    @Mixin
-    InputOptions in = new InputOptions();
-
-    @Mixin
-    DebugOption debug = new DebugOption();
 
     @Mixin
     HistoryAppendOptions history = new HistoryAppendOptions();
@@ -70,15 +59,12 @@ public final class SummaryCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         history.check();
-        KernelRules kernelRules = kernelPatterns.rules(); // checked first, as before anything else
-        PipelineInput pipelineInput = in.pipeline(paths, kernelRules).withCrossRank(false);
-        Path output = out.file();
-        List<Path> inputs = in.inputsOf(paths);
-        SafeOutput.check(output, inputs);
-        PipelineResult result = AnalysisPipeline.run(pipelineInput, spec.commandLine().getErr());
+        TraceInputs.Expanded expanded = inputs.expand(inputs.pipeline(paths).withCrossRank(false));
+        expanded.check(out.file());
+        PipelineResult result = expanded.run(spec.commandLine().getErr());
         AnalysisReport report = result.report();
         StderrWarnings.ofPipeline(spec.commandLine().getErr(), result);
-        out.write(spec.commandLine().getOut(), inputs, w -> SummaryFile.write(report, w));
+        out.write(spec.commandLine().getOut(), expanded.touched(), w -> SummaryFile.write(report, w));
         history.append(report, env, spec.commandLine().getErr());
         return ExitCodes.OK;
     }

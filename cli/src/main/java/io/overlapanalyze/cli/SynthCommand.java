@@ -3,7 +3,6 @@ package io.overlapanalyze.cli;
 import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.input.Temporaries;
 import io.overlapanalyze.formats.sqlite.NativeLibraryHome;
-import io.overlapanalyze.options.DebugOption;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.options.UserInputException;
 import io.overlapanalyze.synth.SynthInputException;
@@ -101,8 +100,6 @@ public final class SynthCommand implements Callable<Integer> {
     @Option(names = "--list", description = "List the built-in scenarios.")
     boolean list;
 
-    @picocli.CommandLine.Mixin
-    DebugOption debug = new DebugOption();
 
     @Override
     public Integer call() {

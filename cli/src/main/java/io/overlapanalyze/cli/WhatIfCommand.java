@@ -1,6 +1,5 @@
 package io.overlapanalyze.cli;
 
-import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.options.StderrWarnings;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.analysis.AnalysisOptions;
@@ -9,12 +8,10 @@ import io.overlapanalyze.cli.whatif.WhatIfJsonRenderer;
 import io.overlapanalyze.cli.whatif.WhatIfTextRenderer;
 import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.formats.input.Messages;
-import io.overlapanalyze.options.DebugOption;
 import io.overlapanalyze.options.FormatOption;
-import io.overlapanalyze.options.InputOptions;
-import io.overlapanalyze.options.KernelPatternOptions;
+import io.overlapanalyze.options.OutputOptions;
+import io.overlapanalyze.options.TraceInputs;
 import io.overlapanalyze.options.UserInputException;
-import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.PipelineResult;
 import io.overlapanalyze.pipeline.StepSelection;
@@ -62,7 +59,7 @@ public final class WhatIfCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Mixin
-    KernelPatternOptions kernelPatterns = new KernelPatternOptions();
+    TraceInputs inputs = new TraceInputs();
 
     @Parameters(paramLabel = "TRACE", arity = "0..1",
             description = "A trace file or a directory of them (one rank is replayed: --rank, else the lowest).")
@@ -103,15 +100,8 @@ public final class WhatIfCommand implements Callable<Integer> {
     @Mixin
     OutputOptions out = new OutputOptions();
 
-    @Mixin
-    InputOptions in = new InputOptions();
-
-    @Mixin
-    DebugOption debug = new DebugOption();
-
     @Override
     public Integer call() {
-        KernelRules kernelRules = kernelPatterns.rules(); // checked first, as before anything else
         if ((trace == null) == (scenario == null)) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "give either a TRACE file or --scenario SCENARIO (not both)");
@@ -125,19 +115,20 @@ public final class WhatIfCommand implements Callable<Integer> {
         };
         WhatIfOptions options = options();
         WhatIfReport report;
-        PipelineInput pipelineInput = in.pipeline(trace == null ? List.of() : List.of(trace), kernelRules).withCrossRank(false);
+        PipelineInput pipelineInput = inputs.pipeline(trace == null ? List.of() : List.of(trace)).withCrossRank(false);
         Path output = out.file();
-        List<Path> inputs = new ArrayList<>();
-        if (trace != null) {
-            inputs.addAll(in.inputsOf(List.of(trace)));
+        TraceInputs.Expanded expanded = trace == null ? null : inputs.expand(pipelineInput);
+        List<Path> touched = new ArrayList<>();
+        if (expanded != null) {
+            touched.addAll(expanded.touched());
         } else if (Files.exists(Path.of(scenario))) {
-            inputs.add(Path.of(scenario));
+            touched.add(Path.of(scenario));
         }
-        SafeOutput.check(output, inputs);
+        SafeOutput.check(output, touched);
         try {
-            if (trace != null) {
+            if (expanded != null) {
                 AnalysisOptions analysis = pipelineInput.options();
-                PipelineResult read = AnalysisPipeline.run(pipelineInput, spec.commandLine().getErr());
+                PipelineResult read = expanded.run(spec.commandLine().getErr());
                 RankInput picked = pickRank(read.inputs());
                 StderrWarnings.notes(spec.commandLine().getErr(), read.skipped());
                 StderrWarnings.lines(spec.commandLine().getErr(), read.unreadableLines().stream()
@@ -147,7 +138,7 @@ public final class WhatIfCommand implements Callable<Integer> {
                 report = steps == null ? WhatIf.fromTrace(picked.trace(), analysis, options, Version.tool())
                         : WhatIf.fromTrace(picked.trace(), analysis, options, Version.tool(), steps);
             } else {
-                report = fromScenario(options, inputs);
+                report = fromScenario(options);
             }
         } catch (UserInputException e) {
             throw e;
@@ -155,7 +146,7 @@ public final class WhatIfCommand implements Callable<Integer> {
             throw new UserInputException(e.getMessage(), e);
         }
         WhatIfReport finalReport = report;
-        out.write(spec.commandLine().getOut(), inputs, w -> render(finalReport, json, w));
+        out.write(spec.commandLine().getOut(), touched, w -> render(finalReport, json, w));
         return ExitCodes.OK;
     }
 
@@ -220,7 +211,7 @@ public final class WhatIfCommand implements Callable<Integer> {
                 () -> new UserInputException(trace + ": no rank in this file"));
     }
 
-    private WhatIfReport fromScenario(WhatIfOptions options, List<Path> inputs) {
+    private WhatIfReport fromScenario(WhatIfOptions options) {
         Path file = Path.of(scenario);
         if (Files.isRegularFile(file)) {
             if (ModelScenario.isModelScenario(file)) {

@@ -28,8 +28,7 @@ class ErrorExitTest {
             this.what = what;
         }
 
-        @CommandLine.Option(names = "--debug")
-        boolean debug;
+        // --debug: the root's, inherited as by every subcommand.
 
         @Override
         public Integer call() throws Exception {

@@ -1,8 +1,6 @@
 package io.overlapanalyze.options;
 
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.formats.TraceFormats;
-import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.formats.input.InputLimits;
 import io.overlapanalyze.formats.input.ReadOptions;
 import io.overlapanalyze.formats.kernels.KernelRules;
@@ -13,7 +11,6 @@ import picocli.CommandLine.Option;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 

@@ -26,4 +26,16 @@ public final class PathConverter implements CommandLine.ITypeConverter<Path> {
             throw new CommandLine.TypeConversionException("not a valid path: " + e.getReason());
         }
     }
+
+    /**
+     * The same check for an option kept as typed (a {@code String}): a file to the CLI, also a URI
+     * to the Spark launcher ({@code Path} would fold the {@code //} of {@code hdfs://}).
+     */
+    public static final class AsTyped implements CommandLine.ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            new PathConverter().convert(value);
+            return value;
+        }
+    }
 }

@@ -4,6 +4,7 @@ import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.compare.Run;
 import io.overlapanalyze.formats.TraceFormats;
+import io.overlapanalyze.options.TraceInputs;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.PipelineInputException;
@@ -21,6 +22,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Turns one side of a diff or gate (trace files, a directory of them, or a saved summary) into a
@@ -48,26 +50,36 @@ public final class RunLoader {
     }
 
     /**
-     * As {@link #load(String, PipelineInput, List, boolean)} without the cross-rank analysis (a diff).
+     * What each file of a side is (a saved summary, another result of this tool, or neither), asked
+     * once per file: given to the expansion as the files to keep that are no trace, then read back
+     * by {@link #load}.
      */
-    public static Loaded load(String label, PipelineInput in, List<Path> inputs) {
-        return load(label, in, inputs, false);
+    public static final class Kinds implements Predicate<Path> {
+        private final Map<Path, SummaryFile.Content> kinds = new HashMap<>();
+
+        SummaryFile.Content of(Path file) {
+            return kinds.computeIfAbsent(file, SummaryFile::classify);
+        }
+
+        /** Keeps a saved summary or another result found in a directory (it is named, not passed over). */
+        @Override
+        public boolean test(Path file) {
+            return of(file) != SummaryFile.Content.NOT_SUMMARY;
+        }
     }
 
     /**
      * @param label     what to call the run (the path as typed)
-     * @param in        its files and directories ({@code in.paths()}) and how to read them; traces go
-     *                  through {@link AnalysisPipeline}, as for every command
-     * @param inputs    receives every file read, so outputs never overwrite one
+     * @param side      its files, expanded once by the command with {@code kinds} as what to keep, and
+     *                  how to read them; traces go through {@link AnalysisPipeline}, as for every command
+     * @param kinds     what the expansion found each file to be
      * @param crossRank analyse the ranks of traces together too (a gate's current run: a job that would hang
      *                  must not pass); a summary's saved cross-rank section is kept either way
      */
-    public static Loaded load(String label, PipelineInput in, List<Path> inputs, boolean crossRank) {
-        Map<Path, SummaryFile.Content> kinds = new HashMap<>();
-        TraceFormats.Expanded expanded = AnalysisPipeline.expand(in,
-                f -> kinds.computeIfAbsent(f, SummaryFile::classify) != SummaryFile.Content.NOT_SUMMARY);
+    public static Loaded load(String label, TraceInputs.Expanded side, Kinds kinds, boolean crossRank) {
+        PipelineInput in = side.pipeline();
+        TraceFormats.Expanded expanded = side.files();
         List<Path> files = expanded.files();
-        inputs.addAll(files);
         StepSelection selection = in.steps();
         AnalysisOptions options = in.options();
         List<RankReport> ranks = new ArrayList<>();
@@ -78,7 +90,7 @@ public final class RunLoader {
         Map<Integer, Path> summaryOfRank = new HashMap<>();
         int summaries = 0;
         for (Path f : files) {
-            switch (kinds.computeIfAbsent(f, SummaryFile::classify)) {
+            switch (kinds.of(f)) {
                 case SUMMARY -> {
                     AnalysisReport r = SummaryFile.read(f);
                     writers.add(r.tool() == null ? "an unknown version" : r.tool());

@@ -1,11 +1,10 @@
 package io.overlapanalyze.spark;
 
 import io.overlapanalyze.options.OutputFormat;
+import io.overlapanalyze.options.ReportOutput;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.options.UserInputException;
-import io.overlapanalyze.render.MarkdownRenderer;
 import io.overlapanalyze.render.overview.ReportLayout;
-import io.overlapanalyze.render.TextRenderer;
 import io.overlapanalyze.render.html.HtmlRenderer;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.reportfile.ReportJson;
@@ -134,8 +133,9 @@ final class JobOutputs {
         return Math.min(MAX_INLINE_BYTES, share);
     }
 
-    void write(SparkJob.Result result, OutputFormat format, boolean crossCheck, ReportLayout layout, PrintWriter stdout)
-            throws IOException {
+    /** Writes what {@code options} ask for; the report's renderer is the CLI's, except JSON (with its parts). */
+    void write(SparkJob.Result result, ReportOutput options, PrintWriter stdout) throws IOException {
+        ReportLayout layout = options.layout();
         AnalysisReport r = result.pipeline().report();
         if (html()) {
             // The CLI's page: its renderer, over the timelines the tasks computed from the traces.
@@ -149,11 +149,12 @@ final class JobOutputs {
             writeTo(summary, null, o -> ReportJson.write(o, r, result.parts(), result.pipeline().findings(), true,
                     ReportParts.reader(conf)));
         }
-        switch (format) {
-            case JSON -> writeTo(report, stdout, o -> ReportJson.write(o, r, result.parts(), result.pipeline().findings(),
-                    false, ReportParts.reader(conf)));
-            case MARKDOWN -> writeTo(report, stdout, o -> new MarkdownRenderer(crossCheck, layout).render(r, o));
-            case TEXT -> writeTo(report, stdout, o -> new TextRenderer(crossCheck, null, layout).render(r, o));
+        if (options.format() == OutputFormat.JSON) {
+            writeTo(report, stdout, o -> ReportJson.write(o, r, result.parts(), result.pipeline().findings(), false,
+                    ReportParts.reader(conf)));
+        } else {
+            // No character timelines: the driver holds no trace to draw them from.
+            writeTo(report, stdout, o -> options.renderer(null).render(r, o));
         }
     }
 

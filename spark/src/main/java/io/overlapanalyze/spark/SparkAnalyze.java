@@ -3,13 +3,11 @@ package io.overlapanalyze.spark;
 import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.options.DebugOption;
-import io.overlapanalyze.options.FormatOption;
-import io.overlapanalyze.options.LayoutOptions;
-import io.overlapanalyze.options.InputOptions;
-import io.overlapanalyze.options.KernelPatternOptions;
 import io.overlapanalyze.options.OptionParsing;
 import io.overlapanalyze.options.OutputFormat;
+import io.overlapanalyze.options.ReportOutput;
 import io.overlapanalyze.options.StderrWarnings;
+import io.overlapanalyze.options.TraceInputs;
 import io.overlapanalyze.options.UserInputException;
 import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.Version;
@@ -80,41 +78,23 @@ public final class SparkAnalyze implements Callable<Integer> {
     List<String> sparkSettings = new ArrayList<>();
 
     @Mixin
-    KernelPatternOptions kernelPatterns = new KernelPatternOptions();
+    TraceInputs inputs = new TraceInputs();
 
     @Parameters(paramLabel = "PATH|URI", arity = "0..*", description = "Trace files, directories or globs; local paths or URIs.")
     List<String> locations = new ArrayList<>();
 
+    /** As the CLI's; here -o and --html also take a URI. */
     @Mixin
-    FormatOption format = new FormatOption();
-
-    @Mixin
-    LayoutOptions layoutOptions = new LayoutOptions();
-
-    @Option(names = {"-o", "--output"}, paramLabel = "PATH|URI",
-            description = "Write the report to PATH or URI instead of standard output.")
-    String output;
+    ReportOutput report = new ReportOutput();
 
     @Option(names = "--summary", paramLabel = "PATH|URI",
             description = "Also write the summary baseline 'overlap-analyze summary' writes (for gate and diff).")
     String summary;
 
-    @Option(names = "--html", paramLabel = "PATH|URI",
-            description = "Also write the self-contained HTML report with timelines 'overlap-analyze --html' writes "
-                    + "(tasks also send back the timelines the page draws; the driver holds every full report while drawing it).")
-    String html;
-
     @Option(names = "--report-parts", paramLabel = "URI",
             description = "Where tasks write the full reports of big ranks for the driver to copy into a JSON "
                     + "report (default: next to -o, removed afterwards; without -o every report comes back to the driver).")
     String reportParts;
-
-    @Mixin
-    InputOptions in = new InputOptions();
-
-    @Option(names = "--cross-check",
-            description = "Show, per step, our figures next to the profiler's own (Ascend); always in JSON.")
-    boolean crossCheck;
 
     @Mixin
     DebugOption debug = new DebugOption();
@@ -153,13 +133,13 @@ public final class SparkAnalyze implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         // Checked first, as the CLI checks them; the tasks get them in their settings (the driver reads no trace).
-        KernelRules rules = kernelPatterns.rules();
+        KernelRules rules = inputs.kernelPatterns().rules();
         if (locations.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "Missing required parameter: 'PATH|URI' (a trace file, directory or URI)");
         }
-        PipelineInput pipeline = in.pipeline(List.of(), rules);
-        OutputFormat fmt = format.format();
+        PipelineInput pipeline = inputs.options().pipeline(List.of(), rules);
+        OutputFormat fmt = report.format();
         SparkConf conf = new SparkConf().setAppName("overlap-analyze");
         for (String setting : sparkSettings) {
             int eq = setting.indexOf('=');
@@ -176,26 +156,27 @@ public final class SparkAnalyze implements Callable<Integer> {
         shipOwnJar(conf);
         // Inputs and outputs are checked before Spark starts: a missing URI is one line, at once.
         Configuration hadoop = SparkHadoopUtil.get().newConfiguration(conf);
-        JobOutputs outputs = new JobOutputs(output, summary, html, hadoop, stdoutBytes);
-        InputLocations.Expanded inputs = InputLocations.expand(locations, pipeline, hadoop);
-        outputs.refuseInputs(inputs.files());
+        JobOutputs outputs = new JobOutputs(report.output().location(), summary, report.htmlLocation(), hadoop,
+                stdoutBytes);
+        InputLocations.Expanded expanded = InputLocations.expand(locations, pipeline, hadoop);
+        outputs.refuseInputs(expanded.files());
         JobSettings settings = JobSettings.of(pipeline);
         if (outputs.html()) {
-            settings = settings.withHtml(inputs.files().size());
+            settings = settings.withHtml(expanded.files().size());
         }
         try (JavaSparkContext sc = new JavaSparkContext(conf)) {
             sc.setLogLevel("WARN");
             String parts = fmt == OutputFormat.JSON ? outputs.partsLocation(reportParts) : null;
             if (parts != null) {
-                settings = settings.withReportParts(parts, JobOutputs.inlineBytes(sc.getConf(), inputs.files().size()));
+                settings = settings.withReportParts(parts, JobOutputs.inlineBytes(sc.getConf(), expanded.files().size()));
             }
             SparkJob.Result result;
             try {
                 outputs.createParts(parts);
-                result = SparkJob.run(sc, inputs, settings);
+                result = SparkJob.run(sc, expanded, settings);
                 PrintWriter err = spec.commandLine().getErr();
                 warn(err, result);
-                outputs.write(result, fmt, crossCheck, layoutOptions.layout(), spec.commandLine().getOut());
+                outputs.write(result, report, spec.commandLine().getOut());
             } finally {
                 outputs.removeParts(parts);
             }

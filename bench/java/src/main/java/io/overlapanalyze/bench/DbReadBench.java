@@ -1,8 +1,8 @@
 package io.overlapanalyze.bench;
 
+import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
-import io.overlapanalyze.cli.TraceLoader;
 import io.overlapanalyze.formats.nsys.NsysReader;
 import io.overlapanalyze.model.DeviceKind;
 import io.overlapanalyze.model.RankTrace;
@@ -36,7 +36,7 @@ import java.util.stream.Stream;
  *       share.</li>
  *   <li>{@code ascend DIR STEPS SMALL REPEATS [ascend|kineto]}: the same scenario as a torch_npu capture
  *       ({@code trace_view.json}) and as a Kineto trace. With a reader named, that one is read and
- *       analysed REPEATS times as the CLI does ({@link TraceLoader}, {@link RankAnalyzer}), and its
+ *       analysed REPEATS times as the CLI does (the front door {@link TraceFormats}, {@link RankAnalyzer}), and its
  *       medians printed (the script runs each reader in its own JVMs and compares MB/s). Without: the
  *       Ascend analysis is verified against its small copy, and against the Kineto analysis of the
  *       same scenario.</li>
@@ -159,22 +159,22 @@ public final class DbReadBench {
             return true; // generate only
         }
         if (reader == null) {
-            RankReport ascendReport = RankAnalyzer.analyze(TraceLoader.load(bigDir).get(0), AnalysisOptions.defaults());
-            RankReport kinetoReport = RankAnalyzer.analyze(TraceLoader.load(kineto).get(0), AnalysisOptions.defaults());
-            RankReport smallReport = RankAnalyzer.analyze(TraceLoader.load(smallDir).get(0), AnalysisOptions.defaults());
+            RankReport ascendReport = RankAnalyzer.analyze(TraceFormats.standard().read(bigDir).get(0), AnalysisOptions.defaults());
+            RankReport kinetoReport = RankAnalyzer.analyze(TraceFormats.standard().read(kineto).get(0), AnalysisOptions.defaults());
+            RankReport smallReport = RankAnalyzer.analyze(TraceFormats.standard().read(smallDir).get(0), AnalysisOptions.defaults());
             boolean ok = verify("ascend " + steps + " steps vs its " + small + "-step copy", ascendReport, smallReport);
             return ok & sameStepTimes("ascend vs kineto of the same scenario", ascendReport, kinetoReport);
         }
         Path input = reader.equals("ascend") ? bigDir : kineto;
         long bytes = Files.size(reader.equals("ascend") ? traceView(bigDir) : kineto);
-        double[] read = new double[repeats]; // TraceLoader.load alone
+        double[] read = new double[repeats]; // the front door's read alone
         double[] total = new double[repeats]; // read + analyse
         double[] cpu = new double[repeats];
         for (int r = 0; r < repeats; r++) {
             System.gc(); // each read starts on a clean heap, as a CLI run does, not with the last one's garbage
             long c0 = processCpuNs();
             long t0 = System.nanoTime();
-            var trace = TraceLoader.load(input).get(0);
+            var trace = TraceFormats.standard().read(input).get(0);
             read[r] = (System.nanoTime() - t0) / 1e9;
             RankAnalyzer.analyze(trace, AnalysisOptions.defaults());
             total[r] = (System.nanoTime() - t0) / 1e9;

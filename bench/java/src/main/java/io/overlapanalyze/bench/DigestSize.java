@@ -1,15 +1,14 @@
 package io.overlapanalyze.bench;
 
+import io.overlapanalyze.formats.TraceFormats;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.cli.TraceLoader;
 import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.crossrank.digest.RankDigest;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.render.JsonRenderer;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,13 +31,13 @@ public final class DigestSize {
     private DigestSize() {
     }
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) throws Exception {
         if (args.length != 1) {
             System.err.println("usage: DigestSize FILE");
             System.exit(2);
         }
         Path file = Path.of(args[0]);
-        List<RankTrace> traces = TraceLoader.load(file);
+        List<RankTrace> traces = TraceFormats.standard().read(file);
         RankTrace trace = traces.get(0);
         RankInput full = AnalysisPipeline.analyseRank(trace, null, AnalysisOptions.defaults(), new ArrayList<>());
         long t0 = System.nanoTime();

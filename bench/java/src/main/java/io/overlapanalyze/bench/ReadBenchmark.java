@@ -1,8 +1,8 @@
 package io.overlapanalyze.bench;
 
+import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
-import io.overlapanalyze.cli.TraceLoader;
 import io.overlapanalyze.formats.input.InputStreams;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.report.RankReport;
@@ -37,7 +37,7 @@ public final class ReadBenchmark {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) throws Exception {
         if (args.length < 1) {
             System.err.println("usage: ReadBenchmark FILE [RUNS]");
             System.exit(2);
@@ -56,7 +56,7 @@ public final class ReadBenchmark {
         for (int r = 0; r < runs; r++) {
             long t0 = System.nanoTime();
             long c0 = processCpuNanos();
-            List<RankTrace> traces = TraceLoader.load(file);
+            List<RankTrace> traces = TraceFormats.standard().read(file);
             RankReport report = RankAnalyzer.analyze(traces.get(0), AnalysisOptions.defaults());
             seconds[r] = (System.nanoTime() - t0) / 1e9;
             cpuSeconds[r] = (processCpuNanos() - c0) / 1e9;

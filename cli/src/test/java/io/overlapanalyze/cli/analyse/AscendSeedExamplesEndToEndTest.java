@@ -2,6 +2,7 @@ package io.overlapanalyze.cli.analyse;
 
 import io.overlapanalyze.cli.TraceLoader;
 
+import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.report.RankReport;
@@ -36,12 +37,12 @@ class AscendSeedExamplesEndToEndTest {
             "seed-4ms,           0, 4",
             "seed-1ms-optimizer, 1, 1",
             "seed-4ms-optimizer, 1, 4"})
-    void seedTableHoldsExactly(String scenario, int withOptimizer, int commMs) throws IOException {
+    void seedTableHoldsExactly(String scenario, int withOptimizer, int commMs) throws Exception {
         Path dir = tmp.resolve(AscendScenarioWriter.directoryName(BuiltinScenarios.get(scenario)));
         AscendScenarioWriter.write(BuiltinScenarios.get(scenario), dir);
-        List<Path> inputs = TraceLoader.expand(dir);
+        List<Path> inputs = TraceFormats.standard().expand(dir);
         assertEquals(List.of(dir), inputs, "the capture directory is one input");
-        List<RankTrace> traces = TraceLoader.load(dir);
+        List<RankTrace> traces = TraceFormats.standard().read(dir);
         assertEquals(1, traces.size());
         assertEquals(TraceFormat.ASCEND, traces.get(0).format());
         assertEquals(3, traces.get(0).collectives().size());

@@ -3,6 +3,7 @@ package io.overlapanalyze.cli.analyse;
 import io.overlapanalyze.cli.CliRun;
 import io.overlapanalyze.cli.TraceLoader;
 
+import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.report.ContentionReport;
@@ -37,12 +38,12 @@ class BeyondDdpTest {
     @TempDir
     Path tmp;
 
-    private RankReport analyze(String scenarioJson) throws IOException {
+    private RankReport analyze(String scenarioJson) throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         ParallelScenarioWriter.writeJson(scenarioJson, bytes, "t.pt.trace.json");
         Path file = tmp.resolve("t.pt.trace.json");
         Files.write(file, bytes.toByteArray());
-        return RankAnalyzer.analyze(TraceLoader.load(file).get(0), AnalysisOptions.defaults());
+        return RankAnalyzer.analyze(TraceFormats.standard().read(file).get(0), AnalysisOptions.defaults());
     }
 
     /**
@@ -63,7 +64,7 @@ class BeyondDdpTest {
 
     @ParameterizedTest(name = "syncEvents={0}")
     @ValueSource(booleans = {true, false})
-    void latePrefetchFoundWithItsWaitAndOnTimeOnesShowNone(boolean syncEvents) throws IOException {
+    void latePrefetchFoundWithItsWaitAndOnTimeOnesShowNone(boolean syncEvents) throws Exception {
         RankReport rank = analyze(fsdp(syncEvents));
         assertEquals(List.of("FSDP"), rank.parallelism().kinds());
         assertNull(rank.notAvailable().prefetch());
@@ -103,7 +104,7 @@ class BeyondDdpTest {
      * layers double.
      */
     @Test
-    void peakAllocatedFollowsTheParametersAndMovesInDiff() throws IOException {
+    void peakAllocatedFollowsTheParametersAndMovesInDiff() throws Exception {
         long p = 16_777_216L;
         RankReport rank = analyze(fsdp(true));
         for (StepReport s : rank.steps()) {
@@ -148,7 +149,7 @@ class BeyondDdpTest {
      * = 3500 µs in 6 bubbles, the largest 2500 µs.
      */
     @Test
-    void pipelineP2pOverlapAndBubbles() throws IOException {
+    void pipelineP2pOverlapAndBubbles() throws Exception {
         RankReport rank = analyze("{\"kind\": \"pipeline\", \"name\": \"p\", \"rank\": 1, \"worldSize\": 4, "
                 + "\"steps\": 2, \"stage\": 1, \"stages\": 4, \"microBatches\": 4, \"fwdUs\": 1000, \"bwdUs\": 2000, "
                 + "\"p2pUs\": 200, \"arrivalIntervalUs\": 1200, \"turnaroundUs\": 2500}");
@@ -171,7 +172,7 @@ class BeyondDdpTest {
 
     /** A GEMM 20 % slower under communication (3 % jitter): reported within 2 percentage points. */
     @Test
-    void contentionSlowdownWithinTwoPoints() throws IOException {
+    void contentionSlowdownWithinTwoPoints() throws Exception {
         RankReport rank = analyze("{\"kind\": \"contention\", \"name\": \"c\", \"steps\": 4, \"kernelUs\": 100, "
                 + "\"kernels\": 16, \"slowdownPct\": 20, \"jitterPct\": 3, \"seed\": 7}");
         assertNull(rank.notAvailable().contention());
@@ -188,7 +189,7 @@ class BeyondDdpTest {
 
     /** No jitter: 100 µs isolated, exactly 120 µs overlapped. */
     @Test
-    void contentionExactWithoutJitter() throws IOException {
+    void contentionExactWithoutJitter() throws Exception {
         RankReport rank = analyze("{\"kind\": \"contention\", \"name\": \"c\", \"steps\": 2, \"kernelUs\": 100, "
                 + "\"kernels\": 8, \"slowdownPct\": 20}");
         ContentionReport c = rank.contention().get(0);
@@ -211,7 +212,7 @@ class BeyondDdpTest {
      * (150 µs alone vs 155 µs overlapped: "+3.3 %"), hiding both effects.
      */
     @Test
-    void contentionSplitsOneKernelNameByLaunchShape() throws IOException {
+    void contentionSplitsOneKernelNameByLaunchShape() throws Exception {
         String scenario = "{\"kind\": \"contention\", \"name\": \"c\", \"steps\": 2, \"kernelUs\": 100, "
                 + "\"kernels\": 8, \"slowdownPct\": 20, \"fasterPct\": 5}";
         RankReport rank = analyze(scenario);
@@ -267,7 +268,7 @@ class BeyondDdpTest {
 
     /** Sections a trace cannot fill say why, in every renderer, instead of printing zeros. */
     @Test
-    void missingInputsAreSaidNotZeroed() {
+    void missingInputsAreSaidNotZeroed() throws Exception {
         Path seed = SamplesTest.samples().resolve("seed-1ms.pt.trace.json");
         CliRun text = CliRun.of(seed.toString());
         assertEquals(0, text.exitCode(), text.err());
@@ -285,7 +286,7 @@ class BeyondDdpTest {
     }
 
     @Test
-    void synthWritesTheBuiltinsAndRefusesOtherFormats() {
+    void synthWritesTheBuiltinsAndRefusesOtherFormats() throws Exception {
         for (String name : ParallelScenarioWriter.builtinNames()) {
             Path out = tmp.resolve(name + ".json");
             CliRun run = CliRun.of("synth", name, "-o", out.toString());

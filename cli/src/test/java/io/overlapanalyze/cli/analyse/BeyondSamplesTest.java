@@ -3,6 +3,7 @@ package io.overlapanalyze.cli.analyse;
 import io.overlapanalyze.cli.CliRun;
 import io.overlapanalyze.cli.TraceLoader;
 
+import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.report.LaunchDelay;
@@ -31,7 +32,7 @@ class BeyondSamplesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"fsdp-late-prefetch", "pipeline-4stage"})
-    void committedSampleIsWhatTheGeneratorWrites(String name) throws IOException {
+    void committedSampleIsWhatTheGeneratorWrites(String name) throws Exception {
         Path regenerated = tmp.resolve(name + ".pt.trace.json.gz");
         CliRun run = CliRun.of("synth", SamplesTest.samples().resolve(name + ".scenario.json").toString(), "-o",
                 regenerated.toString());
@@ -41,17 +42,17 @@ class BeyondSamplesTest {
     }
 
     @Test
-    void fsdpSampleShowsTheLatePrefetch() {
+    void fsdpSampleShowsTheLatePrefetch() throws Exception {
         CliRun run = CliRun.of(SamplesTest.samples().resolve("fsdp-late-prefetch.pt.trace.json.gz").toString());
         assertEquals(0, run.exitCode(), run.err());
         assertTrue(run.out().contains("parallelism: FSDP"), run.out());
         assertTrue(run.out().contains("late 0.500 ms, compute waited 0.500 ms"), run.out());
     }
 
-    private StepReport analyzeBuiltin(String name) throws IOException {
+    private StepReport analyzeBuiltin(String name) throws Exception {
         Path file = tmp.resolve(name + ".json");
         KinetoScenarioWriter.write(BuiltinScenarios.get(name), file);
-        return RankAnalyzer.analyze(TraceLoader.load(file).get(0), AnalysisOptions.defaults()).steps().get(0);
+        return RankAnalyzer.analyze(TraceFormats.standard().read(file).get(0), AnalysisOptions.defaults()).steps().get(0);
     }
 
     /**
@@ -59,7 +60,7 @@ class BeyondSamplesTest {
      * then; g1, g2 start when ready. All 300 µs of start delay are late launch.
      */
     @Test
-    void launchDiagnosticsLateLaunch() throws IOException {
+    void launchDiagnosticsLateLaunch() throws Exception {
         LaunchReport l = analyzeBuiltin("late-last-bucket").launch();
         assertEquals(3, l.collectives().size());
         assertEquals(300_000L, l.startDelayNs());
@@ -77,7 +78,7 @@ class BeyondSamplesTest {
      * at 10: 2 + 4 = 6 ms of start delay, all of it a busy comm stream, none late launch.
      */
     @Test
-    void launchDiagnosticsBusyCommStream() throws IOException {
+    void launchDiagnosticsBusyCommStream() throws Exception {
         LaunchReport l = analyzeBuiltin("seed-4ms").launch();
         assertEquals(6_000_000L, l.startDelayNs());
         assertEquals(0L, l.launchLateNs());

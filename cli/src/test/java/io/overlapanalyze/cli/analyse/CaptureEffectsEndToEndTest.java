@@ -4,6 +4,7 @@ import io.overlapanalyze.cli.CliRun;
 import io.overlapanalyze.cli.ExitCodes;
 import io.overlapanalyze.cli.TraceLoader;
 
+import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.model.DeviceIntervals;
@@ -42,10 +43,10 @@ class CaptureEffectsEndToEndTest {
     @TempDir
     Path tmp;
 
-    private RankTrace write(Scenario s, CaptureEffects effects, String file) throws IOException {
+    private RankTrace write(Scenario s, CaptureEffects effects, String file) throws Exception {
         Path trace = tmp.resolve(file);
         KinetoScenarioWriter.write(s, effects, trace);
-        return TraceLoader.load(trace).get(0);
+        return TraceFormats.standard().read(trace).get(0);
     }
 
     /**
@@ -60,7 +61,7 @@ class CaptureEffectsEndToEndTest {
             "seed-1ms-optimizer, 1, 1",
             "seed-4ms-optimizer, 1, 4"})
     void seedTableHoldsWithSyncRowsAtHostTimeAndALaggingDevice(String scenario, int withOptimizer, int commMs)
-            throws IOException {
+            throws Exception {
         Scenario s = BuiltinScenarios.get(scenario).withSyncEvents(true);
         RankTrace trace = write(s, new CaptureEffects(LAG, true, false, 0), scenario + ".pt.trace.json");
         RankReport rank = RankAnalyzer.analyze(trace, AnalysisOptions.defaults());
@@ -89,7 +90,7 @@ class CaptureEffectsEndToEndTest {
      * communication 3 × 1 ms. Steps 2 and 3 are each exactly the seed step.
      */
     @Test
-    void captureStartingMidStepLeavesTheEarlierWorkInNoStep() throws IOException {
+    void captureStartingMidStepLeavesTheEarlierWorkInNoStep() throws Exception {
         Scenario s = BuiltinScenarios.get("seed-1ms").withSteps(3);
         CaptureEffects effects = new CaptureEffects(LAG, false, true, 0);
         SyntheticTimeline plan = KinetoScenarioWriter.plan(s);
@@ -119,7 +120,7 @@ class CaptureEffectsEndToEndTest {
      * markers, tail and exposure are the seed's in every step.
      */
     @Test
-    void pipelinedStepsOverlapTheirWindowsButNotTheirPeriods() throws IOException {
+    void pipelinedStepsOverlapTheirWindowsButNotTheirPeriods() throws Exception {
         Scenario s = BuiltinScenarios.get("seed-1ms").withSteps(3);
         SyntheticTimeline plan = KinetoScenarioWriter.plan(s);
         for (int k = 0; k + 1 < plan.steps().size(); k++) {
@@ -150,11 +151,11 @@ class CaptureEffectsEndToEndTest {
 
     /** The same effects from the command line; the text report says the windows overlap. */
     @Test
-    void synthCommandWritesTheEffects() throws IOException {
+    void synthCommandWritesTheEffects() throws Exception {
         Path lagged = tmp.resolve("lagged.json");
         CliRun w = CliRun.of("synth", "seed-1ms", "--host-time-sync", "--device-lag-us", "10000", "-o", lagged.toString());
         assertEquals(ExitCodes.OK, w.exitCode(), w.err());
-        StepReport step = RankAnalyzer.analyze(TraceLoader.load(lagged).get(0), AnalysisOptions.defaults()).steps().get(0);
+        StepReport step = RankAnalyzer.analyze(TraceFormats.standard().read(lagged).get(0), AnalysisOptions.defaults()).steps().get(0);
         SeedTable.assertHolds(step, "seed-1ms", 0, 1);
 
         Path piped = tmp.resolve("piped.json");

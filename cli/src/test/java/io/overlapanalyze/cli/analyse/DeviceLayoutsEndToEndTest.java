@@ -4,6 +4,7 @@ import io.overlapanalyze.cli.CliRun;
 import io.overlapanalyze.cli.SharedTraces;
 import io.overlapanalyze.cli.TraceLoader;
 
+import io.overlapanalyze.formats.TraceFormats;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -58,7 +59,7 @@ class DeviceLayoutsEndToEndTest {
         CliRun synth = CliRun.of("synth", scenario, "--devices", "2", "--second-device-lag-us", "3000", "-o", trace.toString());
         assertEquals(0, synth.exitCode(), synth.err());
 
-        List<RankTrace> ranks = TraceLoader.load(trace);
+        List<RankTrace> ranks = TraceFormats.standard().read(trace);
         assertEquals(2, ranks.size(), "one rank per device");
         for (RankTrace t : ranks) {
             RankReport r = RankAnalyzer.analyze(t, AnalysisOptions.defaults());
@@ -88,7 +89,7 @@ class DeviceLayoutsEndToEndTest {
         Path trace = tmp.resolve("mtia.pt.trace.json");
         CliRun synth = CliRun.of("synth", scenario, "--accelerator", "mtia", "-o", trace.toString());
         assertEquals(0, synth.exitCode(), synth.err());
-        List<RankTrace> ranks = TraceLoader.load(trace);
+        List<RankTrace> ranks = TraceFormats.standard().read(trace);
         assertEquals(1, ranks.size());
         RankReport r = RankAnalyzer.analyze(ranks.get(0), AnalysisOptions.defaults());
         assertEquals(1, r.steps().size());
@@ -110,9 +111,9 @@ class DeviceLayoutsEndToEndTest {
             Path two = tmp.resolve(scenario + "-two.json");
             assertEquals(0, CliRun.of("synth", scenario, "-o", one.toString()).exitCode());
             assertEquals(0, CliRun.of("synth", scenario, "--devices", "2", "-o", two.toString()).exitCode());
-            List<String> reference = stepFacts(RankAnalyzer.analyze(TraceLoader.load(one).get(0),
+            List<String> reference = stepFacts(RankAnalyzer.analyze(TraceFormats.standard().read(one).get(0),
                     AnalysisOptions.defaults()));
-            List<RankTrace> ranks = TraceLoader.load(two);
+            List<RankTrace> ranks = TraceFormats.standard().read(two);
             assertEquals(2, ranks.size(), scenario);
             for (RankTrace t : ranks) {
                 assertEquals(reference, stepFacts(RankAnalyzer.analyze(t, AnalysisOptions.defaults())),

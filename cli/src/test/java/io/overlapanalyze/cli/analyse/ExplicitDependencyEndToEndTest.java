@@ -3,6 +3,7 @@ package io.overlapanalyze.cli.analyse;
 import io.overlapanalyze.cli.CliRun;
 import io.overlapanalyze.cli.TraceLoader;
 
+import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.model.RankTrace;
@@ -70,13 +71,13 @@ class ExplicitDependencyEndToEndTest {
     }
 
     @Test
-    void explicitDependenciesGiveTheScenariosAnswer() throws IOException {
+    void explicitDependenciesGiveTheScenariosAnswer() throws Exception {
         Scenario scenario = BuiltinScenarios.get(SCENARIO);
         assertTrue(scenario.syncEvents());
         Params p = Params.of(scenario);
         Path trace = tmp.resolve(SCENARIO + ".pt.trace.json");
         assertEquals(0, CliRun.of("synth", SCENARIO, "-o", trace.toString()).exitCode());
-        RankTrace read = TraceLoader.load(trace).get(0);
+        RankTrace read = TraceFormats.standard().read(trace).get(0);
         assertEquals(3, read.streamWaits().size(), "one stream wait per bucket");
 
         StepReport s = analyze(read);
@@ -99,14 +100,14 @@ class ExplicitDependencyEndToEndTest {
     }
 
     @Test
-    void withoutSyncEventsTheLaunchOrderFallbackMisreadsTheLateBucket() throws IOException {
+    void withoutSyncEventsTheLaunchOrderFallbackMisreadsTheLateBucket() throws Exception {
         Scenario scenario = BuiltinScenarios.get(SCENARIO).withSyncEvents(false);
         Params p = Params.of(scenario);
         Path trace = tmp.resolve("no-sync.pt.trace.json");
         try (OutputStream out = Files.newOutputStream(trace)) {
             KinetoScenarioWriter.write(scenario, out);
         }
-        RankTrace read = TraceLoader.load(trace).get(0);
+        RankTrace read = TraceFormats.standard().read(trace).get(0);
         assertTrue(read.streamWaits().isEmpty());
 
         StepReport s = analyze(read);

@@ -2,6 +2,8 @@ package io.overlapanalyze.cli.analyse;
 
 import io.overlapanalyze.cli.TraceLoader;
 
+import io.overlapanalyze.formats.TraceFormats;
+import io.overlapanalyze.formats.input.ReadOptions;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.model.RankSource;
@@ -47,10 +49,10 @@ class NsysSeedExamplesEndToEndTest {
             "seed-4ms,           0, 4",
             "seed-1ms-optimizer, 1, 1",
             "seed-4ms-optimizer, 1, 4"})
-    void seedTableHoldsExactly(String scenario, int withOptimizer, int commMs) throws IOException {
+    void seedTableHoldsExactly(String scenario, int withOptimizer, int commMs) throws Exception {
         Path export = tmp.resolve(scenario + ".sqlite");
         NsysScenarioWriter.write(BuiltinScenarios.get(scenario), export);
-        List<RankTrace> traces = TraceLoader.load(export);
+        List<RankTrace> traces = TraceFormats.standard().read(export);
         assertEquals(1, traces.size());
         RankTrace trace = traces.get(0);
         assertEquals(TraceFormat.NSYS, trace.format());
@@ -68,7 +70,7 @@ class NsysSeedExamplesEndToEndTest {
      */
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"seed-1ms", "seed-4ms-optimizer", "late-last-bucket", "training-jitter"})
-    void sqliteAndKinetoAgree(String scenario) throws IOException {
+    void sqliteAndKinetoAgree(String scenario) throws Exception {
         Scenario s = BuiltinScenarios.get(scenario);
         Path kineto = tmp.resolve(scenario + ".pt.trace.json");
         try (OutputStream out = Files.newOutputStream(kineto)) {
@@ -76,8 +78,8 @@ class NsysSeedExamplesEndToEndTest {
         }
         Path nsys = tmp.resolve(scenario + ".sqlite");
         NsysScenarioWriter.write(s, nsys);
-        RankReport a = RankAnalyzer.analyze(TraceLoader.load(kineto).get(0), AnalysisOptions.defaults());
-        RankReport b = RankAnalyzer.analyze(TraceLoader.load(nsys).get(0), AnalysisOptions.defaults());
+        RankReport a = RankAnalyzer.analyze(TraceFormats.standard().read(kineto).get(0), AnalysisOptions.defaults());
+        RankReport b = RankAnalyzer.analyze(TraceFormats.standard().read(nsys).get(0), AnalysisOptions.defaults());
         assertEquals(a.steps().size(), b.steps().size());
         for (int i = 0; i < a.steps().size(); i++) {
             StepReport x = a.steps().get(i);
@@ -107,11 +109,11 @@ class NsysSeedExamplesEndToEndTest {
 
     /** One export with several processes (nsys around torchrun): one rank each, numbered by device. */
     @Test
-    void oneExportWithTwoProcessesGivesTwoRanks() throws IOException {
+    void oneExportWithTwoProcessesGivesTwoRanks() throws Exception {
         Scenario s = BuiltinScenarios.get("seed-4ms");
         Path export = tmp.resolve("torchrun.sqlite");
         NsysScenarioWriter.write(List.of(s.withRank(0, 2), s.withRank(1, 2)), export);
-        List<RankTrace> traces = TraceLoader.load(export);
+        List<RankTrace> traces = TraceFormats.standard().read(export);
         assertEquals(2, traces.size());
         for (int r = 0; r < 2; r++) {
             RankTrace t = traces.get(r);
@@ -126,11 +128,11 @@ class NsysSeedExamplesEndToEndTest {
 
     /** One export per rank: the CLI analyses each, rank ids from the recorded RANK. */
     @Test
-    void oneExportPerRankThroughTheCli() throws IOException {
+    void oneExportPerRankThroughTheCli() throws Exception {
         Scenario s = BuiltinScenarios.get("seed-1ms");
         NsysScenarioWriter.write(s.withRank(0, 2), tmp.resolve("rank0.sqlite"));
         NsysScenarioWriter.write(s.withRank(1, 2), tmp.resolve("rank1.sqlite"));
-        List<RankTrace> traces = TraceLoader.loadAll(List.of(tmp));
+        List<RankTrace> traces = TraceFormats.standard().readAll(List.of(tmp), ReadOptions.DEFAULT);
         assertEquals(2, traces.size(), "the directory's two exports");
         assertEquals(List.of(0, 1), traces.stream().map(RankTrace::rank).sorted().toList());
         assertTrue(traces.stream().allMatch(t -> t.rankSource() == RankSource.TRACE && t.worldSize() == 2));

@@ -2,6 +2,7 @@ package io.overlapanalyze.cli.analyse;
 
 import io.overlapanalyze.cli.TraceLoader;
 
+import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.report.RankReport;
@@ -35,12 +36,12 @@ class SeedExamplesEndToEndTest {
             "seed-4ms,           0, 4",
             "seed-1ms-optimizer, 1, 1",
             "seed-4ms-optimizer, 1, 4"})
-    void seedTableHoldsExactly(String scenario, int withOptimizer, int commMs) throws IOException {
+    void seedTableHoldsExactly(String scenario, int withOptimizer, int commMs) throws Exception {
         Path trace = tmp.resolve(scenario + ".pt.trace.json");
         try (OutputStream out = Files.newOutputStream(trace)) {
             KinetoScenarioWriter.write(BuiltinScenarios.get(scenario), out);
         }
-        RankReport rank = RankAnalyzer.analyze(TraceLoader.load(trace).get(0), AnalysisOptions.defaults());
+        RankReport rank = RankAnalyzer.analyze(TraceFormats.standard().read(trace).get(0), AnalysisOptions.defaults());
         assertEquals(1, rank.steps().size(), "one step");
         StepReport s = rank.steps().get(0);
         SeedTable.assertHolds(s, scenario, withOptimizer, commMs);

@@ -1,10 +1,10 @@
 package io.overlapanalyze.cli.reliability;
 
+import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
-import io.overlapanalyze.cli.TraceLoader;
 import io.overlapanalyze.model.RankTrace;
-import io.overlapanalyze.options.UserInputException;
+import io.overlapanalyze.formats.input.TraceFormatException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,8 +39,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  * the scenario generator (Kineto JSON, Kineto gzip, Ascend {@code trace_view.json}, Nsight SQLite)
  * are mutated (bit flips, deleted/duplicated/inserted bytes, numbers and strings replaced by hostile
  * values, cuts; for SQLite also corrupt or cut pages and random SQL updates of the columns the reader
- * uses) and loaded with {@link TraceLoader#load(Path)} then analysed with {@link RankAnalyzer}. The
- * only acceptable failure is a {@link UserInputException} (one line for the user); any other
+ * uses) and read through the front door ({@link TraceFormats#read(Path)}) then analysed with
+ * {@link RankAnalyzer}. The only acceptable failure is a {@link TraceFormatException} (one line for
+ * the user: the launchers print its message and exit 2); any other
  * exception, or a read taking more than 20 s, is a finding: the input is saved under
  * {@code target/fuzz-findings/} and the test fails with the seed that reproduces it.
  *
@@ -153,8 +154,8 @@ class ReaderFuzzTest {
         Future<String> f = executor.submit(() -> {
             List<RankTrace> traces;
             try {
-                traces = TraceLoader.load(file);
-            } catch (UserInputException e) {
+                traces = TraceFormats.standard().read(file);
+            } catch (TraceFormatException e) {
                 if (e.getMessage() == null || e.getMessage().contains("\n") || !e.getMessage().contains(file.toString())) {
                     return "error message is not one line naming the file: " + e.getMessage();
                 }
