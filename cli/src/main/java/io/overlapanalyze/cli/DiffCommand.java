@@ -70,8 +70,8 @@ public final class DiffCommand implements Callable<Integer> {
         List<Path> touched = new ArrayList<>(expandedA.touched());
         touched.addAll(expandedB.touched());
         SafeOutput.check(output, touched);
-        RunLoader.Loaded sideA = RunLoader.load(a.toString(), expandedA, kindsA, false);
-        RunLoader.Loaded sideB = RunLoader.load(b.toString(), expandedB, kindsB, false);
+        RunLoader.Loaded sideA = RunLoader.load(a.toString(), expandedA.pipeline(), expandedA.files(), kindsA, false);
+        RunLoader.Loaded sideB = RunLoader.load(b.toString(), expandedB.pipeline(), expandedB.files(), kindsB, false);
         RunLoader.Comparison how = RunLoader.comparison(options, "A", sideA, "B", sideB);
         DiffReport compared = DiffReport.compare(sideA.run(), sideB.run(), how.options(), alpha, Version.tool());
         List<String> warnings = new java.util.ArrayList<>(how.warnings());

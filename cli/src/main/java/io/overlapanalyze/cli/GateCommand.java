@@ -215,10 +215,10 @@ public final class GateCommand implements Callable<Integer> {
             SafeOutput.check(target, touched);
         }
         RunLoader.Loaded baseSide = baseFiles == null ? history.load(pipelineInput)
-                : RunLoader.load(baseline.toString(), baseFiles, baseKinds, false);
+                : RunLoader.load(baseline.toString(), baseFiles.pipeline(), baseFiles.files(), baseKinds, false);
         String currentLabel = current.size() == 1 ? current.get(0).toString()
                 : current.get(0) + " (+" + (current.size() - 1) + " more)";
-        RunLoader.Loaded currentSide = RunLoader.load(currentLabel, currentFiles, currentKinds, true);
+        RunLoader.Loaded currentSide = RunLoader.load(currentLabel, currentFiles.pipeline(), currentFiles.files(), currentKinds, true);
         StderrWarnings.notes(spec.commandLine().getErr(), RunLoader.skipped(baseSide, currentSide));
         requireReadable(baseSide, currentSide);
         Run base = baseSide.run();

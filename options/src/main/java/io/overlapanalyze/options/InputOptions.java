@@ -102,26 +102,6 @@ public final class InputOptions {
     }
 
     /**
-     * Everything the paths make a command read, so that an output file never lands on one: the
-     * paths as typed (a directory counts whole) and the files they expand to under
-     * {@code --include} ({@link TraceFormats#expand(Path, PathMatcher)}; a path that cannot be
-     * expanded is a {@link UserInputException} of the same one line).
-     */
-    public List<Path> inputsOf(List<Path> paths) {
-        List<Path> all = new ArrayList<>(paths);
-        PathMatcher filter = nameFilter();
-        for (Path p : paths) {
-            try {
-                // As the pipeline expands (a subdirectory this user cannot list is left to it to name).
-                all.addAll(TraceFormats.standard().expand(List.of(p), filter, f -> true).files());
-            } catch (TraceFormatException e) {
-                throw new UserInputException(e.getMessage(), e);
-            }
-        }
-        return all;
-    }
-
-    /**
      * The size limits these options ask for, as plain data another JVM reads under (in its
      * {@link ReadOptions}: a Spark executor reads under the same limits as the driver).
      */

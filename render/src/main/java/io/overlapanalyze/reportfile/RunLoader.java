@@ -4,7 +4,6 @@ import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.compare.Run;
 import io.overlapanalyze.formats.TraceFormats;
-import io.overlapanalyze.options.TraceInputs;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.PipelineInputException;
@@ -70,15 +69,14 @@ public final class RunLoader {
 
     /**
      * @param label     what to call the run (the path as typed)
-     * @param side      its files, expanded once by the command with {@code kinds} as what to keep, and
-     *                  how to read them; traces go through {@link AnalysisPipeline}, as for every command
+     * @param in        how to read its traces; they go through {@link AnalysisPipeline}, as for every command
+     * @param expanded  its files, expanded once by the command with {@code kinds} as what to keep
      * @param kinds     what the expansion found each file to be
      * @param crossRank analyse the ranks of traces together too (a gate's current run: a job that would hang
      *                  must not pass); a summary's saved cross-rank section is kept either way
      */
-    public static Loaded load(String label, TraceInputs.Expanded side, Kinds kinds, boolean crossRank) {
-        PipelineInput in = side.pipeline();
-        TraceFormats.Expanded expanded = side.files();
+    public static Loaded load(String label, PipelineInput in, TraceFormats.Expanded expanded, Kinds kinds,
+                              boolean crossRank) {
         List<Path> files = expanded.files();
         StepSelection selection = in.steps();
         AnalysisOptions options = in.options();

@@ -2,7 +2,6 @@ package io.overlapanalyze.cli.analyse;
 
 import io.overlapanalyze.cli.CliRun;
 import io.overlapanalyze.cli.SharedTraces;
-import io.overlapanalyze.cli.TraceLoader;
 
 import io.overlapanalyze.formats.TraceFormats;
 import com.fasterxml.jackson.databind.DeserializationFeature;

@@ -1,7 +1,6 @@
 package io.overlapanalyze.cli.analyse;
 
 import io.overlapanalyze.cli.CliRun;
-import io.overlapanalyze.cli.TraceLoader;
 
 import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.analysis.AnalysisOptions;

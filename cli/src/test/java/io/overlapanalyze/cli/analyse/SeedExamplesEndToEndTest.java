@@ -1,6 +1,5 @@
 package io.overlapanalyze.cli.analyse;
 
-import io.overlapanalyze.cli.TraceLoader;
 
 import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.analysis.AnalysisOptions;
