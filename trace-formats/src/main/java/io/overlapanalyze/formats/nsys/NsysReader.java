@@ -160,10 +160,6 @@ public final class NsysReader implements TraceReader {
         return "cannot read the SQLite database (" + msg + ")";
     }
 
-        String line = s.replaceAll("\\s+", " ").trim();
-        return line.length() > 200 ? line.substring(0, 200) + "..." : line;
-    }
-
     /**
      * Reads one open export: the tables in a fixed order (the warnings follow it), the launch calls
      * alongside the kernel table.
