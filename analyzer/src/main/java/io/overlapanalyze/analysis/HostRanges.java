@@ -72,13 +72,20 @@ public final class HostRanges {
     /** Collects ranges in any order; {@link #build()} sorts and prunes them per thread. */
     public static final class Builder {
         private final Map<Long, Raw> raw = new HashMap<>();
+        /** The thread of the last {@link #add}, and its ranges. */
+        private Raw last;
+        private long lastThread;
 
         private Builder() {
         }
 
         public Builder add(long thread, long startNs, long endNs, String name) {
             if (endNs > startNs && name != null) {
-                raw.computeIfAbsent(thread, t -> new Raw()).add(startNs, endNs, name);
+                if (last == null || thread != lastThread) { // ranges come in runs of one thread: no boxed key each
+                    last = raw.computeIfAbsent(thread, t -> new Raw());
+                    lastThread = thread;
+                }
+                last.add(startNs, endNs, name);
             }
             return this;
         }
