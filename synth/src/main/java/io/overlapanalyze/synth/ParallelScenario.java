@@ -8,7 +8,8 @@ import java.util.function.Supplier;
 
 /**
  * Scenarios beyond DDP buckets, written by {@link ParallelScenarioWriter} as Kineto
- * traces with known ground truth. A scenario file says which with {@code "kind"}:
+ * traces with known ground truth. A scenario file says which with {@code "kind"} ({@link ParallelScenarioParser}
+ * reads the files):
  *
  * <h2>{@code "kind": "fsdp"}: FSDP / ZeRO-3 parameter prefetch</h2>
  * <pre>{@code

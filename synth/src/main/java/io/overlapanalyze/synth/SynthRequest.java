@@ -1,6 +1,8 @@
 package io.overlapanalyze.synth;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * What a user asked the generator to write: a scenario (a built-in name or a file) and the
@@ -58,11 +60,11 @@ public record SynthRequest(String scenario, Path output, String format, Integer 
     /** The scenario file the request names, or {@code null} for a built-in name. */
     Path scenarioFile() {
         Path file = Path.of(scenario);
-        return java.nio.file.Files.isRegularFile(file) ? file : null;
+        return Files.isRegularFile(file) ? file : null;
     }
 
     /** The inputs an output must never replace: the scenario file when it exists. */
-    java.util.List<Path> inputs() {
-        return java.nio.file.Files.exists(Path.of(scenario)) ? java.util.List.of(Path.of(scenario)) : java.util.List.of();
+    List<Path> inputs() {
+        return Files.exists(Path.of(scenario)) ? List.of(Path.of(scenario)) : List.of();
     }
 }
