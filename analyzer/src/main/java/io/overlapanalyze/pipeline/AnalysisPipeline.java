@@ -8,6 +8,7 @@ import io.overlapanalyze.crossrank.HangAnalysis;
 import io.overlapanalyze.crossrank.CrossRankSplits;
 import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.crossrank.StepWaits;
+import io.overlapanalyze.crossrank.digest.CrossRankDigest;
 import io.overlapanalyze.findings.Findings;
 import io.overlapanalyze.findings.RankMedians;
 import io.overlapanalyze.formats.JobReader;
@@ -32,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
@@ -83,8 +85,47 @@ public final class AnalysisPipeline {
         }
     }
 
-    /** Reads and analyses expanded inputs (see {@link #run(PipelineInput, PrintWriter)}); ignores {@code in.paths()}. */
+    /**
+     * Reads and analyses expanded inputs (see {@link #run(PipelineInput, PrintWriter)}); ignores {@code in.paths()}.
+     * The result keeps every rank's model (its {@code inputs} carry the full traces), for a command that
+     * works on them (annotate, whatif); the cross-rank analysis reads digests all the same.
+     */
     public static PipelineResult analyse(TraceFormats.Expanded expanded, PipelineInput in, PrintWriter progress) {
+        return analyse(expanded, in, progress, full -> null, true).result();
+    }
+
+    /**
+     * The job path: every rank read (in parallel), analysed, digested for the cross-rank step, and
+     * reduced to its report and what {@code keep} takes of it while its model is at hand (the
+     * pictures); the model is then dropped, so memory follows the ranks read at once, not the job.
+     * The cross-rank analysis runs on the digests ({@link #assemble}), as on Spark. The result's
+     * {@code inputs} carry each rank's digest trace, not its model.
+     *
+     * @param keep what to keep of a rank besides its report, on its reader's thread ({@code null}: nothing)
+     */
+    public static <T> Job<T> analyseJob(TraceFormats.Expanded expanded, PipelineInput in, PrintWriter progress,
+                                        Function<RankInput, T> keep) {
+        return analyse(expanded, in, progress, keep, false);
+    }
+
+    /**
+     * A job as the job path leaves it.
+     *
+     * @param result the report and the ranks' inputs (digests, or full models where kept)
+     * @param kept   what the caller kept of each rank, in the order of {@code result.inputs()}
+     */
+    public record Job<T>(PipelineResult result, List<T> kept) {
+        public Job {
+            kept = java.util.Collections.unmodifiableList(new ArrayList<>(kept));
+        }
+    }
+
+    /** One rank after reading: its cross-rank input (a digest), its model when kept, and what the caller kept. */
+    private record ReadRank<T>(RankInput crossRank, RankTrace model, T kept) {
+    }
+
+    private static <T> Job<T> analyse(TraceFormats.Expanded expanded, PipelineInput in, PrintWriter progress,
+                                      Function<RankInput, T> keep, boolean keepModels) {
         StepSelection selection = in.steps();
         AnalysisOptions options = in.options();
         RankNaming naming;
@@ -95,10 +136,13 @@ public final class AnalysisPipeline {
         }
         List<Path> files = expanded.files();
         Queue<String> stepNames = new ConcurrentLinkedQueue<>();
-        JobReader.Read<RankInput> loaded;
+        JobReader.Read<ReadRank<T>> loaded;
         try {
-            loaded = in.formats().readInParallel(files, new ReadOptions(in.stepPattern(), null), naming,
-                    t -> analyseRank(t, selection, options, stepNames), progress);
+            loaded = in.formats().readInParallel(files, new ReadOptions(in.stepPattern(), null), naming, t -> {
+                RankInput full = analyseRank(t, selection, options, stepNames);
+                T kept = keep == null ? null : keep.apply(full);
+                return new ReadRank<>(forCrossRank(full), keepModels ? full.trace() : null, kept);
+            }, progress);
         } catch (TraceFormatException e) {
             throw new PipelineInputException(e.getMessage(), e);
         }
@@ -113,7 +157,50 @@ public final class AnalysisPipeline {
         for (JobReader.Unreadable u : loaded.unreadable()) {
             unreadable.add(unreadable(u.file().toString(), u.message()));
         }
-        return assemble(loaded.results(), unreadable, files.size(), in.crossRank(), expanded.skipped());
+        List<RankInput> digests = new ArrayList<>(loaded.results().size());
+        List<T> kept = new ArrayList<>(loaded.results().size());
+        for (ReadRank<T> r : loaded.results()) {
+            digests.add(r.crossRank());
+            kept.add(r.kept());
+        }
+        PipelineResult result = assemble(digests, unreadable, files.size(), in.crossRank(), expanded.skipped());
+        if (keepModels) {
+            List<RankInput> inputs = new ArrayList<>(result.inputs().size());
+            for (int i = 0; i < result.inputs().size(); i++) {
+                inputs.add(new RankInput(loaded.results().get(i).model(), result.inputs().get(i).report()));
+            }
+            result = new PipelineResult(result.report(), inputs, result.unreadable(), result.skipped(),
+                    result.stepWaits(), result.findings());
+        }
+        return new Job<>(result, kept);
+    }
+
+    /**
+     * A rank's input to the cross-rank analysis: its digest's trace ({@link CrossRankDigest}: what the
+     * analysis reads of it, and all Spark sends) with the rank's own report, as a Spark driver holds it
+     * for a rank whose report came inline; a Flight Recorder dump keeps its ring buffer and declared
+     * groups, which the hang analysis reads.
+     */
+    public static RankInput forCrossRank(RankInput full) {
+        RankTrace digest = CrossRankDigest.trace(full.trace());
+        RankTrace t = full.trace();
+        if (t.flightRecorder() != null) {
+            digest = digest.withGroups(t.groups()).withFlightRecorder(t.flightRecorder());
+        }
+        return new RankInput(digest, full.report());
+    }
+
+    /**
+     * One input of a job read and analysed again, each rank as {@link #analyseRank} gives it (with its
+     * model): for the rare picture that needs a step whose unions the job path did not keep.
+     */
+    public static List<RankInput> readAgain(PipelineInput in, Path file) {
+        try {
+            return JobReader.readOne(in.formats(), file, file, new ReadOptions(in.stepPattern(), null),
+                    new RankNaming(in.rankRegex()), t -> analyseRank(t, in.steps(), in.options(), new ArrayList<>()));
+        } catch (TraceFormatException e) {
+            throw new PipelineInputException(e.getMessage(), e);
+        }
     }
 
     /** An input that could not be read, as the report lists it. */

@@ -15,6 +15,10 @@ import io.overlapanalyze.pipeline.PipelineResult;
 import io.overlapanalyze.render.ReportRenderer;
 import io.overlapanalyze.render.TextRenderer;
 import io.overlapanalyze.render.html.HtmlRenderer;
+import io.overlapanalyze.render.html.JobPictures;
+import io.overlapanalyze.render.timeline.PrecomputedTimelines;
+import io.overlapanalyze.formats.TraceFormats;
+import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.render.timeline.TerminalTimeline;
 import io.overlapanalyze.render.timeline.TimelineIndex;
 import io.overlapanalyze.report.AnalysisReport;
@@ -134,8 +138,21 @@ public final class AnalyzeCommand implements Callable<Integer> {
         List<Path> inputs = in.inputsOf(paths);
         SafeOutput.check(html, inputs);
         SafeOutput.check(output, inputs);
-        PipelineResult result = AnalysisPipeline.run(pipelineInput, spec.commandLine().getErr());
-        Analysed analysed = new Analysed(result.report(), TimelineIndex.of(result.inputs()));
+        // The job path: each rank's model is dropped once it is analysed, digested for the cross-rank
+        // step and reduced to what the pictures asked for may draw.
+        TraceFormats.Expanded expanded = AnalysisPipeline.expand(pipelineInput, f -> false);
+        JobPictures pictures = new JobPictures(html != null ? expanded.files().size() : 0,
+                format.format() == OutputFormat.TEXT ? timeline : Boolean.FALSE);
+        AnalysisPipeline.Job<PrecomputedTimelines> job = AnalysisPipeline.analyseJob(expanded, pipelineInput,
+                spec.commandLine().getErr(), pictures.any() ? pictures::keep : null);
+        PipelineResult result = job.result();
+        List<RankReport> ranks = JobPictures.reportsOf(result.inputs());
+        TimelineIndex index = JobPictures.index(ranks, job.kept());
+        if (html != null) {
+            JobPictures.completeForPage(result.report(), index, ranks, job.kept(), JobPictures.readingAgain(
+                    result.inputs(), source -> AnalysisPipeline.readAgain(pipelineInput, Path.of(source))));
+        }
+        Analysed analysed = new Analysed(result.report(), index);
         AnalysisReport report = analysed.report();
         StderrWarnings.ofPipeline(spec.commandLine().getErr(), result);
         if (html != null) {
