@@ -91,7 +91,7 @@ public final class AnalysisPipeline {
      * works on them (annotate, whatif); the cross-rank analysis reads digests all the same.
      */
     public static PipelineResult analyse(TraceFormats.Expanded expanded, PipelineInput in, PrintWriter progress) {
-        return analyse(expanded, in, progress, full -> null, true).result();
+        return analyse(expanded, in, progress, full -> new Reduced<>(full.report(), null), true).result();
     }
 
     /**
@@ -101,11 +101,24 @@ public final class AnalysisPipeline {
      * The cross-rank analysis runs on the digests ({@link #assemble}), as on Spark. The result's
      * {@code inputs} carry each rank's digest trace, not its model.
      *
-     * @param keep what to keep of a rank besides its report, on its reader's thread ({@code null}: nothing)
+     * @param reduce what the job holds of a rank (its report, or a stand-in where the caller put the full
+     *               report elsewhere: see {@link Reduced}) and keeps besides, on its reader's thread
      */
     public static <T> Job<T> analyseJob(TraceFormats.Expanded expanded, PipelineInput in, PrintWriter progress,
-                                        Function<RankInput, T> keep) {
-        return analyse(expanded, in, progress, keep, false);
+                                        Function<RankInput, Reduced<T>> reduce) {
+        return analyse(expanded, in, progress, reduce, false);
+    }
+
+    /**
+     * What the job path holds of one rank once its model is dropped.
+     *
+     * @param held the report the job is assembled with: the rank's full report, or a stand-in for it
+     *             (at least what a digest's report keeps, {@link CrossRankDigest#report}, and the rank's
+     *             warnings) when the caller keeps the full one elsewhere (a spill file) and revises it
+     *             with the result's {@link PipelineResult#findings()} as it writes it
+     * @param kept what the caller keeps besides (the pictures' timelines), or {@code null}
+     */
+    public record Reduced<T>(RankReport held, T kept) {
     }
 
     /**
@@ -120,12 +133,12 @@ public final class AnalysisPipeline {
         }
     }
 
-    /** One rank after reading: its cross-rank input (a digest), its model when kept, and what the caller kept. */
-    private record ReadRank<T>(RankInput crossRank, RankTrace model, T kept) {
+    /** One rank after reading: its cross-rank input (a digest), its model when kept, its medians, and what the caller kept. */
+    private record ReadRank<T>(RankInput crossRank, RankTrace model, RankMedians medians, T kept) {
     }
 
     private static <T> Job<T> analyse(TraceFormats.Expanded expanded, PipelineInput in, PrintWriter progress,
-                                      Function<RankInput, T> keep, boolean keepModels) {
+                                      Function<RankInput, Reduced<T>> reduce, boolean keepModels) {
         StepSelection selection = in.steps();
         AnalysisOptions options = in.options();
         RankNaming naming;
@@ -140,8 +153,10 @@ public final class AnalysisPipeline {
         try {
             loaded = in.formats().readInParallel(files, new ReadOptions(in.stepPattern(), null), naming, t -> {
                 RankInput full = analyseRank(t, selection, options, stepNames);
-                T kept = keep == null ? null : keep.apply(full);
-                return new ReadRank<>(forCrossRank(full), keepModels ? full.trace() : null, kept);
+                Reduced<T> reduced = reduce.apply(full);
+                // Every rank's medians from its full report, which the job may no longer hold.
+                return new ReadRank<>(forCrossRank(new RankInput(full.trace(), reduced.held())),
+                        keepModels ? full.trace() : null, RankMedians.of(full.report()), reduced.kept());
             }, progress);
         } catch (TraceFormatException e) {
             throw new PipelineInputException(e.getMessage(), e);
@@ -159,11 +174,14 @@ public final class AnalysisPipeline {
         }
         List<RankInput> digests = new ArrayList<>(loaded.results().size());
         List<T> kept = new ArrayList<>(loaded.results().size());
+        Map<Integer, RankMedians> medians = new java.util.TreeMap<>();
         for (ReadRank<T> r : loaded.results()) {
             digests.add(r.crossRank());
             kept.add(r.kept());
+            medians.putIfAbsent(r.crossRank().report().rank(), r.medians()); // as Findings.medians does
         }
-        PipelineResult result = assemble(digests, unreadable, files.size(), in.crossRank(), expanded.skipped());
+        PipelineResult result = assemble(digests, unreadable, files.size(), in.crossRank(), expanded.skipped(),
+                medians);
         if (keepModels) {
             List<RankInput> inputs = new ArrayList<>(result.inputs().size());
             for (int i = 0; i < result.inputs().size(); i++) {
@@ -188,6 +206,18 @@ public final class AnalysisPipeline {
             digest = digest.withGroups(t.groups()).withFlightRecorder(t.flightRecorder());
         }
         return new RankInput(digest, full.report());
+    }
+
+    /**
+     * A stand-in for a rank's full report that the job keeps elsewhere: what a digest's report keeps
+     * ({@link CrossRankDigest#report}: all the cross-rank analysis reads) with the rank's warnings,
+     * which standard error lists.
+     */
+    public static RankReport standIn(RankReport full) {
+        RankReport d = CrossRankDigest.report(full);
+        return new RankReport(d.rank(), d.rankSource(), d.source(), d.format(), d.worldSize(), d.steps(), d.totals(),
+                d.notes(), full.warnings(), d.crossCheck(), d.parallelism(), d.contention(), d.notAvailable(),
+                d.preCapture(), d.findings(), d.largestGroupSize(), d.deviceModel());
     }
 
     /**

@@ -15,10 +15,9 @@ import io.overlapanalyze.pipeline.PipelineResult;
 import io.overlapanalyze.render.ReportRenderer;
 import io.overlapanalyze.render.TextRenderer;
 import io.overlapanalyze.render.html.HtmlRenderer;
+import io.overlapanalyze.render.html.JobAnalysis;
 import io.overlapanalyze.render.html.JobPictures;
-import io.overlapanalyze.render.timeline.PrecomputedTimelines;
 import io.overlapanalyze.formats.TraceFormats;
-import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.render.timeline.TerminalTimeline;
 import io.overlapanalyze.render.timeline.TimelineIndex;
 import io.overlapanalyze.report.AnalysisReport;
@@ -139,22 +138,27 @@ public final class AnalyzeCommand implements Callable<Integer> {
         SafeOutput.check(html, inputs);
         SafeOutput.check(output, inputs);
         // The job path: each rank's model is dropped once it is analysed, digested for the cross-rank
-        // step and reduced to what the pictures asked for may draw.
+        // step and reduced to what the pictures asked for may draw; a big job's JSON spills the
+        // ranks' reports until they are written.
         TraceFormats.Expanded expanded = AnalysisPipeline.expand(pipelineInput, f -> false);
         JobPictures pictures = new JobPictures(html != null ? expanded.files().size() : 0,
                 format.format() == OutputFormat.TEXT ? timeline : Boolean.FALSE);
-        AnalysisPipeline.Job<PrecomputedTimelines> job = AnalysisPipeline.analyseJob(expanded, pipelineInput,
-                spec.commandLine().getErr(), pictures.any() ? pictures::keep : null);
-        PipelineResult result = job.result();
-        List<RankReport> ranks = JobPictures.reportsOf(result.inputs());
-        TimelineIndex index = JobPictures.index(ranks, job.kept());
-        if (html != null) {
-            JobPictures.completeForPage(result.report(), index, ranks, job.kept(), JobPictures.readingAgain(
-                    result.inputs(), source -> AnalysisPipeline.readAgain(pipelineInput, Path.of(source))));
+        boolean spill = format.format() == OutputFormat.JSON && html == null
+                && expanded.files().size() > JobAnalysis.SPILL_INPUTS;
+        try (JobAnalysis job = JobAnalysis.run(pipelineInput, expanded, pictures, spill, spec.commandLine().getErr())) {
+            write(job, output, inputs);
         }
-        Analysed analysed = new Analysed(result.report(), index);
+        return ExitCodes.OK;
+    }
+
+    private void write(JobAnalysis job, Path output, List<Path> inputs) {
+        PipelineResult result = job.result();
+        Analysed analysed = new Analysed(result.report(), job.pictures());
         AnalysisReport report = analysed.report();
         StderrWarnings.ofPipeline(spec.commandLine().getErr(), result);
+        if (job.spills()) {
+            StderrWarnings.notes(spec.commandLine().getErr(), List.of(job.spillNote()));
+        }
         if (html != null) {
             SafeOutput.write(html, inputs, w -> new HtmlRenderer(analysed.timelines(), layoutOptions.layout()).render(report, w));
         }
@@ -162,7 +166,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
         var renderer = switch (format.format()) {
             case TEXT -> textRenderer(analysed);
             case MARKDOWN -> new io.overlapanalyze.render.MarkdownRenderer(crossCheck, layoutOptions.layout());
-            case JSON -> OutputFormat.JSON.renderer(); // JSON always carries crossCheck
+            // JSON always carries crossCheck
+            case JSON -> job.spills() ? job.jsonRenderer() : OutputFormat.JSON.renderer();
         };
         if (output != null) {
             SafeOutput.writeBytes(output, inputs, o -> renderer.render(report, o));
@@ -185,7 +190,6 @@ public final class AnalyzeCommand implements Callable<Integer> {
             }
             stdout.flush();
         }
-        return ExitCodes.OK;
     }
 
     /** The text report, with character timelines when asked for or when every rank has few steps. */
