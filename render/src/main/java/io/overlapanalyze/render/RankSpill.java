@@ -61,6 +61,11 @@ public final class RankSpill implements AutoCloseable {
         }
     }
 
+    /** The directory the reports are in. */
+    public Path directory() {
+        return dir;
+    }
+
     /** How many reports were written. */
     public int count() {
         return written.get();
