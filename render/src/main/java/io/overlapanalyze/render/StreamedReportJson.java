@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.overlapanalyze.findings.Findings;
 import io.overlapanalyze.findings.JobFindings;
-import io.overlapanalyze.render.summary.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.RankReport;
 
@@ -38,13 +37,14 @@ public final class StreamedReportJson {
      * @param findings how the pipeline judged the ranks it held: each report read back is revised the
      *                 same way (the cross-rank split applied, then its findings), and the job's
      *                 findings are ranked from every rank's
-     * @param summary  true for a {@code summary} baseline ({@code "kind"} first), false for {@code -f json}
+     * @param kind     the {@code "kind"} field written first (a {@code summary} baseline's), or {@code null}
+     *                 for {@code -f json}
      * @param read     a rank's full report from where {@code parts} says it is
      */
     public static <P> void write(OutputStream out, AnalysisReport report, Map<RankReport, P> parts,
-                                 Findings findings, boolean summary, Function<P, RankReport> read) throws IOException {
+                                 Findings findings, String kind, Function<P, RankReport> read) throws IOException {
         try (JsonGenerator g = JsonRenderer.mapper().getFactory().createGenerator(out)) {
-            write(g, report, parts, findings, summary, read);
+            write(g, report, parts, findings, kind, read);
         }
         out.write(System.lineSeparator().getBytes(StandardCharsets.US_ASCII));
         out.flush();
@@ -60,7 +60,7 @@ public final class StreamedReportJson {
             @Override
             public void render(AnalysisReport report, Writer out) throws IOException {
                 try (JsonGenerator g = JsonRenderer.mapper().getFactory().createGenerator(out)) {
-                    write(g, report, parts, findings, false, read);
+                    write(g, report, parts, findings, null, read);
                 }
                 out.write(System.lineSeparator());
                 out.flush();
@@ -68,21 +68,21 @@ public final class StreamedReportJson {
 
             @Override
             public void render(AnalysisReport report, OutputStream out) throws IOException {
-                write(out, report, parts, findings, false, read);
+                write(out, report, parts, findings, null, read);
             }
         };
     }
 
     private static <P> void write(JsonGenerator g, AnalysisReport report, Map<RankReport, P> parts,
-                                  Findings findings, boolean summary, Function<P, RankReport> read) throws IOException {
+                                  Findings findings, String kind, Function<P, RankReport> read) throws IOException {
         ObjectMapper mapper = JsonRenderer.mapper();
         ObjectNode top = mapper.valueToTree(new AnalysisReport(report.schemaVersion(), report.tool(), List.of(),
                 report.crossRank(), report.findings(), report.hang()));
         g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
         g.setPrettyPrinter(new DefaultPrettyPrinter());
         g.writeStartObject();
-        if (summary) {
-            g.writeStringField("kind", SummaryFile.KIND);
+        if (kind != null) {
+            g.writeStringField("kind", kind);
         }
         List<JobFindings.RankFindingsOf> judged = List.of();
         for (Iterator<Map.Entry<String, JsonNode>> it = top.fields(); it.hasNext(); ) {

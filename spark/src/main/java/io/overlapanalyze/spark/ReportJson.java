@@ -3,6 +3,7 @@ package io.overlapanalyze.spark;
 import io.overlapanalyze.findings.Findings;
 import io.overlapanalyze.render.JsonRenderer;
 import io.overlapanalyze.render.StreamedReportJson;
+import io.overlapanalyze.render.summary.SummaryFile;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.RankReport;
 import org.apache.hadoop.conf.Configuration;
@@ -32,7 +33,8 @@ final class ReportJson {
      */
     static void write(OutputStream out, AnalysisReport report, Map<RankReport, String> parts, Findings findings,
                       boolean summary, Configuration conf) throws IOException {
-        StreamedReportJson.write(out, report, parts, findings, summary, part -> readRank(part, conf));
+        StreamedReportJson.write(out, report, parts, findings, summary ? SummaryFile.KIND : null,
+                part -> readRank(part, conf));
     }
 
     /** A rank's full report, read back from the part file a task wrote. */
