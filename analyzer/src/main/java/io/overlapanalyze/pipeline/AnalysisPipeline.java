@@ -8,6 +8,7 @@ import io.overlapanalyze.crossrank.HangAnalysis;
 import io.overlapanalyze.crossrank.CrossRankSplits;
 import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.crossrank.StepWaits;
+import io.overlapanalyze.crossrank.digest.CrossRankDigest;
 import io.overlapanalyze.findings.Findings;
 import io.overlapanalyze.findings.RankMedians;
 import io.overlapanalyze.formats.JobReader;
@@ -32,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
@@ -83,8 +85,60 @@ public final class AnalysisPipeline {
         }
     }
 
-    /** Reads and analyses expanded inputs (see {@link #run(PipelineInput, PrintWriter)}); ignores {@code in.paths()}. */
+    /**
+     * Reads and analyses expanded inputs (see {@link #run(PipelineInput, PrintWriter)}); ignores {@code in.paths()}.
+     * The result keeps every rank's model (its {@code inputs} carry the full traces), for a command that
+     * works on them (annotate, whatif); the cross-rank analysis reads digests all the same.
+     */
     public static PipelineResult analyse(TraceFormats.Expanded expanded, PipelineInput in, PrintWriter progress) {
+        return analyse(expanded, in, progress, full -> new Reduced<>(full.report(), null), true).result();
+    }
+
+    /**
+     * The job path: every rank read (in parallel), analysed, digested for the cross-rank step, and
+     * reduced to its report and what {@code keep} takes of it while its model is at hand (the
+     * pictures); the model is then dropped, so memory follows the ranks read at once, not the job.
+     * The cross-rank analysis runs on the digests ({@link #assemble}), as on Spark. The result's
+     * {@code inputs} carry each rank's digest trace, not its model.
+     *
+     * @param reduce what the job holds of a rank (its report, or a stand-in where the caller put the full
+     *               report elsewhere: see {@link Reduced}) and keeps besides, on its reader's thread
+     */
+    public static <T> Job<T> analyseJob(TraceFormats.Expanded expanded, PipelineInput in, PrintWriter progress,
+                                        Function<RankInput, Reduced<T>> reduce) {
+        return analyse(expanded, in, progress, reduce, false);
+    }
+
+    /**
+     * What the job path holds of one rank once its model is dropped.
+     *
+     * @param held the report the job is assembled with: the rank's full report, or a stand-in for it
+     *             (at least what a digest's report keeps, {@link CrossRankDigest#report}, and the rank's
+     *             warnings) when the caller keeps the full one elsewhere (a spill file) and revises it
+     *             with the result's {@link PipelineResult#findings()} as it writes it
+     * @param kept what the caller keeps besides (the pictures' timelines), or {@code null}
+     */
+    public record Reduced<T>(RankReport held, T kept) {
+    }
+
+    /**
+     * A job as the job path leaves it.
+     *
+     * @param result the report and the ranks' inputs (digests, or full models where kept)
+     * @param kept   what the caller kept of each rank, in the order of {@code result.inputs()}
+     */
+    public record Job<T>(PipelineResult result, List<T> kept) {
+        public Job {
+            kept = java.util.Collections.unmodifiableList(new ArrayList<>(kept));
+        }
+    }
+
+    /** One rank after reading: its cross-rank input (a digest), its model when kept, its medians, and what the caller kept. */
+    private record ReadRank<T>(RankInput crossRank, RankTrace model, RankMedians medians, T kept) {
+    }
+
+    private static <T> Job<T> analyse(TraceFormats.Expanded expanded, PipelineInput in, PrintWriter progress,
+                                      Function<RankInput, Reduced<T>> reduce, boolean keepModels) {
         StepSelection selection = in.steps();
         AnalysisOptions options = in.options();
         RankNaming naming;
@@ -95,10 +149,15 @@ public final class AnalysisPipeline {
         }
         List<Path> files = expanded.files();
         Queue<String> stepNames = new ConcurrentLinkedQueue<>();
-        JobReader.Read<RankInput> loaded;
+        JobReader.Read<ReadRank<T>> loaded;
         try {
-            loaded = in.formats().readInParallel(expanded, in.read(), naming,
-                    t -> analyseRank(t, selection, options, stepNames), progress);
+            loaded = in.formats().readInParallel(expanded, in.read(), naming, t -> {
+                RankInput full = analyseRank(t, selection, options, stepNames);
+                Reduced<T> reduced = reduce.apply(full);
+                // Every rank's medians from its full report, which the job may no longer hold.
+                return new ReadRank<>(forCrossRank(new RankInput(full.trace(), reduced.held())),
+                        keepModels ? full.trace() : null, RankMedians.of(full.report()), reduced.kept());
+            }, progress);
         } catch (TraceFormatException e) {
             throw new PipelineInputException(e.getMessage(), e);
         }
@@ -113,7 +172,65 @@ public final class AnalysisPipeline {
         for (JobReader.Unreadable u : loaded.unreadable()) {
             unreadable.add(unreadable(u.file().toString(), u.message()));
         }
-        return assemble(loaded.results(), unreadable, files.size(), in.crossRank(), expanded.skipped());
+        List<RankInput> digests = new ArrayList<>(loaded.results().size());
+        List<T> kept = new ArrayList<>(loaded.results().size());
+        Map<Integer, RankMedians> medians = new java.util.TreeMap<>();
+        for (ReadRank<T> r : loaded.results()) {
+            digests.add(r.crossRank());
+            kept.add(r.kept());
+            medians.putIfAbsent(r.crossRank().report().rank(), r.medians()); // as Findings.medians does
+        }
+        PipelineResult result = assemble(digests, unreadable, files.size(), in.crossRank(), expanded.skipped(),
+                medians);
+        if (keepModels) {
+            List<RankInput> inputs = new ArrayList<>(result.inputs().size());
+            for (int i = 0; i < result.inputs().size(); i++) {
+                inputs.add(new RankInput(loaded.results().get(i).model(), result.inputs().get(i).report()));
+            }
+            result = new PipelineResult(result.report(), inputs, result.unreadable(), result.skipped(),
+                    result.stepWaits(), result.findings());
+        }
+        return new Job<>(result, kept);
+    }
+
+    /**
+     * A rank's input to the cross-rank analysis: its digest's trace ({@link CrossRankDigest}: what the
+     * analysis reads of it, and all Spark sends) with the rank's own report, as a Spark driver holds it
+     * for a rank whose report came inline; a Flight Recorder dump keeps its ring buffer and declared
+     * groups, which the hang analysis reads.
+     */
+    public static RankInput forCrossRank(RankInput full) {
+        RankTrace digest = CrossRankDigest.trace(full.trace());
+        RankTrace t = full.trace();
+        if (t.flightRecorder() != null) {
+            digest = digest.withGroups(t.groups()).withFlightRecorder(t.flightRecorder());
+        }
+        return new RankInput(digest, full.report());
+    }
+
+    /**
+     * A stand-in for a rank's full report that the job keeps elsewhere: what a digest's report keeps
+     * ({@link CrossRankDigest#report}: all the cross-rank analysis reads) with the rank's warnings,
+     * which standard error lists.
+     */
+    public static RankReport standIn(RankReport full) {
+        RankReport d = CrossRankDigest.report(full);
+        return new RankReport(d.rank(), d.rankSource(), d.source(), d.format(), d.worldSize(), d.steps(), d.totals(),
+                d.notes(), full.warnings(), d.crossCheck(), d.parallelism(), d.contention(), d.notAvailable(),
+                d.preCapture(), d.findings(), d.largestGroupSize(), d.deviceModel());
+    }
+
+    /**
+     * One input of a job read and analysed again, each rank as {@link #analyseRank} gives it (with its
+     * model): for the rare picture that needs a step whose unions the job path did not keep.
+     */
+    public static List<RankInput> readAgain(PipelineInput in, Path file) {
+        try {
+            return JobReader.readOne(in.formats(), file, file, in.read(),
+                    new RankNaming(in.rankRegex()), t -> analyseRank(t, in.steps(), in.options(), new ArrayList<>()));
+        } catch (TraceFormatException e) {
+            throw new PipelineInputException(e.getMessage(), e);
+        }
     }
 
     /** An input that could not be read, as the report lists it. */

@@ -1,6 +1,7 @@
 package io.overlapanalyze.cli;
 
 import io.overlapanalyze.options.StderrWarnings;
+import io.overlapanalyze.options.OutputFormat;
 import io.overlapanalyze.options.SafeOutput;
 import io.overlapanalyze.options.DebugOption;
 import io.overlapanalyze.options.ReportOutput;
@@ -10,6 +11,8 @@ import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.PipelineResult;
 import io.overlapanalyze.render.ReportRenderer;
 import io.overlapanalyze.render.html.HtmlRenderer;
+import io.overlapanalyze.render.html.JobAnalysis;
+import io.overlapanalyze.render.html.JobPictures;
 import io.overlapanalyze.render.timeline.TerminalTimeline;
 import io.overlapanalyze.render.timeline.TimelineIndex;
 import io.overlapanalyze.report.AnalysisReport;
@@ -111,16 +114,35 @@ public final class AnalyzeCommand implements Callable<Integer> {
         SafeOutput.requireDistinct(outputs);
         TraceInputs.Expanded expanded = inputs.expand(pipelineInput);
         expanded.check(html, output);
-        PipelineResult result = expanded.run(spec.commandLine().getErr());
-        Analysed analysed = new Analysed(result.report(), TimelineIndex.of(result.inputs()));
+        // The job path: each rank's model is dropped once it is analysed, digested for the cross-rank
+        // step and reduced to what the pictures asked for may draw; a big job's JSON spills the
+        // ranks' reports until they are written.
+        int inputCount = expanded.files().files().size();
+        JobPictures pictures = new JobPictures(html != null ? inputCount : 0,
+                report.format() == OutputFormat.TEXT ? timeline : Boolean.FALSE);
+        boolean spill = report.format() == OutputFormat.JSON && html == null && inputCount > JobAnalysis.SPILL_INPUTS;
+        try (JobAnalysis job = JobAnalysis.run(pipelineInput, expanded.files(), pictures, spill,
+                spec.commandLine().getErr())) {
+            write(job, expanded, html, output);
+        }
+        return ExitCodes.OK;
+    }
+
+    private void write(JobAnalysis job, TraceInputs.Expanded expanded, Path html, Path output) {
+        PipelineResult result = job.result();
+        Analysed analysed = new Analysed(result.report(), job.pictures());
         AnalysisReport analysis = analysed.report();
         StderrWarnings.ofPipeline(spec.commandLine().getErr(), result);
+        if (job.spills()) {
+            StderrWarnings.notes(spec.commandLine().getErr(), List.of(job.spillNote()));
+        }
         if (html != null) {
             SafeOutput.write(html, expanded.touched(),
                     w -> new HtmlRenderer(analysed.timelines(), report.layout()).render(analysis, w));
         }
 
-        ReportRenderer renderer = report.renderer(terminalTimeline(analysed));
+        // JSON always carries crossCheck; a spilled job's JSON streams the ranks' reports back.
+        ReportRenderer renderer = job.spills() ? job.jsonRenderer() : report.renderer(terminalTimeline(analysed));
         if (output != null) {
             SafeOutput.writeBytes(output, expanded.touched(), o -> renderer.render(analysis, o));
         } else {
@@ -142,7 +164,6 @@ public final class AnalyzeCommand implements Callable<Integer> {
             }
             stdout.flush();
         }
-        return ExitCodes.OK;
     }
 
     /**

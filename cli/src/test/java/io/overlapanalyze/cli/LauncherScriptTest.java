@@ -134,6 +134,30 @@ class LauncherScriptTest {
     }
 
     @Test
+    void aBigJobWhoseReportIsJsonAloneGetsABoundedHeap() throws Exception {
+        Path job = Files.createDirectories(tmp.resolve("job"));
+        for (int i = 0; i < 65; i++) {
+            sparse(job.resolve("rank-" + i + ".pt.trace.json"), 4 * MB); // 65 inputs: the job path spills
+        }
+        List<String> json = run(Duration.ofSeconds(60), "-f", "json", "-o", tmp.resolve("r.json").toString(),
+                job.toString());
+        long cores = Runtime.getRuntime().availableProcessors();
+        // 1 GB, and half the largest input's 4 MB per reader (one per core).
+        assertTrue(json.contains("-Xmx" + (1024 + cores * 2) + "m"), json.toString());
+        assertFalse(json.contains("-XX:MaxRAMPercentage=50"), json.toString());
+        for (String[] args : List.of(new String[] {job.toString()}, new String[] {"-f", "json", "--html",
+                tmp.resolve("p.html").toString(), job.toString()}, new String[] {"summary", job.toString()})) {
+            List<String> other = run(Duration.ofSeconds(60), args);
+            assertTrue(other.contains("-XX:MaxRAMPercentage=50"), "keeps every report: the default heap, "
+                    + List.of(args) + ": " + other);
+            assertTrue(other.stream().noneMatch(a -> a.startsWith("-Xmx")), other.toString());
+        }
+        Files.delete(job.resolve("rank-64.pt.trace.json"));
+        List<String> small = run(Duration.ofSeconds(60), "-f", "json", job.toString());
+        assertTrue(small.contains("-XX:MaxRAMPercentage=50"), "64 inputs are not spilled: " + small);
+    }
+
+    @Test
     void optionValuesAreNeverScannedInputsAre() throws Exception {
         Path big = tmp.resolve("big");
         sparse(big.resolve("deep/er/x.pt.trace.json"), 40 * MB);

@@ -85,7 +85,7 @@ public final class ReportJson {
 
     /**
      * The JSON report (or a {@code summary} baseline) written streaming: a rank whose full report is
-     * in a part file is copied from that file into its place, one at a time, so the writer never holds
+     * elsewhere (a Spark task's part file, a file the CLI's job path spilled it to) is copied from that file into its place, one at a time, so the writer never holds
      * them all. Same mapper, same pretty printer, same field order: the bytes are {@link #write}'s (with
      * {@code summary}, {@link SummaryFile#write}'s).
      *
@@ -97,46 +97,62 @@ public final class ReportJson {
      * @param summary  true for a {@code summary} baseline ({@code "kind"} first), false for {@code -f json}
      * @param readPart reads a part file's rank report ({@link #readRankPart} over wherever parts are kept)
      */
-    public static void write(OutputStream out, AnalysisReport report, Map<RankReport, String> parts, Findings findings,
-                             boolean summary, Function<String, RankReport> readPart) throws IOException {
-        ObjectNode top = MAPPER.valueToTree(new AnalysisReport(report.schemaVersion(), report.tool(), List.of(),
-                report.crossRank(), report.findings(), report.hang()));
+    public static <P> void write(OutputStream out, AnalysisReport report, Map<RankReport, P> parts, Findings findings,
+                                 boolean summary, Function<P, RankReport> readPart) throws IOException {
         try (JsonGenerator g = MAPPER.getFactory().createGenerator(out)) {
-            g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
-            g.setPrettyPrinter(new DefaultPrettyPrinter());
-            g.writeStartObject();
-            if (summary) {
-                g.writeStringField("kind", ToolFile.SUMMARY.kind());
-            }
-            List<JobFindings.RankFindingsOf> judged = List.of();
-            for (Iterator<Map.Entry<String, JsonNode>> it = top.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> field = it.next();
-                g.writeFieldName(field.getKey());
-                if (field.getKey().equals("ranks")) {
-                    judged = writeRanks(g, report.ranks(), parts, findings, readPart);
-                } else if (field.getKey().equals("findings") && !parts.isEmpty()) {
-                    // The job's findings come from every rank's, and a rank in a part file is judged
-                    // only as it is copied in: they are ranked once the ranks are written.
-                    MAPPER.writeValue(g, findings.job(judged));
-                } else {
-                    MAPPER.writeTree(g, field.getValue());
-                }
-            }
-            g.writeEndObject();
+            writeStreamed(g, report, parts, findings, summary, readPart);
         }
         out.write(System.lineSeparator().getBytes(StandardCharsets.US_ASCII));
         out.flush();
     }
 
+    /** As {@link #write(OutputStream, AnalysisReport, Map, Findings, boolean, Function)}, to characters. */
+    public static <P> void write(Writer out, AnalysisReport report, Map<RankReport, P> parts, Findings findings,
+                                 boolean summary, Function<P, RankReport> readPart) throws IOException {
+        try (JsonGenerator g = MAPPER.getFactory().createGenerator(out)) {
+            writeStreamed(g, report, parts, findings, summary, readPart);
+        }
+        out.write(System.lineSeparator());
+        out.flush();
+    }
+
+    private static <P> void writeStreamed(JsonGenerator g, AnalysisReport report, Map<RankReport, P> parts,
+                                          Findings findings, boolean summary, Function<P, RankReport> readPart)
+            throws IOException {
+        ObjectNode top = MAPPER.valueToTree(new AnalysisReport(report.schemaVersion(), report.tool(), List.of(),
+                report.crossRank(), report.findings(), report.hang()));
+        g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+        g.setPrettyPrinter(new DefaultPrettyPrinter());
+        g.writeStartObject();
+        if (summary) {
+            g.writeStringField("kind", ToolFile.SUMMARY.kind());
+        }
+        List<JobFindings.RankFindingsOf> judged = List.of();
+        for (Iterator<Map.Entry<String, JsonNode>> it = top.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = it.next();
+            g.writeFieldName(field.getKey());
+            if (field.getKey().equals("ranks")) {
+                judged = writeRanks(g, report.ranks(), parts, findings, readPart);
+            } else if (field.getKey().equals("findings") && !parts.isEmpty()) {
+                // The job's findings come from every rank's, and a rank read back is judged
+                // only as it is copied in: they are ranked once the ranks are written.
+                MAPPER.writeValue(g, findings.job(judged));
+            } else {
+                MAPPER.writeTree(g, field.getValue());
+            }
+        }
+        g.writeEndObject();
+    }
+
     /** Writes the ranks, each in a part file judged as it is copied in; returns every rank's findings. */
-    private static List<JobFindings.RankFindingsOf> writeRanks(JsonGenerator g, List<RankReport> ranks,
-                                                              Map<RankReport, String> parts, Findings findings,
-                                                              Function<String, RankReport> readPart)
+    private static <P> List<JobFindings.RankFindingsOf> writeRanks(JsonGenerator g, List<RankReport> ranks,
+                                                                  Map<RankReport, P> parts, Findings findings,
+                                                                  Function<P, RankReport> readPart)
             throws IOException {
         List<JobFindings.RankFindingsOf> judged = new ArrayList<>(ranks.size());
         g.writeStartArray();
         for (RankReport r : ranks) {
-            String part = parts.get(r);
+            P part = parts.get(r);
             RankReport written = part == null ? r : findings.revise(readPart.apply(part));
             MAPPER.writeValue(g, written);
             judged.add(new JobFindings.RankFindingsOf(written.rank(), written.findings()));

@@ -9,6 +9,7 @@ import io.overlapanalyze.formats.input.Messages;
 import io.overlapanalyze.formats.input.ThreadBudget;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
+import io.overlapanalyze.render.html.JobPictures;
 import io.overlapanalyze.render.html.RemoteTimelines;
 import io.overlapanalyze.render.timeline.PrecomputedTimelines;
 import io.overlapanalyze.report.RankReport;
@@ -118,13 +119,11 @@ final class RankTask implements Function<RankFile, RankOutcome> {
         if (settings.htmlRanks() <= 0) {
             return null;
         }
-        Set<String> send;
         if (settings.timelineSteps() != null) {
-            send = settings.timelineSteps().getOrDefault(key, Set.of());
-        } else {
-            send = RemoteTimelines.stepsThatMayBeDrawn(in.report(), settings.htmlRanks());
+            return RemoteTimelines.of(in.trace(), in.report(), settings.timelineSteps().getOrDefault(key, Set.of()));
         }
-        return RemoteTimelines.of(in.trace(), in.report(), send);
+        // What the CLI's job path keeps of a rank for its page: the same code.
+        return new JobPictures(settings.htmlRanks(), Boolean.FALSE).keep(in);
     }
 
     private static String writePart(Configuration conf, String location, byte[] json) {

@@ -89,6 +89,7 @@ public final class JobReader {
         int threads = workers(files);
         boolean progress = progressOut != null && System.console() != null && isLarge(files);
         AtomicInteger done = new AtomicInteger();
+        long started = System.nanoTime();
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "overlap-analyze-reader");
             t.setDaemon(true);
@@ -101,8 +102,9 @@ public final class JobReader {
                     List<T> out = readOne(formats, f, sniffed.get(f), f, options, naming, then);
                     if (progress) {
                         synchronized (progressOut) {
-                            progressOut.print("\roverlap-analyze: read " + done.incrementAndGet() + " of "
-                                    + files.size() + " files");
+                            int n = done.incrementAndGet();
+                            progressOut.print("\roverlap-analyze: read " + n + " of " + files.size() + " files"
+                                    + estimate(System.nanoTime() - started, n, files.size()) + "   ");
                             progressOut.flush();
                         }
                     }
@@ -141,6 +143,21 @@ public final class JobReader {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * How long the rest of a read will take at the pace so far (", about 2 min left"), or "" until a
+     * few inputs are done: a line for a person at a terminal, never in a report.
+     */
+    static String estimate(long elapsedNs, int done, int total) {
+        if (done < 2 || done >= total) {
+            return "";
+        }
+        long leftS = (long) ((double) elapsedNs / done * (total - done) / 1e9);
+        if (leftS < 60) {
+            return ", about " + Math.max(1, leftS) + " s left";
+        }
+        return ", about " + (leftS + 30) / 60 + " min left";
     }
 
     /**

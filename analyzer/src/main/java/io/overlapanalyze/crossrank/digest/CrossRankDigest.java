@@ -60,7 +60,8 @@ public final class CrossRankDigest {
         return new RankInput(trace(full.trace()), report(full.report()));
     }
 
-    static RankTrace trace(RankTrace t) {
+    /** The digest of one rank's trace alone: what the cross-rank analysis reads of it (see the class comment). */
+    public static RankTrace trace(RankTrace t) {
         DeviceIntervals d = t.device();
         StringPool pool = new StringPool();
         int kept = 0;
@@ -141,7 +142,8 @@ public final class CrossRankDigest {
         return new Attribution(a.kind(), links);
     }
 
-    static RankReport report(RankReport r) {
+    /** The digest of one rank's report alone: what the cross-rank analysis reads of it (see the class comment). */
+    public static RankReport report(RankReport r) {
         List<StepReport> steps = new ArrayList<>();
         for (StepReport s : r.steps()) {
             boolean window = s.deviceStartNs() != null && s.deviceEndNs() != null;

@@ -1,0 +1,132 @@
+package io.overlapanalyze.render.html;
+
+import io.overlapanalyze.formats.TraceFormats;
+import io.overlapanalyze.pipeline.AnalysisPipeline;
+import io.overlapanalyze.pipeline.PipelineInput;
+import io.overlapanalyze.pipeline.PipelineResult;
+import io.overlapanalyze.render.JsonRenderer;
+import io.overlapanalyze.render.ReportRenderer;
+import io.overlapanalyze.render.TextRenderer;
+import io.overlapanalyze.render.timeline.PrecomputedTimelines;
+import io.overlapanalyze.render.timeline.TerminalTimeline;
+import io.overlapanalyze.render.timeline.TimelineIndex;
+import io.overlapanalyze.report.AnalysisReport;
+import io.overlapanalyze.report.CrossRankReport;
+import io.overlapanalyze.synth.Job;
+import io.overlapanalyze.synth.JobWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The job path (issue 32: each rank's model dropped once it is analysed and digested, the cross-rank
+ * analysis on digests, a big job's reports spilled) writes what the pipeline writes with every
+ * model at hand, byte for byte: the JSON report spilled or not, the HTML page and the terminal
+ * timelines from what was kept of each rank, and a page step no rank kept, read again.
+ */
+class JobAnalysisTest {
+    @TempDir
+    Path tmp;
+
+    /** A job with a slow rank and a reordered collective: the cross-rank section has a mismatch to find. */
+    private Path job(String name, int ranks, int steps) throws IOException {
+        String json = "{\"name\": \"" + name + "\", \"ranks\": " + ranks + ", \"scenario\": \"seed-4ms\", \"steps\": "
+                + steps + ", \"slowRank\": 1, \"delayUs\": 300,"
+                + " \"bucketTypes\": [\"allreduce\", \"reducescatter\", \"allreduce\"],"
+                + " \"perturbations\": [{\"kind\": \"reorder\", \"rank\": " + (ranks - 1)
+                + ", \"step\": 2, \"bucket\": 1}]}";
+        Path dir = Files.createDirectories(tmp.resolve(name));
+        JobWriter.write(Job.parse(json, name + ".job.json"), dir, false);
+        return dir;
+    }
+
+    private static String bytes(ReportRenderer renderer, AnalysisReport report) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        renderer.render(report, out);
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private static JobAnalysis jobPath(PipelineInput in, JobPictures pictures, boolean spill) {
+        TraceFormats.Expanded expanded = AnalysisPipeline.expand(in, f -> false);
+        return JobAnalysis.run(in, expanded, pictures, spill, null);
+    }
+
+    @Test
+    void theJsonReportIsTheFullModelsBytesSpilledOrNot() throws IOException {
+        PipelineInput in = PipelineInput.of(List.of(job("json", 6, 4)));
+        PipelineResult full = AnalysisPipeline.run(in);
+        CrossRankReport cross = full.report().crossRank();
+        assertNotNull(cross);
+        assertFalse(cross.mismatches().isEmpty(), "rank 5's reordered collectives are a mismatch");
+        String expected = bytes(new JsonRenderer(), full.report());
+        try (JobAnalysis kept = jobPath(in, JobPictures.none(), false)) {
+            assertFalse(kept.spills());
+            assertEquals(expected, bytes(new JsonRenderer(), kept.result().report()));
+        }
+        Path dir;
+        try (JobAnalysis spilled = jobPath(in, JobPictures.none(), true)) {
+            assertTrue(spilled.spills());
+            assertEquals(6, spilled.parts().size(), "every rank's report spilled");
+            dir = spilled.spilled().directory();
+            assertEquals(6, spilled.spilled().count());
+            assertTrue(Files.isDirectory(dir));
+            assertEquals(expected, bytes(spilled.jsonRenderer(), spilled.result().report()));
+            StringWriter chars = new StringWriter();
+            spilled.jsonRenderer().render(spilled.result().report(), chars);
+            assertEquals(expected, chars.toString(), "to characters as to bytes");
+        }
+        assertFalse(Files.exists(dir), "closing deletes the spilled reports");
+    }
+
+    @Test
+    void thePageAndTheTerminalTimelinesAreTheFullModels() throws IOException {
+        PipelineInput in = PipelineInput.of(List.of(job("pictures", 4, 5)));
+        PipelineResult full = AnalysisPipeline.run(in);
+        StringWriter page = new StringWriter();
+        new HtmlRenderer(TimelineIndex.of(full.inputs())).render(full.report(), page);
+        String text = bytes(new TextRenderer(false, new TerminalTimeline(TimelineIndex.of(full.inputs()), 120, false)),
+                full.report());
+        try (JobAnalysis job = jobPath(in, new JobPictures(4, null), false)) {
+            StringWriter fromKept = new StringWriter();
+            new HtmlRenderer(job.pictures()).render(job.result().report(), fromKept);
+            assertEquals(page.toString(), fromKept.toString());
+            assertEquals(text, bytes(new TextRenderer(false, new TerminalTimeline(job.pictures(), 120, false)),
+                    job.result().report()));
+            assertTrue(text.contains(" timeline: 0 to "), "the timelines are drawn");
+        }
+    }
+
+    @Test
+    void aStepThePageDrawsThatNoRankKeptIsReadAgain() throws IOException {
+        PipelineInput in = PipelineInput.of(List.of(job("again", 3, 4)));
+        PipelineResult full = AnalysisPipeline.run(in);
+        StringWriter page = new StringWriter();
+        new HtmlRenderer(TimelineIndex.of(full.inputs())).render(full.report(), page);
+        // Each rank keeps its steps' sizes and no unions: every step the page draws is read again.
+        AnalysisPipeline.Job<PrecomputedTimelines> job = AnalysisPipeline.analyseJob(
+                AnalysisPipeline.expand(in, f -> false), in, null,
+                r -> new AnalysisPipeline.Reduced<>(r.report(), RemoteTimelines.of(r.trace(), r.report(), Set.of())));
+        var ranks = JobPictures.reportsOf(job.result().inputs());
+        TimelineIndex index = JobPictures.index(ranks, job.kept());
+        assertFalse(RemoteTimelines.missing(job.result().report(), index).isEmpty());
+        JobPictures.completeForPage(job.result().report(), index, ranks, job.kept(), JobPictures.readingAgain(
+                job.result().inputs(), source -> AnalysisPipeline.readAgain(in, Path.of(source))));
+        assertTrue(RemoteTimelines.missing(job.result().report(), index).isEmpty());
+        StringWriter again = new StringWriter();
+        new HtmlRenderer(index).render(job.result().report(), again);
+        assertEquals(page.toString(), again.toString());
+    }
+}
