@@ -63,7 +63,7 @@ import java.util.zip.ZipException;
  * ({@link #readWithJackson}, the reference), chosen as {@link JsonReadStrategy} says: the scanner
  * gives up ({@link Unsupported}) on anything outside a strict subset of what Jackson takes, damage
  * included, and the file is then read by Jackson, so results, warnings and messages are always the
- * reference path's (ARCHITECTURE.md, "Two paths").
+ * reference path's (ARCHITECTURE.md, "Why two JSON decoders and not one").
  *
  * <p>Damage is handled as kineto.md §9 asks: a file cut short (crash, {@code .tmp}, truncated gzip)
  * after at least one complete event gives a partial trace flagged {@code truncated} with a warning;
