@@ -7,7 +7,8 @@
 # both jars wrote the same report, byte for byte.
 #
 #   bench/ab-readers.sh OLD_JAR NEW_JAR [ROUNDS=3]
-#   KINETO_STEPS=2780 (≈ 1 GB)  ASCEND_STEPS=140 (≈ 213 MB)  NSYS_STEPS=300 (≈ 96 MB, 751 k kernels)
+#   KINETO_STEPS=2780 (≈ 1 GB of Kineto JSON)  ASCEND_STEPS=2780 (≈ 480 MB of timeline)  NSYS_STEPS=2780 (≈ 150 MB)
+#   INPUTS="kineto.json ascend nsys.sqlite" (a subset to time)
 #   WORK=DIR (inputs are kept there and reused; default bench/out/ab)
 #
 # Inputs are written with NEW_JAR's generator: the Kineto trace of
@@ -33,15 +34,15 @@ gen() { # NAME STEPS synth-args...
   java -Xmx2g -jar "$new" synth "$work/$name.scenario.json" -o "$work/$name" "$@" >/dev/null 2>&1
 }
 gen kineto.json "${KINETO_STEPS:-2780}"
-gen ascend "${ASCEND_STEPS:-140}" --format ascend
-gen nsys.sqlite "${NSYS_STEPS:-300}"
+gen ascend "${ASCEND_STEPS:-2780}" --format ascend
+gen nsys.sqlite "${NSYS_STEPS:-2780}"
 
 echo "# bench/ab-readers.sh $(date -u +%FT%TZ), $(nproc) cores, $rounds rounds, -Xmx$heap $LAUNCHER_BIG_INPUT_OPTS"
 echo "# old: $old"
 echo "# new: $new"
 results="$work/results.txt"
 : >"$results"
-for input in kineto.json ascend nsys.sqlite; do
+for input in ${INPUTS:-kineto.json ascend nsys.sqlite}; do
   bytes="$(du -sb "$work/$input" | cut -f1)"
   for ((r = 1; r <= rounds; r++)); do
     for side in old new; do
