@@ -44,7 +44,7 @@ if [[ ! -s "$big" || "$(cat "$big.steps" 2>/dev/null)" != "$STEPS" ]]; then
   echo "$STEPS" >"$big.steps"
   rm -f "$out/tmp.scenario.json"
 fi
-bytes="$(stat -c %s "$big")"
+bytes="$(stat -L -c %s "$big")"
 say "trace: $(basename "$big"), $STEPS steps, $bytes bytes"
 
 # One run under /usr/bin/time -v: prints "wall cpu user sys maxrss_kB".
