@@ -6,6 +6,7 @@ import io.overlapanalyze.findings.RankMedians;
 import io.overlapanalyze.formats.JobReader;
 import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.formats.input.Messages;
+import io.overlapanalyze.formats.input.SniffedInput;
 import io.overlapanalyze.formats.input.ThreadBudget;
 import io.overlapanalyze.formats.input.TraceFormatException;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
@@ -70,15 +71,19 @@ final class RankTask implements Function<RankFile, RankOutcome> {
         TraceFormats formats = TraceFormats.standard();
         List<String> stepNames = Collections.synchronizedList(new ArrayList<>());
         try (LocalCopy copy = LocalCopy.of(file, conf)) {
+            // A walked file is sniffed once, for the not-a-trace check, and the read takes that sniff.
+            SniffedInput sniffed = null;
             if (file.walked()) {
-                String why = formats.notATrace(copy.path(), settings.limits());
-                if (why != null) {
-                    return RankOutcome.skipped(file, Messages.quote(file.shownAs()) + ": " + copy.relabel(why) + ", skipped");
+                TraceFormats.Walked check = formats.checkWalked(copy.path(), settings.limits());
+                if (check.notATrace() != null) {
+                    return RankOutcome.skipped(file, Messages.quote(file.shownAs()) + ": "
+                            + copy.relabel(check.notATrace()) + ", skipped");
                 }
+                sniffed = check.sniffed();
             }
             List<RankInput> inputs;
             try {
-                inputs = JobReader.readOne(formats, copy.path(), copy.namedAs(), settings.readOptions(),
+                inputs = JobReader.readOne(formats, copy.path(), sniffed, copy.namedAs(), settings.readOptions(),
                         settings.naming(), t -> AnalysisPipeline.analyseRank(copy.relabel(t), settings.steps(),
                                 settings.options(), stepNames));
             } catch (TraceFormatException e) {

@@ -73,7 +73,7 @@ public final class JobReader {
     }
 
     /** As {@link #readOne(TraceFormats, Path, Path, ReadOptions, RankNaming, Function)}, {@code file} already sniffed when {@code sniffed} is given. */
-    static <T> List<T> readOne(TraceFormats formats, Path file, SniffedInput sniffed, Path namedAs, ReadOptions options,
+    public static <T> List<T> readOne(TraceFormats formats, Path file, SniffedInput sniffed, Path namedAs, ReadOptions options,
                                RankNaming naming, Function<RankTrace, T> then) throws TraceFormatException {
         List<T> out = new ArrayList<>();
         List<RankTrace> traces = formats.read(file, options, sniffed);

@@ -236,13 +236,25 @@ public final class TraceFormats {
     }
 
     /**
-     * Why a file found by walking a directory is no trace by content (a job's {@code config.json}, a
-     * saved result), or {@code null} when it may be one: the check {@link #expand(List, PathMatcher,
-     * Predicate)} applies to what it walks, for a caller that walks elsewhere (a remote file system).
+     * The check {@link #expand(List, PathMatcher, Predicate)} applies to what it walks, for a caller
+     * that walks elsewhere (a remote file system): whether a file found by walking a directory is no
+     * trace by content (a job's {@code config.json}, a saved result), with what was sniffed of it so
+     * that reading it opens it only once more ({@link JobReader#readOne(TraceFormats, Path, SniffedInput,
+     * Path, ReadOptions, RankNaming, Function)}).
      */
-    public String notATrace(Path walkedFile, InputLimits limits) {
+    public Walked checkWalked(Path walkedFile, InputLimits limits) {
         SniffedInput s = sniffQuietly(walkedFile, limits);
-        return s == null ? null : TraceContent.notATrace(s, limits);
+        return new Walked(s, s == null ? null : TraceContent.notATrace(s, limits));
+    }
+
+    /**
+     * A walked file as {@link #checkWalked} found it.
+     *
+     * @param sniffed   what was sniffed, for the read to take instead of sniffing again; {@code null}
+     *                  when the file could not be sniffed (the readers say why)
+     * @param notATrace why it is no trace, or {@code null} when it may be one
+     */
+    public record Walked(SniffedInput sniffed, String notATrace) {
     }
 
     /**

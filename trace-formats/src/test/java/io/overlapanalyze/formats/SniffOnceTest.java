@@ -71,6 +71,32 @@ class SniffOnceTest {
         assertEquals(expected, counted);
     }
 
+    /**
+     * A caller that walks elsewhere (a Spark task, one walked file each) checks the file and reads it
+     * with one sniff: the check hands its sniff to the read.
+     */
+    @Test
+    void aFileWalkedElsewhereIsSniffedOnceForTheCheckAndTheRead() throws Exception {
+        Path rank = tmp.resolve("rank-0.pt.trace.json");
+        Files.copy(FOUR_RANKS.resolve("rank-0.pt.trace.json"), rank);
+        Path config = tmp.resolve("config.json");
+        Files.writeString(config, "{\"world_size\": 4}\n", StandardCharsets.UTF_8);
+        Map<Path, Integer> sniffs = new ConcurrentHashMap<>();
+        TraceFormats formats = TraceFormats.standard().withSniffer((input, limits) -> {
+            sniffs.merge(input.getFileName(), 1, Integer::sum);
+            return SniffedInput.of(input, limits);
+        });
+
+        TraceFormats.Walked check = formats.checkWalked(rank, InputLimits.DEFAULT);
+        assertEquals(null, check.notATrace());
+        List<RankTrace> read = JobReader.readOne(formats, rank, check.sniffed(), rank, ReadOptions.DEFAULT,
+                new RankNaming(null), t -> t);
+        assertEquals(1, read.size());
+        assertEquals("not a trace (a JSON object without \"traceEvents\")",
+                formats.checkWalked(config, InputLimits.DEFAULT).notATrace());
+        assertEquals(Map.of(rank.getFileName(), 1, config.getFileName(), 1), sniffs);
+    }
+
     /** A read under other limits than the walk's does not take the walk's sniff: the limits decide what is refused. */
     @Test
     void aReadUnderOtherLimitsSniffsAgain() throws Exception {
