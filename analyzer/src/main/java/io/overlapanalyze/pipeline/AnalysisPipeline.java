@@ -9,6 +9,7 @@ import io.overlapanalyze.crossrank.CrossRankSplits;
 import io.overlapanalyze.crossrank.RankInput;
 import io.overlapanalyze.crossrank.StepWaits;
 import io.overlapanalyze.crossrank.digest.CrossRankDigest;
+import io.overlapanalyze.crossrank.digest.SharedValues;
 import io.overlapanalyze.findings.Findings;
 import io.overlapanalyze.findings.RankMedians;
 import io.overlapanalyze.formats.JobReader;
@@ -112,13 +113,19 @@ public final class AnalysisPipeline {
     /**
      * What the job path holds of one rank once its model is dropped.
      *
-     * @param held the report the job is assembled with: the rank's full report, or a stand-in for it
-     *             (at least what a digest's report keeps, {@link CrossRankDigest#report}, and the rank's
-     *             warnings) when the caller keeps the full one elsewhere (a spill file) and revises it
-     *             with the result's {@link PipelineResult#findings()} as it writes it
+     * @param held the report the job is assembled with: the rank's full report, or {@code null} where the
+     *             caller keeps the full one elsewhere (a spill file, see {@link #reportElsewhere}) and
+     *             revises it with the result's {@link PipelineResult#findings()} as it writes it
      * @param kept what the caller keeps besides (the pictures' timelines), or {@code null}
      */
     public record Reduced<T>(RankReport held, T kept) {
+        /**
+         * The caller keeps the rank's full report elsewhere: the job holds a {@link #standIn} for it, its
+         * names shared with the job's other digests.
+         */
+        public static <T> Reduced<T> reportElsewhere(T kept) {
+            return new Reduced<>(null, kept);
+        }
     }
 
     /**
@@ -149,13 +156,15 @@ public final class AnalysisPipeline {
         }
         List<Path> files = expanded.files();
         Queue<String> stepNames = new ConcurrentLinkedQueue<>();
+        SharedValues shared = new SharedValues();
         JobReader.Read<ReadRank<T>> loaded;
         try {
             loaded = in.formats().readInParallel(expanded, in.read(), naming, t -> {
                 RankInput full = analyseRank(t, selection, options, stepNames);
                 Reduced<T> reduced = reduce.apply(full);
+                RankReport held = reduced.held() != null ? reduced.held() : standIn(full.report(), shared);
                 // Every rank's medians from its full report, which the job may no longer hold.
-                return new ReadRank<>(forCrossRank(new RankInput(full.trace(), reduced.held())),
+                return new ReadRank<>(forCrossRank(new RankInput(full.trace(), held), shared),
                         keepModels ? full.trace() : null, RankMedians.of(full.report()), reduced.kept());
             }, progress);
         } catch (TraceFormatException e) {
@@ -197,10 +206,10 @@ public final class AnalysisPipeline {
      * A rank's input to the cross-rank analysis: its digest's trace ({@link CrossRankDigest}: what the
      * analysis reads of it, and all Spark sends) with the rank's own report, as a Spark driver holds it
      * for a rank whose report came inline; a Flight Recorder dump keeps its ring buffer and declared
-     * groups, which the hang analysis reads.
+     * groups, which the hang analysis reads. Its names and process groups are taken from {@code shared}.
      */
-    public static RankInput forCrossRank(RankInput full) {
-        RankTrace digest = CrossRankDigest.trace(full.trace());
+    public static RankInput forCrossRank(RankInput full, SharedValues shared) {
+        RankTrace digest = CrossRankDigest.trace(full.trace(), shared);
         RankTrace t = full.trace();
         if (t.flightRecorder() != null) {
             digest = digest.withGroups(t.groups()).withFlightRecorder(t.flightRecorder());
@@ -213,8 +222,8 @@ public final class AnalysisPipeline {
      * ({@link CrossRankDigest#report}: all the cross-rank analysis reads) with the rank's warnings,
      * which standard error lists.
      */
-    public static RankReport standIn(RankReport full) {
-        RankReport d = CrossRankDigest.report(full);
+    static RankReport standIn(RankReport full, SharedValues shared) {
+        RankReport d = CrossRankDigest.report(full, shared);
         return new RankReport(d.rank(), d.rankSource(), d.source(), d.format(), d.worldSize(), d.steps(), d.totals(),
                 d.notes(), full.warnings(), d.crossCheck(), d.parallelism(), d.contention(), d.notAvailable(),
                 d.preCapture(), d.findings(), d.largestGroupSize(), d.deviceModel());

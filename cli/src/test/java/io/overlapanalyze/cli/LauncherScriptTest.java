@@ -142,15 +142,18 @@ class LauncherScriptTest {
         List<String> json = run(Duration.ofSeconds(60), "-f", "json", "-o", tmp.resolve("r.json").toString(),
                 job.toString());
         long cores = Runtime.getRuntime().availableProcessors();
-        // 1 GB, and half the largest input's 4 MB per reader (one per core).
-        assertTrue(json.contains("-Xmx" + (1024 + cores * 2) + "m"), json.toString());
+        // The readers': 1 GB and half the largest input's 4 MB per reader (one per core), half of it young;
+        // the digests': an eighth of the 65 x 4 MB of inputs (32.5 MB, whole MB).
+        long readers = 1024 + cores * 2;
+        assertTrue(json.contains("-Xmn" + readers / 2 + "m"), json.toString());
+        assertTrue(json.contains("-Xmx" + (readers + 32) + "m"), json.toString());
         assertFalse(json.contains("-XX:MaxRAMPercentage=50"), json.toString());
         for (String[] args : List.of(new String[] {job.toString()}, new String[] {"-f", "json", "--html",
                 tmp.resolve("p.html").toString(), job.toString()}, new String[] {"summary", job.toString()})) {
             List<String> other = run(Duration.ofSeconds(60), args);
             assertTrue(other.contains("-XX:MaxRAMPercentage=50"), "keeps every report: the default heap, "
                     + List.of(args) + ": " + other);
-            assertTrue(other.stream().noneMatch(a -> a.startsWith("-Xmx")), other.toString());
+            assertTrue(other.stream().noneMatch(a -> a.startsWith("-Xmx") || a.startsWith("-Xmn")), other.toString());
         }
         Files.delete(job.resolve("rank-64.pt.trace.json"));
         List<String> small = run(Duration.ofSeconds(60), "-f", "json", job.toString());

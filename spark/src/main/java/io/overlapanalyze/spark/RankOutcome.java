@@ -1,6 +1,7 @@
 package io.overlapanalyze.spark;
 
 import io.overlapanalyze.crossrank.digest.RankDigest;
+import io.overlapanalyze.crossrank.digest.SharedValues;
 import io.overlapanalyze.findings.RankMedians;
 import io.overlapanalyze.model.FlightRecorderDump;
 import io.overlapanalyze.model.ProcessGroup;
@@ -52,9 +53,12 @@ record RankOutcome(RankFile file, List<Rank> ranks, String unreadable, String sk
             implements Serializable {
         private static final long serialVersionUID = 2L;
 
-        /** The digest as the driver's cross-rank input, with the dump's content when the rank is a dump. */
-        RankInput input() {
-            RankInput in = digest.toInput();
+        /**
+         * The digest as the driver's cross-rank input, with the dump's content when the rank is a dump; its
+         * names and process groups taken from the job's {@code shared}.
+         */
+        RankInput input(SharedValues shared) {
+            RankInput in = digest.toInput(shared);
             if (flightRecorder == null) {
                 return in;
             }

@@ -1,6 +1,7 @@
 package io.overlapanalyze.spark;
 
 import io.overlapanalyze.crossrank.RankInput;
+import io.overlapanalyze.crossrank.digest.SharedValues;
 import io.overlapanalyze.findings.JobFindings;
 import io.overlapanalyze.findings.RankMedians;
 import io.overlapanalyze.formats.JobReader;
@@ -67,6 +68,7 @@ final class SparkJob {
         List<String> skipped = new ArrayList<>(inputs.skipped());
         List<String> stepNames = new ArrayList<>();
         Map<Integer, RankMedians> medians = new java.util.TreeMap<>();
+        SharedValues shared = new SharedValues();
         for (int i = 0; i < outcomes.size(); i++) {
             RankOutcome o = outcomes.set(i, null);
             if (o.unreadable() != null) {
@@ -78,7 +80,7 @@ final class SparkJob {
             stepNames.addAll(o.stepNames());
             for (int k = 0; k < o.ranks().size(); k++) {
                 RankOutcome.Rank r = o.ranks().get(k);
-                RankInput digest = r.input();
+                RankInput digest = r.input(shared);
                 RankReport shown = r.report() != null ? r.report() : digest.report();
                 ranks.add(new RankInput(digest.trace(), shown));
                 medians.putIfAbsent(shown.rank(), r.medians());

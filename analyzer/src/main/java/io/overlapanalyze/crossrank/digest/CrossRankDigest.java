@@ -57,11 +57,15 @@ public final class CrossRankDigest {
 
     /** The digest of one rank's input: same rank, a pruned trace and a reduced report. */
     public static RankInput of(RankInput full) {
-        return new RankInput(trace(full.trace()), report(full.report()));
+        SharedValues shared = new SharedValues();
+        return new RankInput(trace(full.trace(), shared), report(full.report(), shared));
     }
 
-    /** The digest of one rank's trace alone: what the cross-rank analysis reads of it (see the class comment). */
-    public static RankTrace trace(RankTrace t) {
+    /**
+     * The digest of one rank's trace alone: what the cross-rank analysis reads of it (see the class
+     * comment), its names and process groups taken from {@code shared}.
+     */
+    public static RankTrace trace(RankTrace t, SharedValues shared) {
         DeviceIntervals d = t.device();
         StringPool pool = new StringPool();
         int kept = 0;
@@ -92,8 +96,8 @@ public final class CrossRankDigest {
                 }
                 moved[j] = remap[i];
             }
-            collectives.add(new Collective(c.id(), c.type(), c.name(), c.group(), c.sequence(), c.inElements(),
-                    c.outElements(), c.dtype(), c.bytes(), c.enqueueNs(), c.threadId(), moved));
+            collectives.add(new Collective(c.id(), c.type(), shared.of(c.name()), shared.of(c.group()), c.sequence(),
+                    c.inElements(), c.outElements(), shared.of(c.dtype()), c.bytes(), c.enqueueNs(), c.threadId(), moved));
             if (c.threadId() >= 0) {
                 issuers.add(c.threadId());
             }
@@ -120,7 +124,8 @@ public final class CrossRankDigest {
             out.add(under.start(r), under.end(r), -1, DeviceKind.COMPUTE, COMPUTE_UNDER_COMM, Time.UNKNOWN, -1);
         }
         out.trimToSize();
-        List<HostSpan> steps = t.hostSpans().stream().filter(s -> s.kind() == HostSpanKind.STEP).toList();
+        List<HostSpan> steps = t.hostSpans().stream().filter(s -> s.kind() == HostSpanKind.STEP)
+                .map(s -> new HostSpan(s.kind(), shared.of(s.name()), s.startNs(), s.endNs(), s.threadId())).toList();
         List<HostThread> threads = t.threads().stream().filter(h -> issuers.contains(h.threadId())).toList();
         return new RankTrace(t.source(), t.format(), t.rank(), t.rankSource(), t.worldSize(), t.lanes(), out, steps,
                 threads, collectives, List.of(), new long[0], t.hostOpsPresent(), t.truncated(), List.of(),
@@ -132,25 +137,32 @@ public final class CrossRankDigest {
      * (collective, type, device span, bound-by): their bytes and candidate times are read by nothing
      * across ranks, and written per step they would be most of a digest's report.
      */
-    static Attribution chain(Attribution a) {
+    static Attribution chain(Attribution a, SharedValues shared) {
         List<ChainLink> links = new ArrayList<>(a.chain().size());
         for (int i = 0; i < a.chain().size(); i++) {
             ChainLink c = a.chain().get(i);
-            links.add(i == 0 ? c : new ChainLink(c.collective(), c.type(), null, c.startNs(), c.endNs(), null, null,
+            links.add(i == 0
+                    ? new ChainLink(c.collective(), shared.of(c.type()), c.bytes(), c.startNs(), c.endNs(),
+                    c.dataReadyNs(), c.enqueueNs(), c.queueFreeNs(), c.boundBy())
+                    : new ChainLink(c.collective(), shared.of(c.type()), null, c.startNs(), c.endNs(), null, null,
                     null, c.boundBy()));
         }
         return new Attribution(a.kind(), links);
     }
 
-    /** The digest of one rank's report alone: what the cross-rank analysis reads of it (see the class comment). */
-    public static RankReport report(RankReport r) {
+    /**
+     * The digest of one rank's report alone: what the cross-rank analysis reads of it (see the class
+     * comment), its names taken from {@code shared}.
+     */
+    public static RankReport report(RankReport r, SharedValues shared) {
         List<StepReport> steps = new ArrayList<>();
         for (StepReport s : r.steps()) {
             boolean window = s.deviceStartNs() != null && s.deviceEndNs() != null;
             if (s.tailNs() == null && !window) {
                 continue; // neither the tails nor the transfer/waiting split look at such a step
             }
-            StepReport kept = StepReport.empty(s.name()).withTailNs(s.tailNs()).withAttribution(chain(s.attribution()));
+            StepReport kept = StepReport.empty(shared.of(s.name())).withTailNs(s.tailNs())
+                    .withAttribution(chain(s.attribution(), shared));
             steps.add(window ? kept.withDeviceWindow(s.deviceStartNs(), s.deviceEndNs()) : kept);
         }
         return new RankReport(r.rank(), r.rankSource(), r.source(), r.format(), r.worldSize(), steps, null,

@@ -66,9 +66,10 @@ final class DigestCodec {
         }
     }
 
-    static RankInput decode(byte[] bytes) {
+    /** Decodes a digest, its strings and process groups taken from {@code shared} (a job's ranks share them). */
+    static RankInput decode(byte[] bytes, SharedValues shared) {
         try {
-            Reader r = new Reader(bytes);
+            Reader r = new Reader(bytes, shared);
             RankTrace trace = readTrace(r);
             RankReport report = readReport(r);
             return new RankInput(trace, report);
@@ -388,7 +389,7 @@ final class DigestCodec {
         final Names<TailKind> tailKinds;
         final Names<BoundBy> boundBys;
 
-        Reader(byte[] bytes) throws IOException {
+        Reader(byte[] bytes, SharedValues shared) throws IOException {
             in = new DataInputStream(new ByteArrayInputStream(bytes));
             long format = varint();
             if (format != FORMAT) {
@@ -398,7 +399,7 @@ final class DigestCodec {
             for (int i = 0; i < strings.length; i++) {
                 byte[] b = new byte[(int) varint()];
                 in.readFully(b);
-                strings[i] = new String(b, StandardCharsets.UTF_8);
+                strings[i] = shared.of(new String(b, StandardCharsets.UTF_8));
             }
             groups = new ProcessGroup[(int) varint()];
             for (int i = 0; i < groups.length; i++) {
@@ -412,7 +413,7 @@ final class DigestCodec {
                     last += (int) ((z >>> 1) ^ -(z & 1));
                     ranks.add(last);
                 }
-                groups[i] = new ProcessGroup(name, description, ranks);
+                groups[i] = shared.of(new ProcessGroup(name, description, ranks));
             }
             formats = new Names<>(TraceFormat.class);
             rankSources = new Names<>(RankSource.class);

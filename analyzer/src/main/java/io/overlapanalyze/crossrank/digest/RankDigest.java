@@ -41,7 +41,15 @@ public final class RankDigest implements Serializable {
 
     /** The digest as an input of the cross-rank analysis (decoded anew on each call). */
     public RankInput toInput() {
-        return DigestCodec.decode(encoded);
+        return toInput(new SharedValues());
+    }
+
+    /**
+     * The digest as an input of the cross-rank analysis (decoded anew on each call), its names and process
+     * groups taken from {@code shared}: a job's digests decoded with one hold each once.
+     */
+    public RankInput toInput(SharedValues shared) {
+        return DigestCodec.decode(encoded, shared);
     }
 
     /** Bytes of the encoded digest alone. */

@@ -29,7 +29,9 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What a digest keeps of one hand-built rank, interval by interval, and that its encoding gives it back. */
@@ -54,11 +56,11 @@ class CrossRankDigestTest {
         d.setCollective(pre, 0);
         ProcessGroup g = new ProcessGroup("0", "default_pg", List.of(0, 1));
         List<Collective> collectives = List.of(
-                new Collective(0, CollectiveType.ALL_REDUCE, "nccl:all_reduce", g, -1, 4, 4, "Float", 16,
+                new Collective(0, CollectiveType.ALL_REDUCE, fresh("nccl:all_reduce"), g, -1, 4, 4, fresh("Float"), 16,
                         Time.UNKNOWN, -1, new int[] {pre}),
-                new Collective(1, CollectiveType.ALL_REDUCE, "nccl:all_reduce", g, 7, 4, 4, "Float", 16, 1, 11,
+                new Collective(1, CollectiveType.ALL_REDUCE, fresh("nccl:all_reduce"), g, 7, 4, 4, fresh("Float"), 16, 1, 11,
                         new int[] {coll}));
-        List<HostSpan> spans = List.of(new HostSpan(HostSpanKind.STEP, "ProfilerStep#1", 0, 60, 11),
+        List<HostSpan> spans = List.of(new HostSpan(HostSpanKind.STEP, fresh("ProfilerStep#1"), 0, 60, 11),
                 new HostSpan(HostSpanKind.BACKWARD, "MmBackward0", 2, 4, 12));
         List<HostThread> threads = List.of(new HostThread(11, List.of("python"), false),
                 new HostThread(12, List.of("pt_autograd_0"), true));
@@ -66,15 +68,20 @@ class CrossRankDigestTest {
                 List.of(new Lane(0, 0, 7, "stream 7"), new Lane(1, 0, 20, "stream 20")), d, spans, threads,
                 collectives, List.of(g), new long[] {44}, true, false, List.of("a warning"), List.of(), List.of(),
                 MemorySamples.empty(), null, List.of());
-        ChainLink head = new ChainLink(1, "ALL_REDUCE", 16L, 0, 10, 5L, 1L, null, BoundBy.DATA);
-        ChainLink before = new ChainLink(0, "ALL_REDUCE", 16L, -10, -5, null, null, null, BoundBy.UNEXPLAINED);
-        StepReport withTail = StepReport.empty("ProfilerStep#1").withTailNs(4L)
+        ChainLink head = new ChainLink(1, fresh("ALL_REDUCE"), 16L, 0, 10, 5L, 1L, null, BoundBy.DATA);
+        ChainLink before = new ChainLink(0, fresh("ALL_REDUCE"), 16L, -10, -5, null, null, null, BoundBy.UNEXPLAINED);
+        StepReport withTail = StepReport.empty(fresh("ProfilerStep#1")).withTailNs(4L)
                 .withAttribution(new Attribution(TailKind.LAST_BUCKET, List.of(head, before)));
         StepReport noTail = StepReport.empty("ProfilerStep#2");
         StepReport windowOnly = StepReport.empty("ProfilerStep#3").withDeviceWindow(30, 50);
         RankReport r = new RankReport(0, "TRACE", "r0.json", "KINETO", 2, List.of(withTail, noTail, windowOnly), null,
                 List.of("a note"), List.of("a warning"), List.of(), null, List.of(), null, null, List.of(), null, null);
         return new RankInput(t, r);
+    }
+
+    /** A string of its own, as each reader builds a rank's names (a literal would be one instance). */
+    private static String fresh(String s) {
+        return new String(s.toCharArray());
     }
 
     private static List<String> intervals(DeviceIntervals d) {
@@ -127,6 +134,43 @@ class CrossRankDigestTest {
     @Test
     void keepsTheCollectivesTheExposedCommunicationAndTheComputeUnderTheCollectives() {
         assertDigest(CrossRankDigest.of(rank()));
+    }
+
+    @Test
+    void theDigestsOfOneJobHoldEachNameAndProcessGroupOnce() {
+        SharedValues shared = new SharedValues();
+        RankInput a = rank();
+        RankInput b = rank(); // equal names and groups, but other instances, as two readers build them
+        assertNotSame(a.trace().collectives().get(0).name(), b.trace().collectives().get(0).name());
+        RankTrace ta = CrossRankDigest.trace(a.trace(), shared);
+        RankTrace tb = CrossRankDigest.trace(b.trace(), shared);
+        RankReport ra = CrossRankDigest.report(a.report(), shared);
+        RankReport rb = CrossRankDigest.report(b.report(), shared);
+        Collective ca = ta.collectives().get(1);
+        Collective cb = tb.collectives().get(1);
+        assertSame(ca.name(), cb.name());
+        assertSame(ca.dtype(), cb.dtype());
+        assertSame(ca.group(), cb.group());
+        assertSame(ta.hostSpans().get(0).name(), tb.hostSpans().get(0).name());
+        assertSame(ta.hostSpans().get(0).name(), ra.steps().get(0).name(), "the step's name in trace and report");
+        assertSame(ra.steps().get(0).name(), rb.steps().get(0).name());
+        assertSame(ra.steps().get(0).attribution().chain().get(1).type(),
+                rb.steps().get(0).attribution().chain().get(1).type());
+        assertDigest(new RankInput(tb, rb));
+    }
+
+    @Test
+    void digestsDecodedForOneJobHoldEachNameAndProcessGroupOnce() {
+        SharedValues shared = new SharedValues();
+        RankInput a = RankDigest.of(rank()).toInput(shared);
+        RankInput b = RankDigest.of(rank()).toInput(shared);
+        assertSame(a.trace().collectives().get(1).name(), b.trace().collectives().get(1).name());
+        assertSame(a.trace().collectives().get(1).group(), b.trace().collectives().get(1).group());
+        assertSame(a.report().steps().get(0).name(), b.report().steps().get(0).name());
+        RankInput alone = RankDigest.of(rank()).toInput();
+        assertNotSame(a.trace().collectives().get(1).name(), alone.trace().collectives().get(1).name(),
+                "decoded alone, a digest has names of its own");
+        assertDigest(b);
     }
 
     @Test

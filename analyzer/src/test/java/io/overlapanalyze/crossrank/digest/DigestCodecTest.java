@@ -85,7 +85,7 @@ class DigestCodecTest {
     @Test
     void everyEnumValueComesBackAsItself() {
         RankInput in = everyEnumValue();
-        RankInput back = DigestCodec.decode(DigestCodec.encode(in));
+        RankInput back = DigestCodec.decode(DigestCodec.encode(in), new SharedValues());
 
         RankTrace a = in.trace();
         RankTrace b = back.trace();
@@ -133,7 +133,7 @@ class DigestCodecTest {
         int at = text.indexOf("FUSED");
         assertTrue(at > 0);
         bytes[at + 4] = 'X';
-        UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> DigestCodec.decode(bytes));
+        UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> DigestCodec.decode(bytes, new SharedValues()));
         assertTrue(e.getCause().getMessage().contains("no DeviceKind named FUSEX"), e.getCause().getMessage());
     }
 
@@ -141,7 +141,7 @@ class DigestCodecTest {
     void theOrdinalEncodingIsRefusedByItsNumber() {
         byte[] bytes = DigestCodec.encode(everyEnumValue());
         bytes[0] = 2; // the format varint: 2 was the ordinal encoding
-        UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> DigestCodec.decode(bytes));
+        UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> DigestCodec.decode(bytes, new SharedValues()));
         assertTrue(e.getCause().getMessage().contains("encoding 2; this build reads 3"), e.getCause().getMessage());
     }
 }

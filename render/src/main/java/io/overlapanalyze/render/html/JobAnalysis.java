@@ -58,7 +58,7 @@ public record JobAnalysis(PipelineResult result, TimelineIndex pictures, RankSpi
                     return new AnalysisPipeline.Reduced<>(full.report(), new Kept(t, null));
                 }
                 Path file = spilled.write(full.report());
-                return new AnalysisPipeline.Reduced<>(AnalysisPipeline.standIn(full.report()), new Kept(t, file));
+                return AnalysisPipeline.Reduced.reportElsewhere(new Kept(t, file));
             });
             PipelineResult result = job.result();
             List<RankReport> ranks = JobPictures.reportsOf(result.inputs());
