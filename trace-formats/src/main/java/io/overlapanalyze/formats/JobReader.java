@@ -89,6 +89,7 @@ public final class JobReader {
         int threads = workers(files);
         boolean progress = progressOut != null && System.console() != null && isLarge(files);
         AtomicInteger done = new AtomicInteger();
+        AtomicInteger ranks = new AtomicInteger();
         long started = System.nanoTime();
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "overlap-analyze-reader");
@@ -102,9 +103,8 @@ public final class JobReader {
                     List<T> out = readOne(formats, f, sniffed.get(f), f, options, naming, then);
                     if (progress) {
                         synchronized (progressOut) {
-                            int n = done.incrementAndGet();
-                            progressOut.print("\roverlap-analyze: read " + n + " of " + files.size() + " files"
-                                    + estimate(System.nanoTime() - started, n, files.size()) + "   ");
+                            progressOut.print("\r" + progressLine(done.incrementAndGet(), files.size(),
+                                    ranks.addAndGet(out.size()), System.nanoTime() - started) + "   ");
                             progressOut.flush();
                         }
                     }
@@ -143,6 +143,15 @@ public final class JobReader {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * The progress of a long read on a terminal: files read of all, the ranks they held (a file may hold
+     * several, so the job's rank count is known only at the end), and the time left.
+     */
+    static String progressLine(int filesDone, int files, int ranksDone, long elapsedNs) {
+        return "overlap-analyze: read " + filesDone + " of " + files + " files, " + ranksDone
+                + (ranksDone == 1 ? " rank" : " ranks") + estimate(elapsedNs, filesDone, files);
     }
 
     /**

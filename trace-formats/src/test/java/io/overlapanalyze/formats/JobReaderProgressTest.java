@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** The progress line's estimate of a long read (a terminal only): the pace so far times what is left. */
+/** The progress line of a long read (a terminal only): files and ranks read, and the time left at the pace so far. */
 class JobReaderProgressTest {
     private static final long S = 1_000_000_000L;
 
@@ -21,5 +21,12 @@ class JobReaderProgressTest {
     void noEstimateBeforeTwoInputsNorAtTheEnd() {
         assertEquals("", JobReader.estimate(5 * S, 1, 100));
         assertEquals("", JobReader.estimate(5 * S, 100, 100));
+    }
+
+    @Test
+    void theLineCountsFilesAndTheRanksTheyHeld() {
+        assertEquals("overlap-analyze: read 10 of 40 files, 20 ranks, about 30 s left",
+                JobReader.progressLine(10, 40, 20, 10 * S), "two ranks a file (an Nsight export of two ranks)");
+        assertEquals("overlap-analyze: read 1 of 40 files, 1 rank", JobReader.progressLine(1, 40, 1, S));
     }
 }
