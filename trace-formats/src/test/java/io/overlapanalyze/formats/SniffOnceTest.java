@@ -52,7 +52,7 @@ class SniffOnceTest {
             return SniffedInput.of(input, limits);
         };
         TraceFormats formats = TraceFormats.standard().withSniffer(counting);
-        TraceFormats.Expanded expanded = formats.expand(List.of(job), null, f -> false, InputLimits.DEFAULT);
+        TraceFormats.Expanded expanded = formats.expand(List.of(job), null, TraceFormats.Keep.NOTHING, InputLimits.DEFAULT);
         assertEquals(List.of(job.resolve("config.json") + ": not a trace (a JSON object without \"traceEvents\"), skipped"),
                 expanded.skipped());
         JobReader.Read<RankTrace> read = formats.readInParallel(expanded, ReadOptions.DEFAULT, new RankNaming(null),
@@ -103,7 +103,7 @@ class SniffOnceTest {
         Path job = tmp.resolve("job2");
         Files.createDirectories(job);
         Files.copy(FOUR_RANKS.resolve("rank-0.pt.trace.json"), job.resolve("rank-0.pt.trace.json"));
-        TraceFormats.Expanded expanded = TraceFormats.standard().expand(List.of(job), null, f -> false, InputLimits.DEFAULT);
+        TraceFormats.Expanded expanded = TraceFormats.standard().expand(List.of(job), null, TraceFormats.Keep.NOTHING, InputLimits.DEFAULT);
         assertEquals(1, expanded.sniffsFor(InputLimits.DEFAULT).size());
         assertEquals(Map.of(), expanded.sniffsFor(new InputLimits(1000, 200)));
     }
