@@ -50,7 +50,7 @@ public final class RunLoader {
 
     /**
      * What each file of a side is (a saved summary, another result of this tool, or neither), told
-     * once per file from what the expansion sniffed of it ({@link SummaryFile#classify(Path, SniffedInput)}):
+     * once per file from what the expansion sniffed of it ({@link SummaryFile#classify(Path, SniffedInput, TraceFormats)}):
      * given to the expansion as the files to keep that are no trace, and shown the files the user named
      * too, so that a trace is opened once for this, the walk's check and the read; then read back by {@link #load}.
      */

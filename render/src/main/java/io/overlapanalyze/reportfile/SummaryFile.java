@@ -73,7 +73,7 @@ public final class SummaryFile {
 
     /**
      * Classifies a file by its top-level keys, streaming: stops at {@code traceEvents}, so a trace
-     * costs a few bytes of reading. Unreadable or malformed content is {@code NOT_SUMMARY} unless
+     * costs a few bytes of reading, and at a first key {@code kind} naming this tool's file. Unreadable or malformed content is {@code NOT_SUMMARY} unless
      * the keys seen before the damage already said summary (then reading it reports the damage).
      */
     public static Content classify(Path file) {
