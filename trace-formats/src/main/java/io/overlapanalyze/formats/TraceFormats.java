@@ -245,7 +245,7 @@ public final class TraceFormats {
                     files.add(f); // named: read as named, sniffed by the read
                     continue;
                 }
-                // A file found twice (named and walked, or by two paths) is looked at again, not opened again.
+                // A trace found twice (named and walked, or by two paths) is looked at again on its first sniff.
                 SniffedInput s = sniffed.containsKey(f) ? sniffed.get(f) : sniffQuietly(f, limits);
                 boolean kept = keep.keep(f, s);
                 String why = !walked || kept || s == null ? null : TraceContent.notATrace(s, limits, sniffer);
