@@ -35,7 +35,6 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
@@ -59,26 +58,26 @@ public final class AnalysisPipeline {
      * @param progress where a long read shows its progress (a terminal only), or {@code null}
      */
     public static PipelineResult run(PipelineInput in, PrintWriter progress) {
-        return analyse(expand(in, f -> false), in, progress);
+        return analyse(expand(in, TraceFormats.Keep.NOTHING), in, progress);
     }
 
-    /** Expands {@code in.paths()} with {@code in.formats()}, as {@link #expand(List, PathMatcher, Predicate)} does. */
-    public static TraceFormats.Expanded expand(PipelineInput in, Predicate<Path> keep) {
+    /** Expands {@code in.paths()} with {@code in.formats()}, as {@link #expand(List, PathMatcher, TraceFormats.Keep)} does. */
+    public static TraceFormats.Expanded expand(PipelineInput in, TraceFormats.Keep keep) {
         return expand(in.formats(), in.paths(), in.nameFilter(), keep, in.read().limits());
     }
 
     /**
-     * Expands the paths ({@link TraceFormats#expand(List, PathMatcher, Predicate)}): a file found by
+     * Expands the paths ({@link TraceFormats#expand(List, PathMatcher, TraceFormats.Keep)}): a file found by
      * walking a directory or matching a glob that is not a trace by content is left out with a line
      * saying so, unless {@code keep} accepts it (a saved summary, for diff and gate). A file named
      * on the command line is always read: the user asked for it.
      */
-    public static TraceFormats.Expanded expand(List<Path> paths, PathMatcher nameFilter, Predicate<Path> keep) {
+    public static TraceFormats.Expanded expand(List<Path> paths, PathMatcher nameFilter, TraceFormats.Keep keep) {
         return expand(TraceFormats.standard(), paths, nameFilter, keep, ReadOptions.DEFAULT.limits());
     }
 
     private static TraceFormats.Expanded expand(TraceFormats formats, List<Path> paths, PathMatcher nameFilter,
-                                                Predicate<Path> keep, io.overlapanalyze.formats.input.InputLimits limits) {
+                                                TraceFormats.Keep keep, io.overlapanalyze.formats.input.InputLimits limits) {
         try {
             return formats.expand(paths, nameFilter, keep, limits);
         } catch (TraceFormatException e) {

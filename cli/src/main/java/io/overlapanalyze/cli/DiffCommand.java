@@ -63,8 +63,8 @@ public final class DiffCommand implements Callable<Integer> {
         PipelineInput pipelineInput = inputs.pipeline(List.of());
         AnalysisOptions options = pipelineInput.options();
         Path output = out.file();
-        RunLoader.Kinds kindsA = new RunLoader.Kinds();
-        RunLoader.Kinds kindsB = new RunLoader.Kinds();
+        RunLoader.Kinds kindsA = new RunLoader.Kinds(pipelineInput.formats());
+        RunLoader.Kinds kindsB = new RunLoader.Kinds(pipelineInput.formats());
         TraceInputs.Expanded expandedA = inputs.expand(pipelineInput.withPaths(List.of(a)), kindsA);
         TraceInputs.Expanded expandedB = inputs.expand(pipelineInput.withPaths(List.of(b)), kindsB);
         List<Path> touched = new ArrayList<>(expandedA.touched());

@@ -201,9 +201,9 @@ public final class GateCommand implements Callable<Integer> {
         SafeOutput.requireDistinct(outputs);
         history.checkUsage(baseline);
         // Each side expanded once, the current run first (as the user typed them), before any output is checked.
-        RunLoader.Kinds currentKinds = new RunLoader.Kinds();
+        RunLoader.Kinds currentKinds = new RunLoader.Kinds(pipelineInput.formats());
         TraceInputs.Expanded currentFiles = inputs.expand(pipelineInput.withPaths(current), currentKinds);
-        RunLoader.Kinds baseKinds = new RunLoader.Kinds();
+        RunLoader.Kinds baseKinds = new RunLoader.Kinds(pipelineInput.formats());
         TraceInputs.Expanded baseFiles = baseline == null ? null
                 : inputs.expand(pipelineInput.withPaths(List.of(baseline)), baseKinds);
         List<Path> touched = new ArrayList<>(currentFiles.touched());

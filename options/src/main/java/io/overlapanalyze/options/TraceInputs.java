@@ -1,6 +1,7 @@
 package io.overlapanalyze.options;
 
 import io.overlapanalyze.formats.TraceFormats;
+import io.overlapanalyze.formats.input.SniffedInput;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.pipeline.PipelineInput;
 import picocli.CommandLine.Mixin;
@@ -10,7 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Predicate;
 
 /**
  * A command's trace inputs (a picocli mixin on every command that reads traces): how they are read
@@ -34,9 +34,9 @@ public final class TraceInputs {
         return options.pipeline(paths, kernelPatterns.rules());
     }
 
-    /** {@link #expand(PipelineInput, Predicate)} keeping no file found that is not a trace. */
+    /** {@link #expand(PipelineInput, TraceFormats.Keep)} keeping no file found that is not a trace. */
     public Expanded expand(PipelineInput in) {
-        return expand(in, f -> false);
+        return expand(in, TraceFormats.Keep.NOTHING);
     }
 
     /**
@@ -44,18 +44,27 @@ public final class TraceInputs {
      * the command touch, for the output-safety check.
      *
      * @param keep a file found by walking a directory or a glob that is no trace by content is still
-     *             read when this accepts it (a saved summary, for diff and gate)
+     *             read when this accepts it (a saved summary, for diff and gate); it is told from what
+     *             the front door sniffed
      */
-    public Expanded expand(PipelineInput in, Predicate<Path> keep) {
+    public Expanded expand(PipelineInput in, TraceFormats.Keep keep) {
         // Every file the walk found, traces or not: an output must not replace a job's config.json either.
-        Set<Path> walked = new LinkedHashSet<>();
-        TraceFormats.Expanded found = AnalysisPipeline.expand(in, f -> {
-            walked.add(f);
-            return keep.test(f);
+        Set<Path> lookedAt = new LinkedHashSet<>();
+        TraceFormats.Expanded found = AnalysisPipeline.expand(in, new TraceFormats.Keep() {
+            @Override
+            public boolean keep(Path file, SniffedInput sniffed) {
+                lookedAt.add(file);
+                return keep.keep(file, sniffed);
+            }
+
+            @Override
+            public boolean looksAtNamedFiles() {
+                return keep.looksAtNamedFiles();
+            }
         });
         List<Path> touched = new ArrayList<>(in.paths());
         touched.addAll(found.files());
-        touched.addAll(walked);
+        touched.addAll(lookedAt);
         return new Expanded(in, found, touched);
     }
 

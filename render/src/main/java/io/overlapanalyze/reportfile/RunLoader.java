@@ -4,6 +4,7 @@ import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.compare.Run;
 import io.overlapanalyze.formats.TraceFormats;
+import io.overlapanalyze.formats.input.SniffedInput;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.PipelineInputException;
@@ -21,7 +22,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Predicate;
 
 /**
  * Turns one side of a diff or gate (trace files, a directory of them, or a saved summary) into a
@@ -49,21 +49,34 @@ public final class RunLoader {
     }
 
     /**
-     * What each file of a side is (a saved summary, another result of this tool, or neither), asked
-     * once per file: given to the expansion as the files to keep that are no trace, then read back
-     * by {@link #load}.
+     * What each file of a side is (a saved summary, another result of this tool, or neither), told
+     * once per file from what the expansion sniffed of it ({@link SummaryFile#classify(Path, SniffedInput, TraceFormats)}):
+     * given to the expansion as the files to keep that are no trace, and shown the files the user named
+     * too, so that a trace is opened once for this, the walk's check and the read; then read back by {@link #load}.
      */
-    public static final class Kinds implements Predicate<Path> {
+    public static final class Kinds implements TraceFormats.Keep {
         private final Map<Path, SummaryFile.Content> kinds = new HashMap<>();
+        private final TraceFormats formats;
+
+        /** @param formats the front door that expands the side (what it sniffed is what this is told from) */
+        public Kinds(TraceFormats formats) {
+            this.formats = formats;
+        }
 
         SummaryFile.Content of(Path file) {
-            return kinds.computeIfAbsent(file, SummaryFile::classify);
+            return kinds.computeIfAbsent(file, f -> SummaryFile.classify(f, null, formats));
         }
 
         /** Keeps a saved summary or another result found in a directory (it is named, not passed over). */
         @Override
-        public boolean test(Path file) {
-            return of(file) != SummaryFile.Content.NOT_SUMMARY;
+        public boolean keep(Path file, SniffedInput sniffed) {
+            return kinds.computeIfAbsent(file, f -> SummaryFile.classify(f, sniffed, formats))
+                    != SummaryFile.Content.NOT_SUMMARY;
+        }
+
+        @Override
+        public boolean looksAtNamedFiles() {
+            return true;
         }
     }
 

@@ -9,8 +9,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.overlapanalyze.formats.ToolFile;
+import io.overlapanalyze.formats.TraceFormats;
+import io.overlapanalyze.formats.input.FormatDetector;
+import io.overlapanalyze.formats.input.InputLimits;
 import io.overlapanalyze.formats.input.InputStreams;
 import io.overlapanalyze.formats.input.Messages;
+import io.overlapanalyze.formats.input.SniffedInput;
 import io.overlapanalyze.pipeline.PipelineInputException;
 import io.overlapanalyze.report.AnalysisReport;
 
@@ -69,43 +73,118 @@ public final class SummaryFile {
 
     /**
      * Classifies a file by its top-level keys, streaming: stops at {@code traceEvents}, so a trace
-     * costs a few bytes of reading. Unreadable or malformed content is {@code NOT_SUMMARY} unless
+     * costs a few bytes of reading, and at a first key {@code kind} naming this tool's file. Unreadable or malformed content is {@code NOT_SUMMARY} unless
      * the keys seen before the damage already said summary (then reading it reports the damage).
      */
     public static Content classify(Path file) {
+        return readOn(file, TraceFormats.standard());
+    }
+
+    /** {@link #classify(Path)}, the file opened through {@code formats} (whose seam counts the opens). */
+    private static Content readOn(Path file, TraceFormats formats) {
         if (!java.nio.file.Files.isRegularFile(file)) {
             // Never opened: a FIFO would block, a dangling link cannot be; the trace readers name the problem.
             return Content.NOT_SUMMARY;
         }
-        boolean schema = false;
-        boolean ranks = false;
-        String kind = null;
-        try (InputStream in = InputStreams.open(file); JsonParser p = JSON.createParser(in)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                return Content.NOT_SUMMARY;
-            }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                JsonToken value = p.nextToken();
-                switch (name) {
-                    case "traceEvents" -> {
-                        return Content.NOT_SUMMARY;
-                    }
-                    case "schemaVersion" -> schema = true;
-                    case "ranks" -> ranks = true;
-                    case "kind" -> kind = value == JsonToken.VALUE_STRING ? p.getText() : null;
-                    default -> {
-                    }
-                }
-                p.skipChildren();
+        try (InputStream in = formats.readOn(file, InputLimits.DEFAULT); JsonParser p = JSON.createParser(in)) {
+            return new Keys().verdict(p, true);
+        } catch (IOException | RuntimeException e) {
+            // Opening failed: nothing seen, so not a summary (the readers name the problem).
+            return Content.NOT_SUMMARY;
+        }
+    }
+
+    /**
+     * Classifies a file from what the front door sniffed of it ({@code null}: it could not be sniffed),
+     * as {@link #classify(Path)} would, opening it again only when the head cannot tell. The head
+     * decides when it can: SQLite and JSON arrays by their first byte, a trace by {@code traceEvents}
+     * (a Kineto trace names it within a few KB), this tool's files by their first key {@code kind}
+     * (every writer puts it first; a top-level {@code traceEvents} after it is not looked for), a small
+     * file by all of it. Only a JSON object whose head ends before any of these (a plain {@code -f json}
+     * report whose {@code ranks} start past the head, a file of another tool) is read on, from the start,
+     * through {@code formats} (the front door that sniffed it).
+     */
+    public static Content classify(Path file, SniffedInput sniffed, TraceFormats formats) {
+        if (sniffed == null || !sniffed.path().equals(file) || !java.nio.file.Files.isRegularFile(file)) {
+            return readOn(file, formats);
+        }
+        if (sniffed.content() == FormatDetector.Content.SQLITE || sniffed.content() == FormatDetector.Content.JSON_ARRAY) {
+            // No JSON parser starts an object there (the SQLite magic is no JSON; '[' is an array).
+            return Content.NOT_SUMMARY;
+        }
+        try (JsonParser p = JSON.createParser(sniffed.head())) {
+            Content c = new Keys().verdict(p, sniffed.whole());
+            if (c != null) {
+                return c;
             }
         } catch (IOException | RuntimeException e) {
-            // Fall through: decide on what was seen.
+            if (sniffed.whole()) {
+                return Content.NOT_SUMMARY; // the whole file was malformed before any key said summary
+            }
+            // Else the cut of the head may have made it so (a literal or a character split): the file decides.
         }
-        if (ToolFile.isToolKind(kind) && !kind.equals(KIND)) {
-            return Content.OTHER_RESULT;
+        return readOn(file, formats);
+    }
+
+    /** The top-level keys that say what a JSON document is, as a parser meets them. */
+    private static final class Keys {
+        private boolean schema;
+        private boolean ranks;
+        private String kind;
+
+        /**
+         * What {@code p} holds, or {@code null} when it holds the first bytes only ({@code whole} false)
+         * and they ended before the verdict. A parse error thrown from here, on a whole document, means
+         * {@link #decide} on the keys seen before it.
+         */
+        Content verdict(JsonParser p, boolean whole) throws IOException {
+            try {
+                JsonToken first = p.nextToken();
+                if (first == null && !whole) {
+                    return null;
+                }
+                if (first != JsonToken.START_OBJECT) {
+                    return Content.NOT_SUMMARY;
+                }
+                boolean firstKey = true;
+                JsonToken t;
+                for (t = p.nextToken(); t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+                    String name = p.currentName();
+                    JsonToken value = p.nextToken();
+                    switch (name) {
+                        case "traceEvents" -> {
+                            return Content.NOT_SUMMARY;
+                        }
+                        case "schemaVersion" -> schema = true;
+                        case "ranks" -> ranks = true;
+                        case "kind" -> kind = value == JsonToken.VALUE_STRING ? p.getText() : null;
+                        default -> {
+                        }
+                    }
+                    if (firstKey && ToolFile.isToolKind(kind)) {
+                        return decide(); // this tool's file: its writer put the kind first
+                    }
+                    firstKey = false;
+                    p.skipChildren();
+                }
+                if (t != null) {
+                    return decide(); // the object ended (what may follow it is not looked at)
+                }
+            } catch (IOException | RuntimeException e) {
+                if (!whole) {
+                    throw e;
+                }
+                // Damaged: decide on what was seen.
+            }
+            return whole ? decide() : null;
         }
-        return (schema && ranks) || KIND.equals(kind) ? Content.SUMMARY : Content.NOT_SUMMARY;
+
+        private Content decide() {
+            if (ToolFile.isToolKind(kind) && !kind.equals(KIND)) {
+                return Content.OTHER_RESULT;
+            }
+            return (schema && ranks) || KIND.equals(kind) ? Content.SUMMARY : Content.NOT_SUMMARY;
+        }
     }
 
     /** Reads a summary; every problem is one {@link PipelineInputException} line naming the file. */

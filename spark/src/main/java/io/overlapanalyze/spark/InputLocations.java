@@ -58,7 +58,7 @@ final class InputLocations {
         List<RankFile> files = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
         if (!localArgs.isEmpty()) {
-            TraceFormats.Expanded local = AnalysisPipeline.expand(in.withPaths(localArgs), f -> false);
+            TraceFormats.Expanded local = AnalysisPipeline.expand(in.withPaths(localArgs), TraceFormats.Keep.NOTHING);
             Set<Path> named = Set.copyOf(localArgs);
             for (Path f : local.files()) {
                 // Read by its absolute path: an executor's working directory is not the driver's.

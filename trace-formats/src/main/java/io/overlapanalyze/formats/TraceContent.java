@@ -5,8 +5,8 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.overlapanalyze.formats.input.FormatDetector;
 import io.overlapanalyze.formats.input.InputLimits;
-import io.overlapanalyze.formats.input.InputStreams;
 import io.overlapanalyze.formats.input.SniffedInput;
+import io.overlapanalyze.formats.input.Sniffer;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -34,8 +34,11 @@ final class TraceContent {
     private TraceContent() {
     }
 
-    /** Why the sniffed file is not a trace, or {@code null} when it may be one; opened again under {@code limits} if need be. */
-    static String notATrace(SniffedInput sniffed, InputLimits limits) {
+    /**
+     * Why the sniffed file is not a trace, or {@code null} when it may be one; opened again under
+     * {@code limits} through {@code opener} if need be.
+     */
+    static String notATrace(SniffedInput sniffed, InputLimits limits, Sniffer opener) {
         if (sniffed.content() != FormatDetector.Content.JSON_OBJECT) {
             // A JSON parser starts an object only where the sniff saw '{' first: anything else may be a trace.
             return null;
@@ -51,15 +54,15 @@ final class TraceContent {
             }
             // Else the cut of the head may have made it so (a literal or a character split): the file decides.
         }
-        return notATrace(sniffed.path(), limits);
+        return notATrace(sniffed.path(), limits, opener);
     }
 
     /** Why {@code file} is not a trace, or {@code null} when it may be one: the whole file read; opened under {@code limits}. */
-    static String notATrace(Path file, InputLimits limits) {
+    static String notATrace(Path file, InputLimits limits, Sniffer opener) {
         if (!Files.isRegularFile(file)) {
             return null;
         }
-        try (InputStream in = InputStreams.open(file, limits); JsonParser p = JSON.createParser(in)) {
+        try (InputStream in = opener.readOn(file, limits); JsonParser p = JSON.createParser(in)) {
             return verdict(p, true);
         } catch (IOException | RuntimeException e) {
             return null;

@@ -17,6 +17,7 @@ import io.overlapanalyze.formats.nsys.NsysFormat;
 import io.overlapanalyze.model.RankTrace;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystems;
@@ -30,7 +31,6 @@ import java.util.Map;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -187,21 +187,51 @@ public final class TraceFormats {
     }
 
     /**
+     * Which files that are no trace a caller keeps (diff and gate: saved summaries), told from what the
+     * front door sniffed of each file, so that a file is opened once for the caller's look, the walk's
+     * not-a-trace check and the read.
+     */
+    @FunctionalInterface
+    public interface Keep {
+        /** Keeps nothing: every walked file that is no trace is left out. */
+        Keep NOTHING = (file, sniffed) -> false;
+
+        /**
+         * Whether to keep {@code file} although it may be no trace (it is then neither checked nor
+         * handed to the read as sniffed: the caller reads it).
+         *
+         * @param sniffed what the front door sniffed of it; {@code null} when it could not be sniffed (not
+         *                a regular file, unreadable, over the limits: the readers say why)
+         */
+        boolean keep(Path file, SniffedInput sniffed);
+
+        /**
+         * Whether the files the user named are shown to {@link #keep} too (sniffed for it, and the sniff
+         * of those not kept handed to the read). They are read whether kept or not: this is for a caller
+         * that tells them apart itself. Files found by walking a directory or a glob are always shown.
+         */
+        default boolean looksAtNamedFiles() {
+            return false;
+        }
+    }
+
+    /**
      * Expands every path, in order, each file once; a file found by walking a directory or matching
      * a glob that is not a trace by content ({@link TraceContent}: a job's {@code config.json}, a
      * saved result) is left out with a line saying so, unless {@code keep} accepts it (a saved
      * summary, for diff and gate). A file named by the user is always read: they asked for it.
      * When every file was left out, that is the error.
      */
-    public Expanded expand(List<Path> paths, PathMatcher nameFilter, Predicate<Path> keep) throws TraceFormatException {
+    public Expanded expand(List<Path> paths, PathMatcher nameFilter, Keep keep) throws TraceFormatException {
         return expand(paths, nameFilter, keep, InputLimits.DEFAULT);
     }
 
     /**
-     * As {@link #expand(List, PathMatcher, Predicate)}, looking into walked files under the run's
-     * {@code limits} (a file over them is left to the readers, which refuse it).
+     * As {@link #expand(List, PathMatcher, Keep)}, looking into walked files under the run's
+     * {@code limits} (a file over them is left to the readers, which refuse it). Each file looked into
+     * is sniffed once, for {@code keep} and the not-a-trace check together, and its sniff kept for the read.
      */
-    public Expanded expand(List<Path> paths, PathMatcher nameFilter, Predicate<Path> keep, InputLimits limits)
+    public Expanded expand(List<Path> paths, PathMatcher nameFilter, Keep keep, InputLimits limits)
             throws TraceFormatException {
         LinkedHashSet<Path> files = new LinkedHashSet<>();
         List<String> skipped = new ArrayList<>();
@@ -211,12 +241,18 @@ public final class TraceFormats {
             List<Path> found = expand(p, nameFilter, skipped, unlisted);
             boolean walked = !found.equals(List.of(p));
             for (Path f : found) {
-                SniffedInput s = walked && !keep.test(f) ? sniffQuietly(f, limits) : null;
-                String why = s == null ? null : TraceContent.notATrace(s, limits);
+                if (!walked && !keep.looksAtNamedFiles()) {
+                    files.add(f); // named: read as named, sniffed by the read
+                    continue;
+                }
+                // A trace found twice (named and walked, or by two paths) is looked at again on its first sniff.
+                SniffedInput s = sniffed.containsKey(f) ? sniffed.get(f) : sniffQuietly(f, limits);
+                boolean kept = keep.keep(f, s);
+                String why = !walked || kept || s == null ? null : TraceContent.notATrace(s, limits, sniffer);
                 if (why != null) {
                     skipped.add(Messages.quote(f) + ": " + why + ", skipped");
                 } else {
-                    if (s != null && !files.contains(f)) {
+                    if (s != null && !kept) {
                         sniffed.put(f, s);
                     }
                     files.add(f);
@@ -236,7 +272,7 @@ public final class TraceFormats {
     }
 
     /**
-     * The check {@link #expand(List, PathMatcher, Predicate)} applies to what it walks, for a caller
+     * The check {@link #expand(List, PathMatcher, Keep)} applies to what it walks, for a caller
      * that walks elsewhere (a remote file system): whether a file found by walking a directory is no
      * trace by content (a job's {@code config.json}, a saved result), with what was sniffed of it so
      * that reading it opens it only once more ({@link JobReader#readOne(TraceFormats, Path, SniffedInput,
@@ -244,7 +280,7 @@ public final class TraceFormats {
      */
     public Walked checkWalked(Path walkedFile, InputLimits limits) {
         SniffedInput s = sniffQuietly(walkedFile, limits);
-        return new Walked(s, s == null ? null : TraceContent.notATrace(s, limits));
+        return new Walked(s, s == null ? null : TraceContent.notATrace(s, limits, sniffer));
     }
 
     /**
@@ -270,6 +306,15 @@ public final class TraceFormats {
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * Opens a file from its start because what was sniffed of it could not tell what it is (a caller
+     * that tells files apart itself, as {@link Keep} does, and reads on): through the same seam as the
+     * sniffs, so that a test counts every open that tells a file apart.
+     */
+    public InputStream readOn(Path file, InputLimits limits) throws IOException {
+        return sniffer.readOn(file, limits);
     }
 
     /** Whether a directory walk reads a file of this name: some reader accepts it. */

@@ -151,7 +151,7 @@ class LinkedDirectoryWalkTest {
         Path job = Files.createDirectories(tmp.resolve("job"));
         Path rank = Files.createSymbolicLink(job.resolve("rank-0.pt.trace.json"), data.resolve("rank-0.pt.trace.json"));
         Path out = Files.createSymbolicLink(job.resolve("other"), data);
-        TraceFormats.Expanded e = FORMATS.expand(List.of(job), null, f -> true);
+        TraceFormats.Expanded e = FORMATS.expand(List.of(job), null, (f, s) -> true);
         assertEquals(List.of(rank), e.files());
         assertEquals(List.of(out + ": a symbolic link to a directory outside " + job + " (-> " + data
                 + "), not followed"), e.skipped());

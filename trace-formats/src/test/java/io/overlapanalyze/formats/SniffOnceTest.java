@@ -52,7 +52,7 @@ class SniffOnceTest {
             return SniffedInput.of(input, limits);
         };
         TraceFormats formats = TraceFormats.standard().withSniffer(counting);
-        TraceFormats.Expanded expanded = formats.expand(List.of(job), null, f -> false, InputLimits.DEFAULT);
+        TraceFormats.Expanded expanded = formats.expand(List.of(job), null, TraceFormats.Keep.NOTHING, InputLimits.DEFAULT);
         assertEquals(List.of(job.resolve("config.json") + ": not a trace (a JSON object without \"traceEvents\"), skipped"),
                 expanded.skipped());
         JobReader.Read<RankTrace> read = formats.readInParallel(expanded, ReadOptions.DEFAULT, new RankNaming(null),
@@ -97,13 +97,57 @@ class SniffOnceTest {
         assertEquals(Map.of(rank.getFileName(), 1, config.getFileName(), 1), sniffs);
     }
 
+    /**
+     * A caller that tells files apart itself (diff and gate) is shown every file with what was sniffed
+     * of it, the files the user named too; the read then takes those sniffs: each file is opened once
+     * for the caller's look, the walk's check and the read together.
+     */
+    @Test
+    void aKeepThatLooksAtNamedFilesIsShownTheSniffTheReadTakes() throws Exception {
+        Path job = tmp.resolve("job3");
+        Files.createDirectories(job);
+        Files.copy(FOUR_RANKS.resolve("rank-0.pt.trace.json"), job.resolve("rank-0.pt.trace.json"));
+        Path named = tmp.resolve("rank-1.pt.trace.json");
+        Files.copy(FOUR_RANKS.resolve("rank-1.pt.trace.json"), named);
+        Files.writeString(job.resolve("kept.json"), "{\"mine\": true}\n", StandardCharsets.UTF_8);
+        Map<Path, Integer> sniffs = new ConcurrentHashMap<>();
+        TraceFormats formats = TraceFormats.standard().withSniffer((input, limits) -> {
+            sniffs.merge(input.getFileName(), 1, Integer::sum);
+            return SniffedInput.of(input, limits);
+        });
+        Map<String, Boolean> shown = new TreeMap<>();
+        TraceFormats.Keep keep = new TraceFormats.Keep() {
+            @Override
+            public boolean keep(Path file, SniffedInput sniffed) {
+                shown.put(file.getFileName().toString(), sniffed != null && sniffed.path().equals(file));
+                return file.getFileName().toString().equals("kept.json");
+            }
+
+            @Override
+            public boolean looksAtNamedFiles() {
+                return true;
+            }
+        };
+
+        TraceFormats.Expanded expanded = formats.expand(List.of(named, job), null, keep, InputLimits.DEFAULT);
+        assertEquals(List.of(named, job.resolve("kept.json"), job.resolve("rank-0.pt.trace.json")), expanded.files());
+        assertEquals(Map.of("kept.json", true, "rank-0.pt.trace.json", true, "rank-1.pt.trace.json", true), shown);
+        assertEquals(java.util.Set.of(named, job.resolve("rank-0.pt.trace.json")), expanded.sniffed().keySet(),
+                "the traces' sniffs are kept for the read; the kept file is the caller's to read");
+        JobReader.Read<RankTrace> read = formats.readInParallel(new TraceFormats.Expanded(List.of(named,
+                        job.resolve("rank-0.pt.trace.json")), List.of(), List.of(), expanded.sniffed(), InputLimits.DEFAULT),
+                ReadOptions.DEFAULT, new RankNaming(null), t -> t, null);
+        assertEquals(2, read.results().size());
+        assertEquals(Map.of(named.getFileName(), 1, Path.of("rank-0.pt.trace.json"), 1, Path.of("kept.json"), 1), sniffs);
+    }
+
     /** A read under other limits than the walk's does not take the walk's sniff: the limits decide what is refused. */
     @Test
     void aReadUnderOtherLimitsSniffsAgain() throws Exception {
         Path job = tmp.resolve("job2");
         Files.createDirectories(job);
         Files.copy(FOUR_RANKS.resolve("rank-0.pt.trace.json"), job.resolve("rank-0.pt.trace.json"));
-        TraceFormats.Expanded expanded = TraceFormats.standard().expand(List.of(job), null, f -> false, InputLimits.DEFAULT);
+        TraceFormats.Expanded expanded = TraceFormats.standard().expand(List.of(job), null, TraceFormats.Keep.NOTHING, InputLimits.DEFAULT);
         assertEquals(1, expanded.sniffsFor(InputLimits.DEFAULT).size());
         assertEquals(Map.of(), expanded.sniffsFor(new InputLimits(1000, 200)));
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.overlapanalyze.formats.input.FormatDetector;
 import io.overlapanalyze.formats.input.InputLimits;
 import io.overlapanalyze.formats.input.SniffedInput;
+import io.overlapanalyze.formats.input.Sniffer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -81,8 +82,8 @@ class TraceContentTest {
     /** The verdict through the sniffed head and through the whole file, both {@code expected}. */
     private void assertBothWays(String expected, String name) throws IOException {
         Path f = dir.resolve(name);
-        assertEquals(expected, TraceContent.notATrace(f, InputLimits.DEFAULT), name + ", the whole file");
-        assertEquals(expected, TraceContent.notATrace(SniffedInput.of(f, InputLimits.DEFAULT), InputLimits.DEFAULT),
-                name + ", from the head");
+        assertEquals(expected, TraceContent.notATrace(f, InputLimits.DEFAULT, Sniffer.STANDARD), name + ", the whole file");
+        assertEquals(expected, TraceContent.notATrace(SniffedInput.of(f, InputLimits.DEFAULT), InputLimits.DEFAULT,
+                Sniffer.STANDARD), name + ", from the head");
     }
 }

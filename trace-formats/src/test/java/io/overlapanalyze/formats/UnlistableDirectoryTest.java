@@ -45,7 +45,7 @@ class UnlistableDirectoryTest {
 
     @Test
     void theRestIsExpandedAndTheDirectoryNamed() throws TraceFormatException {
-        TraceFormats.Expanded e = TraceFormats.standard().expand(List.of(tmp.resolve("job")), null, f -> true);
+        TraceFormats.Expanded e = TraceFormats.standard().expand(List.of(tmp.resolve("job")), null, (f, s) -> true);
         assertEquals(List.of(tmp.resolve("job/a/rank0.json")), e.files());
         assertEquals(List.of(locked), e.unreadableDirectories());
     }
@@ -54,7 +54,7 @@ class UnlistableDirectoryTest {
     void aDirectoryWithNothingElseSaysWhy() throws IOException {
         Files.delete(tmp.resolve("job/a/rank0.json"));
         TraceFormatException x = assertThrows(TraceFormatException.class,
-                () -> TraceFormats.standard().expand(List.of(tmp.resolve("job")), null, f -> true));
+                () -> TraceFormats.standard().expand(List.of(tmp.resolve("job")), null, (f, s) -> true));
         assertTrue(x.getMessage().contains("cannot be listed (permission denied)"), x.getMessage());
     }
 }

@@ -12,8 +12,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
- * The seed's worked examples (metrics.md §7) as assertions, shared by the end-to-end tests of
- * every input format: the table must come out exactly whatever the trace was written as.
+ * The seed's worked examples (metrics.md §7) as assertions, for the tests that check the table
+ * through the commands (a generated trace analysed by the CLI). The readers' and the analysis' own
+ * tests hold a copy in analyzer ({@code analysis.rank.SeedTable}): the project shares no test classes
+ * between modules; the two must stay equal.
  */
 public final class SeedTable {
     public static final long MS = 1_000_000L;

@@ -60,7 +60,7 @@ class JobAnalysisTest {
     }
 
     private static JobAnalysis jobPath(PipelineInput in, JobPictures pictures, boolean spill) {
-        TraceFormats.Expanded expanded = AnalysisPipeline.expand(in, f -> false);
+        TraceFormats.Expanded expanded = AnalysisPipeline.expand(in, TraceFormats.Keep.NOTHING);
         return JobAnalysis.run(in, expanded, pictures, spill, null);
     }
 
@@ -117,7 +117,7 @@ class JobAnalysisTest {
         new HtmlRenderer(TimelineIndex.of(full.inputs())).render(full.report(), page);
         // Each rank keeps its steps' sizes and no unions: every step the page draws is read again.
         AnalysisPipeline.Job<PrecomputedTimelines> job = AnalysisPipeline.analyseJob(
-                AnalysisPipeline.expand(in, f -> false), in, null,
+                AnalysisPipeline.expand(in, TraceFormats.Keep.NOTHING), in, null,
                 r -> new AnalysisPipeline.Reduced<>(r.report(), RemoteTimelines.of(r.trace(), r.report(), Set.of())));
         var ranks = JobPictures.reportsOf(job.result().inputs());
         TimelineIndex index = JobPictures.index(ranks, job.kept());

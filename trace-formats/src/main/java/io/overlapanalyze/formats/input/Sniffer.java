@@ -1,6 +1,7 @@
 package io.overlapanalyze.formats.input;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Path;
 
 /**
@@ -13,4 +14,13 @@ public interface Sniffer {
     Sniffer STANDARD = SniffedInput::of;
 
     SniffedInput sniff(Path input, InputLimits limits) throws IOException;
+
+    /**
+     * Opens an input again, from its start, when its sniffed head could not tell what it is (rare: a
+     * JSON object whose deciding keys lie past the head). Here, beside {@link #sniff}, so that every
+     * open that tells a file apart goes through one seam.
+     */
+    default InputStream readOn(Path input, InputLimits limits) throws IOException {
+        return InputStreams.open(input, limits);
+    }
 }

@@ -1,10 +1,9 @@
-package io.overlapanalyze.cli.analyse;
+package io.overlapanalyze.analysis.rank;
 
 
 import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.formats.input.ReadOptions;
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.model.RankSource;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.model.TraceFormat;
@@ -34,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The seed's worked examples (metrics.md §7) written as an Nsight-style
  * SQLite export give exactly the §7 numbers through the whole product (scenario generator →
- * SQLite → NsysReader via the CLI loader → analyzer). Expected values are the §7 table in ms.
+ * SQLite → NsysReader via the front door → analyzer). Expected values are the §7 table in ms.
  */
 class NsysSeedExamplesEndToEndTest {
     private static final long MS = 1_000_000L;
@@ -125,9 +124,9 @@ class NsysSeedExamplesEndToEndTest {
         }
     }
 
-    /** One export per rank: the CLI analyses each, rank ids from the recorded RANK. */
+    /** One export per rank: the front door reads each, rank ids from the recorded RANK. */
     @Test
-    void oneExportPerRankThroughTheCli() throws Exception {
+    void oneExportPerRankThroughTheFrontDoor() throws Exception {
         Scenario s = BuiltinScenarios.get("seed-1ms");
         NsysScenarioWriter.write(s.withRank(0, 2), tmp.resolve("rank0.sqlite"));
         NsysScenarioWriter.write(s.withRank(1, 2), tmp.resolve("rank1.sqlite"));

@@ -1,9 +1,8 @@
-package io.overlapanalyze.cli.analyse;
+package io.overlapanalyze.analysis.rank;
 
 
 import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
 import io.overlapanalyze.synth.BuiltinScenarios;
@@ -23,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * Acceptance (Ascend issue, point 1): the seed's worked examples (metrics.md §7) come out exactly
  * when written as torch_npu captures ({@code <name>_ascend_pt} with trace_view.json) and read back
- * through the CLI loader (directory → Ascend reader). Expected values are the §7 table, in ms.
+ * through the front door (directory → Ascend reader). Expected values are the §7 table, in ms.
  */
 class AscendSeedExamplesEndToEndTest {
     @TempDir

@@ -1,9 +1,8 @@
-package io.overlapanalyze.cli.analyse;
+package io.overlapanalyze.analysis.rank;
 
 
 import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.analysis.AnalysisOptions;
-import io.overlapanalyze.analysis.rank.RankAnalyzer;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
 import io.overlapanalyze.synth.BuiltinScenarios;
