@@ -353,7 +353,7 @@ final class KinetoParity {
     static List<String> parallelEvents(Path file, int chunkBytes, int threads) throws IOException {
         Recorder r = new Recorder(true);
         try (java.io.InputStream in = Files.newInputStream(file);
-             ParallelArrayScan<EventHolder> scan = new ParallelArrayScan<>(file, Files.size(file), chunkBytes, threads)) {
+             ParallelArrayScan scan = new ParallelArrayScan(file, Files.size(file), chunkBytes, threads)) {
             new ByteEventReader(new Utf8JsonScanner(in), r, new EventHolder(), new Utf8NameTable()).readDocument(scan);
         }
         return r.out;
