@@ -259,7 +259,9 @@ final class KinetoParity {
                 + " waitRec=" + e.waitRecordCorrelation + " coll=" + e.collName + " in=" + e.inElems
                 + " out=" + e.outElems + " dtype=" + e.dtype + " gsize=" + e.groupSize + " pg=" + e.pgName
                 + " pgDesc=" + e.pgDesc + " pgRanks=" + e.pgRanks + " seq=" + e.seq + " memType=" + e.memDeviceType
-                + " memDev=" + e.memDeviceId + " memTotal=" + e.memTotalAllocated);
+                + " memDev=" + e.memDeviceId + " memTotal=" + e.memTotalAllocated
+                + " grid=" + e.gridX + "," + e.gridY + "," + e.gridZ + " block=" + e.blockX + "," + e.blockY + "," + e.blockZ
+                + " timeOutOfRange=" + e.timeOutOfRange);
     }
 
     /**
