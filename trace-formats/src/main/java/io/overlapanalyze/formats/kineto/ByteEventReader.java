@@ -11,6 +11,8 @@ import io.overlapanalyze.formats.json.Utf8JsonScanner.Unsupported;
 import io.overlapanalyze.formats.json.Utf8NameTable;
 
 import java.io.IOException;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 import static io.overlapanalyze.formats.json.Utf8JsonScanner.ARRAY;
 import static io.overlapanalyze.formats.json.Utf8JsonScanner.FALSE;
@@ -150,16 +152,23 @@ final class ByteEventReader {
             if (parallel != null) {
                 // The chunks' events are loaded into this holder one at a time, as the sequential read
                 // fills its own: the sink never keeps a holder past the call.
+                // A replayed batch is cleared and handed back for a later chunk: the scan allocates only
+                // the batches in flight at once.
                 EventHolder replayed = new EventHolder();
-                long end = parallel.runBatches(s.offset(), ByteEventReader::batchParser, new BatchReplay<>() {
+                Queue<EventBatch> free = new ConcurrentLinkedQueue<>();
+                long end = parallel.runBatches(s.offset(), () -> batchParser(free), new BatchReplay<>() {
                     @Override
                     public void replay(EventBatch batch) {
                         batch.replay(sink, replayed);
+                        batch.clear();
+                        free.add(batch);
                     }
 
                     @Override
                     public void rehearse(EventBatch batch) {
                         batch.rehearse(sink, replayed);
+                        batch.clear();
+                        free.add(batch);
                     }
                 });
                 s = parallel.scannerAt(end);
@@ -184,14 +193,16 @@ final class ByteEventReader {
     /**
      * A parser of events for the parallel scan: one per pool thread, with its own holder and name
      * table. Each event is read into the holder and packed into the chunk's {@link EventBatch}; an
-     * event the collector ignores is only counted there.
+     * event the collector ignores is only counted there. Batches come from {@code free} when it has
+     * one.
      */
-    private static BatchParser<EventBatch> batchParser() {
+    private static BatchParser<EventBatch> batchParser(Queue<EventBatch> free) {
         ByteEventReader r = new ByteEventReader(null, null, new EventHolder(), new Utf8NameTable());
         return new BatchParser<>() {
             @Override
             public EventBatch newBatch() {
-                return new EventBatch();
+                EventBatch reused = free.poll();
+                return reused != null ? reused : new EventBatch();
             }
 
             @Override

@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.kineto;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 
 /**
@@ -43,16 +44,54 @@ final class EventBatch {
 
     private static final long NONE = EventHolder.NONE;
 
-    private long[] numbers = new long[4096];
+    /**
+     * Numbers and strings go into segments of a fixed size, never copied to grow (a chunk of 16 MB
+     * of JSON packs to ~3 MB); a row never spans two segments. A batch is cleared and reused for a
+     * later chunk once replayed ({@link #clear}), so a scan allocates only the batches in flight.
+     */
+    private static final int NUMBER_SEGMENT = 1 << 15;
+    private static final int STRING_SEGMENT = 1 << 13;
+    /** The most numbers one event row takes: header, field count, 18 fields. */
+    private static final int ROW_NUMBERS = 20;
+    private static final int ROW_STRINGS = 10;
+
+    private final ArrayList<long[]> numberSegments = new ArrayList<>();
+    /** How many numbers each full segment holds (the last one's count is {@link #numberCount}). */
+    private int[] numberSegmentUsed = new int[8];
+    private int fullSegments;
+    private long[] numbers;
     private int numberCount;
-    private String[] strings = new String[1024];
+    private final ArrayList<String[]> stringSegments = new ArrayList<>();
+    private String[] strings;
+    private int stringSegment;
     private int stringCount;
     /** Where the last row's header is when it is a run of ignored events (else -1): the next one extends it. */
     private int ignoredRun = -1;
 
+    EventBatch() {
+        numbers = new long[NUMBER_SEGMENT];
+        numberSegments.add(numbers);
+        strings = new String[STRING_SEGMENT];
+        stringSegments.add(strings);
+    }
+
+    /** Empties the batch for another chunk, keeping its segments. */
+    void clear() {
+        numbers = numberSegments.get(0);
+        numberCount = 0;
+        fullSegments = 0;
+        for (String[] segment : stringSegments) {
+            Arrays.fill(segment, null); // no references kept alive from an earlier chunk
+        }
+        strings = stringSegments.get(0);
+        stringSegment = 0;
+        stringCount = 0;
+        ignoredRun = -1;
+    }
+
     /** Appends the event in {@code e}. */
     void add(EventHolder e) {
-        ensureNumbers(20);
+        ensureNumbers(ROW_NUMBERS);
         int header = numberCount++;
         int flags = (e.pidIsNumber ? PID_IS_NUMBER : 0) | (e.hasPid ? HAS_PID : 0)
                 | (e.tidIsNumber ? TID_IS_NUMBER : 0) | (e.hasTs ? HAS_TS : 0) | (e.hasDur ? HAS_DUR : 0)
@@ -82,7 +121,7 @@ final class EventBatch {
         present |= number(16, shape(e.gridX, e.gridY, e.gridZ), -1);
         present |= number(17, shape(e.blockX, e.blockY, e.blockZ), -1);
 
-        ensureStrings(10);
+        ensureStrings(ROW_STRINGS);
         int named = 0;
         named |= string(0, e.ph);
         named |= string(1, e.cat);
@@ -129,11 +168,24 @@ final class EventBatch {
     }
 
     private void read(ByteEventReader.Sink sink, EventHolder e, boolean rehearsal) {
-        long[] n = numbers;
-        String[] t = strings;
+        int segment = 0;
+        long[] n = numberSegments.get(0);
+        int end = fullSegments > 0 ? numberSegmentUsed[0] : numberCount;
+        int readSegment = 0;
+        String[] t = stringSegments.get(0);
         int ni = 0;
         int si = 0;
-        while (ni < numberCount) {
+        for (;;) {
+            if (ni == end) {
+                if (n == numbers) {
+                    return;
+                }
+                segment++;
+                n = numberSegments.get(segment);
+                end = segment < fullSegments ? numberSegmentUsed[segment] : numberCount;
+                ni = 0;
+                continue;
+            }
             long header = n[ni++];
             int kind = (int) (header & KIND_MASK);
             if (kind == KIND_IGNORED) {
@@ -203,6 +255,11 @@ final class EventBatch {
             e.blockZ = block < 0 ? -1 : (int) (block & EventHolder.DIM_MASK);
 
             int named = (int) (header >>> STRINGS_SHIFT) & 0x3ff;
+            if (si + ROW_STRINGS > t.length) { // as ensureStrings decided when the row was added
+                readSegment++;
+                t = stringSegments.get(readSegment);
+                si = 0;
+            }
             e.ph = (named & 1) != 0 ? t[si++] : null;
             e.cat = (named & 1 << 1) != 0 ? t[si++] : null;
             e.name = (named & 1 << 2) != 0 ? t[si++] : null;
@@ -264,15 +321,35 @@ final class EventBatch {
         return 1 << field;
     }
 
+    /** Room for {@code more} numbers in the current segment, else the next one (reused or new). */
     private void ensureNumbers(int more) {
         if (numberCount + more > numbers.length) {
-            numbers = Arrays.copyOf(numbers, Math.max(numbers.length * 2, numberCount + more));
+            if (fullSegments == numberSegmentUsed.length) {
+                numberSegmentUsed = Arrays.copyOf(numberSegmentUsed, fullSegments * 2);
+            }
+            numberSegmentUsed[fullSegments++] = numberCount;
+            int next = fullSegments;
+            if (next == numberSegments.size()) {
+                numberSegments.add(new long[NUMBER_SEGMENT]);
+            }
+            numbers = numberSegments.get(next);
+            numberCount = 0;
+            ignoredRun = -1; // a header in an earlier segment is not extended: it was counted there
         }
     }
 
+    /**
+     * Room for {@code more} strings in the current segment, else the next one. The reader switches
+     * segments by the same test, made before each event row.
+     */
     private void ensureStrings(int more) {
         if (stringCount + more > strings.length) {
-            strings = Arrays.copyOf(strings, Math.max(strings.length * 2, stringCount + more));
+            stringSegment++;
+            if (stringSegment == stringSegments.size()) {
+                stringSegments.add(new String[STRING_SEGMENT]);
+            }
+            strings = stringSegments.get(stringSegment);
+            stringCount = 0;
         }
     }
 }
