@@ -11,6 +11,8 @@ import io.overlapanalyze.formats.json.Utf8JsonScanner.Unsupported;
 import io.overlapanalyze.formats.json.Utf8NameTable;
 
 import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -479,13 +481,17 @@ final class ByteEventReader {
         return NONE;
     }
 
-    /** As {@link JsonValues#lenientText}: a scalar's text, {@code null} for null and containers. */
+    /**
+     * As {@link JsonValues#lenientText}: a scalar's text, {@code null} for null and containers. A
+     * string is interned: the collective args of every collective kernel and {@code record_param_comms}
+     * op repeat a few values ({@code "allreduce"}, the dtype, the process group), kept per kernel.
+     */
     private String lenientText() throws IOException {
         int kind = s.peekKind();
         switch (kind) {
             case STRING -> {
                 s.string();
-                return s.stringValue();
+                return names.intern(s);
             }
             case NUMBER -> {
                 s.number();
@@ -524,8 +530,20 @@ final class ByteEventReader {
                 first = false;
             } while (s.nextElement());
         }
-        return sb.append(']').toString();
+        String text = sb.append(']').toString();
+        // The same few rank lists on every collective: one String each (bounded, as the name table).
+        String known = rankLists.putIfAbsent(text, text);
+        if (known != null) {
+            return known;
+        }
+        if (rankLists.size() > MAX_RANK_LISTS) {
+            rankLists.clear();
+        }
+        return text;
     }
+
+    private static final int MAX_RANK_LISTS = 4096;
+    private final Map<String, String> rankLists = new HashMap<>();
 
     private String skipNull() throws IOException {
         s.literal(NULL);

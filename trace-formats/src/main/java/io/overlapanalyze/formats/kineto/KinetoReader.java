@@ -468,10 +468,7 @@ public final class KinetoReader implements TraceReader {
                     unmatched[i] += base;
                 }
             }
-            List<HostSpan> spans = new ArrayList<>(collector.hostSpans.size());
-            for (HostSpan s : collector.hostSpans) {
-                spans.add(base == 0 ? s : new HostSpan(s.kind(), s.name(), s.startNs() + base, s.endNs() + base, s.threadId()));
-            }
+            List<HostSpan> spans = collector.hostSpans.toSpans(base);
             // By start, then longest first; one lambda, not a composed comparator (millions of spans).
             spans.sort((a, b) -> a.startNs() != b.startNs() ? Long.compare(a.startNs(), b.startNs())
                     : Long.compare(b.endNs(), a.endNs()));
@@ -497,9 +494,10 @@ public final class KinetoReader implements TraceReader {
                 max = Math.max(max, d.end(i));
                 min = Math.min(min, d.start(i));
             }
-            for (HostSpan s : collector.hostSpans) {
-                max = Math.max(max, s.endNs());
-                min = Math.min(min, s.startNs());
+            TraceCollector.HostSpanColumns spans = collector.hostSpans;
+            for (int i = 0; i < spans.size(); i++) {
+                max = Math.max(max, spans.end(i));
+                min = Math.min(min, spans.start(i));
             }
             try {
                 if (max != Long.MIN_VALUE) {
