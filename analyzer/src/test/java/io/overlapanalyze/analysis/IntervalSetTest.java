@@ -127,6 +127,20 @@ class IntervalSetTest {
     }
 
     @Test
+    void aSetThatKeepsTheBuildersArraysIsNotChangedByLaterAdds() {
+        IntervalSet.Builder b = IntervalSet.builder();
+        for (int i = 9; i >= 0; i--) { // ten disjoint runs in 16 slots: the set keeps the builder's arrays
+            b.add(100 + 10 * i, 105 + 10 * i);
+        }
+        IntervalSet first = b.build();
+        String before = runs(first);
+        assertEquals(10, first.size());
+        b.add(0, 1).add(2, 3).add(4, 5); // sort before every run: written over shared slots unless copied
+        assertEquals(13, b.build().size());
+        assertEquals(before, runs(first));
+    }
+
+    @Test
     void aUnionOfRawArraysLeavesThemAsTheyWere() {
         long[] starts = {30, 10, 20};
         long[] ends = {40, 15, 35};
