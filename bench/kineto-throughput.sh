@@ -10,8 +10,10 @@
 # Usage: bench/kineto-throughput.sh            (results: bench/out/kineto-throughput.txt)
 #   STEPS=2780     steps of the trace (2,780 ~ 1.01 GB, 3.43 M events)
 #   RUNS=5         CLI runs (median and best reported)
-#   HEAP=1g        -Xmx of the CLI runs, with the launcher's big-input options (bench/launcher-opts.sh);
-#                  HEAP= (empty) runs ./overlap-analyze with its own defaults
+#   HEAP=          (default, empty) the options the launcher picks for one big JSON trace
+#                  (bench/launcher-opts.sh, LAUNCHER_SINGLE_INPUT_OPTS): ./overlap-analyze itself, or
+#                  those options with JAR=; HEAP=1g runs -Xmx1g with the launcher's options for big
+#                  multi-input runs (LAUNCHER_BIG_INPUT_OPTS: the parallel collector), as before 2026-12-03
 #   JAR=PATH       run this jar instead of the launcher (A/B against another build: the same
 #                  options, java -jar PATH)
 #   SKIP_PYTHON=1  skip json.load (it needs ~5 GB of RAM per GB of JSON)
@@ -22,7 +24,7 @@ out="$root/bench/out"
 mkdir -p "$out"
 STEPS="${STEPS:-2780}"
 RUNS="${RUNS:-5}"
-HEAP="${HEAP-1g}"
+HEAP="${HEAP:-}"
 report="$out/kineto-throughput.txt"
 : >"$report"
 say() { echo "$*" | tee -a "$report"; }
@@ -59,9 +61,12 @@ timed() {
 if [[ -n "$HEAP" ]]; then
   opts="-Xmx$HEAP $LAUNCHER_BIG_INPUT_OPTS"
   what="-Xmx$HEAP + the launcher's big-input options ($LAUNCHER_BIG_INPUT_OPTS)"
+elif [[ -n "${JAR:-}" ]]; then
+  opts="$LAUNCHER_SINGLE_INPUT_OPTS"
+  what="the launcher's options for one big JSON trace ($LAUNCHER_SINGLE_INPUT_OPTS)"
 else
   opts=""
-  what="the launcher's defaults"
+  what="the launcher's own choice for one big JSON trace"
 fi
 if [[ -n "${JAR:-}" ]]; then
   # shellcheck disable=SC2086 # the options are words

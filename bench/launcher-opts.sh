@@ -5,3 +5,9 @@ LAUNCHER_BIG_INPUT_OPTS="-XX:+UseParallelGC -XX:TieredStopAtLevel=1 -XX:NewRatio
 if grep -qs '\[\(always\|madvise\)\]' /sys/kernel/mm/transparent_hugepage/enabled; then
   LAUNCHER_BIG_INPUT_OPTS+=" -XX:+UseTransparentHugePages"
 fi
+# The launcher's options for one big JSON trace (a single *.json or *.json.gz input): the serial
+# collector, the heap from 256 MB growing only to what is live, at most half the machine.
+LAUNCHER_SINGLE_INPUT_OPTS="-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:MaxRAMPercentage=50 -Xms256m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30"
+if grep -qs '\[\(always\|madvise\)\]' /sys/kernel/mm/transparent_hugepage/enabled; then
+  LAUNCHER_SINGLE_INPUT_OPTS+=" -XX:+UseTransparentHugePages"
+fi

@@ -96,4 +96,55 @@ class IntervalSetTest {
         }
         return c;
     }
+
+    /** The runs of a set as "[s,e) [s,e)", for comparing with what is written by hand. */
+    private static String runs(IntervalSet set) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < set.size(); i++) {
+            sb.append(i == 0 ? "" : " ").append('[').append(set.start(i)).append(',').append(set.end(i)).append(')');
+        }
+        return sb.toString();
+    }
+
+    @Test
+    void aBuilderBuiltAddedToAndBuiltAgainKeepsEverySetItReturned() {
+        IntervalSet.Builder b = IntervalSet.builder();
+        b.add(50, 60).add(10, 20).add(15, 30).add(40, 40); // out of order, overlapping, one empty
+        IntervalSet first = b.build();
+        assertEquals("[10,30) [50,60)", runs(first));
+        assertEquals("[10,30) [50,60)", runs(b.build()), "built twice: the same union");
+        b.add(0, 5).add(25, 55); // before every run, and bridging the two
+        IntervalSet second = b.build();
+        assertEquals("[0,5) [10,60)", runs(second));
+        assertEquals("[10,30) [50,60)", runs(first), "the first set is not changed by later adds");
+        for (int i = 0; i < 40; i++) { // grow past the arrays the first sets share
+            b.add(100 + 10 * i, 105 + 10 * i);
+        }
+        IntervalSet third = b.build();
+        assertEquals(42, third.size());
+        assertEquals("[0,5) [10,60)", runs(second));
+        assertEquals("[10,30) [50,60)", runs(first));
+    }
+
+    @Test
+    void aSetThatKeepsTheBuildersArraysIsNotChangedByLaterAdds() {
+        IntervalSet.Builder b = IntervalSet.builder();
+        for (int i = 9; i >= 0; i--) { // ten disjoint runs in 16 slots: the set keeps the builder's arrays
+            b.add(100 + 10 * i, 105 + 10 * i);
+        }
+        IntervalSet first = b.build();
+        String before = runs(first);
+        assertEquals(10, first.size());
+        b.add(0, 1).add(2, 3).add(4, 5); // sort before every run: written over shared slots unless copied
+        assertEquals(13, b.build().size());
+        assertEquals(before, runs(first));
+    }
+
+    @Test
+    void aUnionOfRawArraysLeavesThemAsTheyWere() {
+        long[] starts = {30, 10, 20};
+        long[] ends = {40, 15, 35};
+        assertEquals("[10,15) [20,40)", runs(IntervalSet.union(starts, ends, 3)));
+        assertEquals("[30, 10, 20] [40, 15, 35]", java.util.Arrays.toString(starts) + " " + java.util.Arrays.toString(ends));
+    }
 }

@@ -43,6 +43,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class LauncherScriptTest {
     private static final String SMALL_GC = "-XX:+UseSerialGC";
     private static final String BIG_GC = "-XX:+UseParallelGC";
+    /** Only the flags for one big JSON trace (the serial collector, a heap that grows to what is live). */
+    private static final String ONE_BIG_TRACE = "-XX:MinHeapFreeRatio=10";
     private static final long MB = 1024 * 1024;
 
     @TempDir
@@ -172,10 +174,13 @@ class LauncherScriptTest {
         sparse(small, MB);
 
         assertTrue(run(Duration.ofSeconds(60), big.toString()).contains(BIG_GC), "a big directory as input");
-        assertTrue(run(Duration.ofSeconds(60), gz.toString()).contains(BIG_GC), "4 MB of gzip is 40 MB to parse");
+        List<String> oneGz = run(Duration.ofSeconds(60), gz.toString());
+        assertTrue(oneGz.contains(ONE_BIG_TRACE) && oneGz.contains(SMALL_GC) && !oneGz.contains(BIG_GC),
+                "4 MB of gzip is 40 MB to parse, one trace: " + oneGz);
         assertTrue(run(Duration.ofSeconds(60), "--", dashed.getFileName().toString()).contains(BIG_GC),
                 "after --, a name starting with - is an input");
-        assertTrue(run(Duration.ofSeconds(60), small.toString()).contains(SMALL_GC), "1 MB: small");
+        List<String> smallOne = run(Duration.ofSeconds(60), small.toString());
+        assertTrue(smallOne.contains(SMALL_GC) && !smallOne.contains(ONE_BIG_TRACE), "1 MB: small: " + smallOne);
         // The same big directory as the value of options: never scanned.
         assertTrue(run(Duration.ofSeconds(60), small.toString(), "-o", big.toString()).contains(SMALL_GC), "-o DIR");
         assertTrue(run(Duration.ofSeconds(60), "--html", big.toString(), small.toString()).contains(SMALL_GC), "--html");
@@ -184,6 +189,28 @@ class LauncherScriptTest {
         assertTrue(run(Duration.ofSeconds(60), "--output=" + big, small.toString()).contains(SMALL_GC), "--output=DIR");
         assertTrue(run(Duration.ofSeconds(60), "-f", "json", "--debug", big.toString()).contains(BIG_GC),
                 "a flag (--debug) takes no value: the next argument is an input");
+    }
+
+    @Test
+    void oneBigJsonTraceGetsTheSerialCollectorAndAGrowingHeap() throws Exception {
+        Path one = tmp.resolve("rank0.pt.trace.json");
+        sparse(one, 40 * MB);
+        Path other = tmp.resolve("rank1.pt.trace.json");
+        sparse(other, 40 * MB);
+        Path sqlite = tmp.resolve("report.sqlite");
+        sparse(sqlite, 40 * MB);
+
+        List<String> single = run(Duration.ofSeconds(60), "-f", "json", one.toString());
+        assertTrue(single.containsAll(List.of(SMALL_GC, ONE_BIG_TRACE, "-XX:MaxRAMPercentage=50", "-Xms256m",
+                "-XX:MaxHeapFreeRatio=30", "-XX:TieredStopAtLevel=1")), single.toString());
+        assertFalse(single.contains(BIG_GC), single.toString());
+        assertTrue(single.stream().noneMatch(a -> a.startsWith("-Xmx")), "the limit stays half the machine: " + single);
+        for (String[] args : List.of(new String[] {one.toString(), other.toString()}, new String[] {sqlite.toString()},
+                new String[] {"diff", one.toString(), other.toString()})) {
+            List<String> jvm = run(Duration.ofSeconds(60), args);
+            assertTrue(jvm.contains(BIG_GC) && !jvm.contains(ONE_BIG_TRACE),
+                    "not one JSON trace: the big-input flags, " + List.of(args) + ": " + jvm);
+        }
     }
 
     @Test

@@ -220,8 +220,8 @@ final class TimelineReader {
         } catch (EOFException ex) {
             throw new Unsupported("the file ends inside the gzip header");
         }
-        try (InputStream bytes = in; ParallelArrayScan<EventFields.Packed> parallel = chunkBytes <= 0 ? null
-                : new ParallelArrayScan<EventFields.Packed>(part, Files.size(part), chunkBytes, threads).strictEscapes()) {
+        try (InputStream bytes = in; ParallelArrayScan parallel = chunkBytes <= 0 ? null
+                : new ParallelArrayScan(part, Files.size(part), chunkBytes, threads).strictEscapes()) {
             // This reader's Jackson does not take \q-style escapes: neither may its scanner.
             Utf8JsonScanner s = new Utf8JsonScanner(bytes).strictEscapes();
             s.skipByteOrderMark();

@@ -43,13 +43,15 @@ import java.util.function.Supplier;
  * reader reads the file again sequentially. An {@link Unsupported} in a confirmed chunk is a real
  * one (damaged or unusual JSON), for the reader's reference path to deal with.
  *
- * <p>Memory: at most twice as many chunks as threads are in flight, each holding what its elements
- * parsed to (a parser returns a shared marker for elements the reader ignores), so memory is
- * bounded by the chunk size, not by the file.
+ * <p>A chunk keeps what its elements parsed to in a batch of the reader's own ({@link BatchParser}:
+ * the Kineto reader packs its events into primitive columns, not an object per event), or, through
+ * {@link #run(long, Supplier, Replay)}, in a list of one object per element.
  *
- * @param <E> what an element parses to
+ * <p>Memory: at most twice as many chunks as threads are in flight, each holding what its elements
+ * parsed to (a parser keeps nothing but a count for elements the reader ignores), so memory is
+ * bounded by the chunk size, not by the file.
  */
-public final class ParallelArrayScan<E> implements Closeable {
+public final class ParallelArrayScan implements Closeable {
     /** A chunk's guessed start was not an element start: read the file sequentially. */
     public static final class Resequence extends RuntimeException {
         Resequence(String why) {
@@ -61,6 +63,27 @@ public final class ParallelArrayScan<E> implements Closeable {
     public interface ElementParser<E> {
         /** Parses the element that comes next in {@code s} (whitespace before it is skipped). */
         E parse(Utf8JsonScanner s) throws IOException;
+    }
+
+    /**
+     * Parses elements into a batch of the reader's own (one batch per chunk); one instance per pool
+     * thread (it may keep thread-confined state).
+     */
+    public interface BatchParser<B> {
+        /** An empty batch for the next chunk. */
+        B newBatch();
+
+        /** Parses the element that comes next in {@code s} (whitespace before it is skipped) into {@code batch}. */
+        void parse(Utf8JsonScanner s, B batch) throws IOException;
+    }
+
+    /** Where confirmed chunks' batches go, in file order. */
+    public interface BatchReplay<B> {
+        /** A confirmed chunk's elements, in file order. */
+        void replay(B batch) throws IOException;
+
+        /** A sample's elements taken to warm up the JIT (see {@link #REHEARSALS}): only for scratch state. */
+        void rehearse(B batch);
     }
 
     /** Where confirmed elements go, in file order. */
@@ -109,19 +132,20 @@ public final class ParallelArrayScan<E> implements Closeable {
     private static final int SEARCH_BYTES = 4 << 20;
 
     /** What one chunk found. */
-    private static final class Chunk<E> {
+    private static final class Chunk<B> {
         final long start;
         final long end;
-        final List<E> elements = new ArrayList<>();
+        final B elements;
         /** True when the scan reached {@link #end} exactly at an element start. */
         boolean landed;
         /** The offset just after the array's closing bracket, when this chunk reached it; else -1. */
         long arrayEnd = -1;
         RuntimeException failure;
 
-        Chunk(long start, long end) {
+        Chunk(long start, long end, B elements) {
             this.start = start;
             this.end = end;
+            this.elements = elements;
         }
     }
 
@@ -141,7 +165,7 @@ public final class ParallelArrayScan<E> implements Closeable {
     }
 
     /** The chunks' scanners take only the escapes JSON defines ({@link Utf8JsonScanner#strictEscapes()}). */
-    public ParallelArrayScan<E> strictEscapes() {
+    public ParallelArrayScan strictEscapes() {
         strictEscapes = true;
         return this;
     }
@@ -150,17 +174,53 @@ public final class ParallelArrayScan<E> implements Closeable {
      * Scans the array whose first element starts at {@code firstElement}, replaying its elements
      * in order; returns the offset just after the array's closing bracket.
      */
-    public long run(long firstElement, Supplier<ElementParser<E>> parsers, Replay<E> replay) throws IOException {
+    public <E> long run(long firstElement, Supplier<ElementParser<E>> parsers, Replay<E> replay) throws IOException {
+        return runBatches(firstElement, () -> {
+            ElementParser<E> parser = parsers.get();
+            return new BatchParser<List<E>>() {
+                @Override
+                public List<E> newBatch() {
+                    return new ArrayList<>();
+                }
+
+                @Override
+                public void parse(Utf8JsonScanner s, List<E> batch) throws IOException {
+                    batch.add(parser.parse(s));
+                }
+            };
+        }, new BatchReplay<List<E>>() {
+            @Override
+            public void replay(List<E> batch) throws IOException {
+                for (E e : batch) {
+                    replay.element(e);
+                }
+            }
+
+            @Override
+            public void rehearse(List<E> batch) {
+                for (E e : batch) {
+                    replay.rehearse(e);
+                }
+            }
+        });
+    }
+
+    /**
+     * As {@link #run(long, Supplier, Replay)}, each chunk's elements parsed into one batch of the
+     * reader's own, replayed a batch at a time in file order.
+     */
+    public <B> long runBatches(long firstElement, Supplier<BatchParser<B>> parsers, BatchReplay<B> replay)
+            throws IOException {
         AtomicInteger names = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "overlap-analyze-scan-" + names.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
-        ThreadLocal<Worker> workers = ThreadLocal.withInitial(() -> new Worker(parsers.get()));
+        ThreadLocal<Worker<B>> workers = ThreadLocal.withInitial(() -> new Worker<>(parsers.get()));
         try {
             rehearse(firstElement, pool, workers, replay);
-            ArrayDeque<Future<Chunk<E>>> inFlight = new ArrayDeque<>();
+            ArrayDeque<Future<Chunk<B>>> inFlight = new ArrayDeque<>();
             long nominal = firstElement;
             long expectedStart = firstElement;
             boolean submittedAll = false;
@@ -173,17 +233,15 @@ public final class ParallelArrayScan<E> implements Closeable {
                     nominal = to;
                     submittedAll = to >= fileSize;
                 }
-                Future<Chunk<E>> next = inFlight.poll();
+                Future<Chunk<B>> next = inFlight.poll();
                 if (next == null) {
                     throw new Unsupported("the array does not end before the end of the file");
                 }
-                Chunk<E> c = get(next);
+                Chunk<B> c = get(next);
                 if (c.start != expectedStart) {
                     throw new Resequence("the cut at " + c.start + " was not an element start");
                 }
-                for (E e : c.elements) {
-                    replay.element(e);
-                }
+                replay.replay(c.elements);
                 if (c.failure != null) {
                     throw c.failure; // a real one: this chunk's start is confirmed
                 }
@@ -200,21 +258,19 @@ public final class ParallelArrayScan<E> implements Closeable {
         }
     }
 
-    private void rehearse(long firstElement, ExecutorService pool, ThreadLocal<Worker> workers, Replay<E> replay)
-            throws IOException {
+    private <B> void rehearse(long firstElement, ExecutorService pool, ThreadLocal<Worker<B>> workers,
+            BatchReplay<B> replay) throws IOException {
         long span = fileSize - firstElement;
         if (span < (long) REHEARSALS * REHEARSAL_BYTES * 8) {
             return;
         }
-        List<Future<Chunk<E>>> samples = new ArrayList<>();
+        List<Future<Chunk<B>>> samples = new ArrayList<>();
         for (int i = 0; i < REHEARSALS; i++) {
             long from = firstElement + span * (2L * i + 1) / (2L * REHEARSALS);
             samples.add(pool.submit(() -> workers.get().scan(false, from, from + REHEARSAL_BYTES)));
         }
-        for (Future<Chunk<E>> f : samples) {
-            for (E e : get(f).elements) {
-                replay.rehearse(e);
-            }
+        for (Future<Chunk<B>> f : samples) {
+            replay.rehearse(get(f).elements);
         }
     }
 
@@ -258,20 +314,20 @@ public final class ParallelArrayScan<E> implements Closeable {
     }
 
     /** One pool thread's reusable state: its parser and search buffer. */
-    private final class Worker {
-        private final ElementParser<E> parser;
+    private final class Worker<B> {
+        private final BatchParser<B> parser;
         private final byte[] probe = new byte[64 * 1024];
 
-        Worker(ElementParser<E> parser) {
+        Worker(BatchParser<B> parser) {
             this.parser = parser;
         }
 
-        Chunk<E> scan(boolean first, long nominalStart, long nominalEnd) {
+        Chunk<B> scan(boolean first, long nominalStart, long nominalEnd) {
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
                 long start = first ? nominalStart : elementStartAfter(ch, nominalStart);
                 long end = nominalEnd >= fileSize ? -1 : elementStartAfter(ch, nominalEnd);
                 // No element start near the next cut: this chunk runs to the array's end.
-                Chunk<E> c = new Chunk<>(start, end < 0 ? Long.MAX_VALUE : end);
+                Chunk<B> c = new Chunk<>(start, end < 0 ? Long.MAX_VALUE : end, parser.newBatch());
                 if (start < 0) {
                     return c; // never confirmed: the chunk before runs on past it
                 }
@@ -289,7 +345,7 @@ public final class ParallelArrayScan<E> implements Closeable {
         }
 
         /** Elements from the chunk's start until the next chunk's start (or the array's end). */
-        private void scanElements(Utf8JsonScanner s, Chunk<E> c) throws IOException {
+        private void scanElements(Utf8JsonScanner s, Chunk<B> c) throws IOException {
             for (;;) {
                 s.peek();
                 long at = s.offset();
@@ -300,7 +356,7 @@ public final class ParallelArrayScan<E> implements Closeable {
                 if (at > c.end) {
                     return; // ran past the next cut: that guess was wrong
                 }
-                c.elements.add(parser.parse(s));
+                parser.parse(s, c.elements);
                 if (!s.nextElement()) {
                     c.arrayEnd = s.offset();
                     return;

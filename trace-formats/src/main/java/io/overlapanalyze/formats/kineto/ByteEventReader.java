@@ -4,13 +4,17 @@ import io.overlapanalyze.formats.json.DecimalMicros;
 import io.overlapanalyze.formats.json.KeyPredictor;
 import io.overlapanalyze.formats.json.KeyTable;
 import io.overlapanalyze.formats.json.ParallelArrayScan;
-import io.overlapanalyze.formats.json.ParallelArrayScan.ElementParser;
-import io.overlapanalyze.formats.json.ParallelArrayScan.Replay;
+import io.overlapanalyze.formats.json.ParallelArrayScan.BatchParser;
+import io.overlapanalyze.formats.json.ParallelArrayScan.BatchReplay;
 import io.overlapanalyze.formats.json.Utf8JsonScanner;
 import io.overlapanalyze.formats.json.Utf8JsonScanner.Unsupported;
 import io.overlapanalyze.formats.json.Utf8NameTable;
 
 import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 import static io.overlapanalyze.formats.json.Utf8JsonScanner.ARRAY;
 import static io.overlapanalyze.formats.json.Utf8JsonScanner.FALSE;
@@ -35,7 +39,10 @@ final class ByteEventReader {
     interface Sink {
         void traceEventsStart();
 
-        /** The next event, read into {@code event} (the reader's holder, or a replayed copy). */
+        /**
+         * The next event, read into {@code event} (the reader's holder, or the replay's holder loaded
+         * from a parallel chunk's {@link EventBatch}): valid only during the call.
+         */
         void event(EventHolder event);
 
         /** A sampled event for a scratch collector (JIT warm-up, {@link ParallelArrayScan}): no effect on the trace. */
@@ -122,7 +129,7 @@ final class ByteEventReader {
      * Jackson path). Anything but an object is {@link Unsupported}: the Jackson path words it.
      * With {@code parallel}, the events array is scanned by it (a plain file, random access).
      */
-    void readDocument(ParallelArrayScan<EventHolder> parallel) throws IOException {
+    void readDocument(ParallelArrayScan parallel) throws IOException {
         s.skipByteOrderMark();
         if (!s.beginObject()) {
             return;
@@ -138,30 +145,32 @@ final class ByteEventReader {
         } while (s.nextMember());
     }
 
-    private void readEvents(ParallelArrayScan<EventHolder> parallel) throws IOException {
+    private void readEvents(ParallelArrayScan parallel) throws IOException {
         if (s.peekKind() != ARRAY) {
             throw new Unsupported("\"traceEvents\" is not an array");
         }
         sink.traceEventsStart();
         if (s.beginArray()) {
             if (parallel != null) {
-                long end = parallel.run(s.offset(), ByteEventReader::elementParser, new Replay<>() {
+                // The chunks' events are loaded into this holder one at a time, as the sequential read
+                // fills its own: the sink never keeps a holder past the call.
+                // A replayed batch is cleared and handed back for a later chunk: the scan allocates only
+                // the batches in flight at once.
+                EventHolder replayed = new EventHolder();
+                Queue<EventBatch> free = new ConcurrentLinkedQueue<>();
+                long end = parallel.runBatches(s.offset(), () -> batchParser(free), new BatchReplay<>() {
                     @Override
-                    public void element(EventHolder e) {
-                        if (e == NULL_EVENT) {
-                            sink.nullEvent();
-                        } else if (e == IGNORED) {
-                            sink.ignoredEvent();
-                        } else {
-                            sink.event(e);
-                        }
+                    public void replay(EventBatch batch) {
+                        batch.replay(sink, replayed);
+                        batch.clear();
+                        free.add(batch);
                     }
 
                     @Override
-                    public void rehearse(EventHolder e) {
-                        if (e != NULL_EVENT && e != IGNORED) {
-                            sink.rehearse(e);
-                        }
+                    public void rehearse(EventBatch batch) {
+                        batch.rehearse(sink, replayed);
+                        batch.clear();
+                        free.add(batch);
                     }
                 });
                 s = parallel.scannerAt(end);
@@ -183,28 +192,39 @@ final class ByteEventReader {
         sink.traceEventsEnd();
     }
 
-    /** Markers for the events the parallel scan keeps no copy of. */
-    private static final EventHolder IGNORED = new EventHolder();
-    private static final EventHolder NULL_EVENT = new EventHolder();
-
     /**
      * A parser of events for the parallel scan: one per pool thread, with its own holder and name
-     * table. An event the collector ignores becomes {@link #IGNORED}, others a copy of the holder.
+     * table. Each event is read into the holder and packed into the chunk's {@link EventBatch}; an
+     * event the collector ignores is only counted there. Batches come from {@code free} when it has
+     * one.
      */
-    private static ElementParser<EventHolder> elementParser() {
+    private static BatchParser<EventBatch> batchParser(Queue<EventBatch> free) {
         ByteEventReader r = new ByteEventReader(null, null, new EventHolder(), new Utf8NameTable());
-        return scanner -> {
-            r.s = scanner;
-            int kind = scanner.peekKind();
-            if (kind == OBJECT) {
-                r.readEvent();
-                return TraceCollector.ignores(r.event) ? IGNORED : r.event.copy();
+        return new BatchParser<>() {
+            @Override
+            public EventBatch newBatch() {
+                EventBatch reused = free.poll();
+                return reused != null ? reused : new EventBatch();
             }
-            if (kind == NULL) {
-                scanner.literal(NULL);
-                return NULL_EVENT;
+
+            @Override
+            public void parse(Utf8JsonScanner scanner, EventBatch batch) throws IOException {
+                r.s = scanner;
+                int kind = scanner.peekKind();
+                if (kind == OBJECT) {
+                    r.readEvent();
+                    if (TraceCollector.ignores(r.event)) {
+                        batch.addIgnored();
+                    } else {
+                        batch.add(r.event);
+                    }
+                } else if (kind == NULL) {
+                    scanner.literal(NULL);
+                    batch.addNull();
+                } else {
+                    throw new Unsupported("a trace event that is not an object");
+                }
             }
-            throw new Unsupported("a trace event that is not an object");
         };
     }
 
@@ -416,16 +436,25 @@ final class ByteEventReader {
             s.skipValue();
             return -1;
         }
-        long[] d = {-1, -1, -1};
+        long x = -1;
+        long y = -1;
+        long z = -1;
         int n = 0;
         boolean ok = true;
         if (s.beginArray()) {
             do {
                 int kind = s.peekKind();
                 if (kind == NUMBER && n < 3) {
-                    d[n] = s.number() ? sliceLong() : NONE;
-                    if (d[n] == NONE) {
+                    long d = s.number() ? sliceLong() : NONE;
+                    if (d == NONE) {
                         ok = false;
+                    }
+                    if (n == 0) {
+                        x = d;
+                    } else if (n == 1) {
+                        y = d;
+                    } else {
+                        z = d;
                     }
                 } else {
                     ok = false;
@@ -434,7 +463,7 @@ final class ByteEventReader {
                 n++;
             } while (s.nextElement());
         }
-        return ok && n == 3 ? EventHolder.pack(d[0], d[1], d[2]) : -1;
+        return ok && n == 3 ? EventHolder.pack(x, y, z) : -1;
     }
 
     /** As {@link JsonValues#lenientLong}: an integer or a numeric string, else {@link #NONE}. */
@@ -452,13 +481,17 @@ final class ByteEventReader {
         return NONE;
     }
 
-    /** As {@link JsonValues#lenientText}: a scalar's text, {@code null} for null and containers. */
+    /**
+     * As {@link JsonValues#lenientText}: a scalar's text, {@code null} for null and containers. A
+     * string is interned: the collective args of every collective kernel and {@code record_param_comms}
+     * op repeat a few values ({@code "allreduce"}, the dtype, the process group), kept per kernel.
+     */
     private String lenientText() throws IOException {
         int kind = s.peekKind();
         switch (kind) {
             case STRING -> {
                 s.string();
-                return s.stringValue();
+                return names.intern(s);
             }
             case NUMBER -> {
                 s.number();
@@ -497,8 +530,20 @@ final class ByteEventReader {
                 first = false;
             } while (s.nextElement());
         }
-        return sb.append(']').toString();
+        String text = sb.append(']').toString();
+        // The same few rank lists on every collective: one String each (bounded, as the name table).
+        String known = rankLists.putIfAbsent(text, text);
+        if (known != null) {
+            return known;
+        }
+        if (rankLists.size() > MAX_RANK_LISTS) {
+            rankLists.clear();
+        }
+        return text;
     }
+
+    private static final int MAX_RANK_LISTS = 4096;
+    private final Map<String, String> rankLists = new HashMap<>();
 
     private String skipNull() throws IOException {
         s.literal(NULL);

@@ -12,7 +12,7 @@ import java.io.IOException;
  * The fields of one trace event the reader uses, read from the stream into reusable slots (no
  * tree, no per-event map). Unused fields and {@code args} keys are skipped unparsed.
  */
-final class EventHolder implements Cloneable {
+final class EventHolder {
     static final long NONE = CollectiveArgs.NONE;
 
     int fieldCount;
@@ -396,15 +396,6 @@ final class EventHolder implements Cloneable {
             n++;
         }
         return ok && n == 3 ? pack(d[0], d[1], d[2]) : -1;
-    }
-
-    /** A copy of this event's fields (for the parallel reader, which replays events in file order). */
-    EventHolder copy() {
-        try {
-            return (EventHolder) clone();
-        } catch (CloneNotSupportedException e) {
-            throw new AssertionError(e);
-        }
     }
 
     /** The collective metadata in this event's args, or {@code null} when it has none. */

@@ -140,8 +140,9 @@ final class JsonValues {
             if (c < '0' || c > '9') {
                 return NONE;
             }
-            // Accumulate negatively so that Long.MIN_VALUE's magnitude fits; overflow → NONE.
-            if (v < (Long.MIN_VALUE + (c - '0')) / 10) {
+            // Accumulate negatively so that Long.MIN_VALUE's magnitude fits; overflow → NONE. The bound
+            // is a constant: a long division per digit is a runtime call in the client compiler's code.
+            if (v < MIN_DIV_10 || (v == MIN_DIV_10 && c == '9')) {
                 return NONE;
             }
             v = v * 10 - (c - '0');
@@ -151,4 +152,7 @@ final class JsonValues {
         }
         return v == Long.MIN_VALUE ? NONE : -v;
     }
+
+    /** {@code v * 10 - d} stays a long for every {@code v >= MIN_DIV_10} and digit {@code d}, but 9 at the bound. */
+    private static final long MIN_DIV_10 = Long.MIN_VALUE / 10;
 }

@@ -165,18 +165,18 @@ public final class KinetoReader implements TraceReader {
     /** As {@link #readWithScanner(Path)}; {@code chunkBytes} 0 reads on one thread (tests vary both). */
     RankTrace readWithScanner(Path input, int chunkBytes, int threads) throws IOException {
         return JsonReadStrategy.scan(chunkBytes, chunk -> chunk > 0
-                ? scan(input, new ParallelArrayScan<>(input, Files.size(input), chunk, threads))
+                ? scan(input, new ParallelArrayScan(input, Files.size(input), chunk, threads))
                 : scan(input, null));
     }
 
-    private RankTrace scan(Path input, ParallelArrayScan<EventHolder> parallel) throws IOException {
+    private RankTrace scan(Path input, ParallelArrayScan parallel) throws IOException {
         InputStream in;
         try {
             in = InputStreams.open(input, limits);
         } catch (EOFException e) {
             throw new Unsupported("the file ends inside the gzip header");
         }
-        try (InputStream bytes = in; ParallelArrayScan<EventHolder> closeLater = parallel) {
+        try (InputStream bytes = in; ParallelArrayScan closeLater = parallel) {
             return new Session(input.toString(), null, true).runScanner(bytes, parallel);
         } catch (EOFException | ZipException e) {
             throw new Unsupported("damaged input: " + e.getMessage());
@@ -253,7 +253,7 @@ public final class KinetoReader implements TraceReader {
         }
 
         /** The fast path: any {@link BadTraceException} becomes {@link Unsupported}, for the Jackson path to word. */
-        RankTrace runScanner(InputStream in, ParallelArrayScan<EventHolder> parallel) throws IOException {
+        RankTrace runScanner(InputStream in, ParallelArrayScan parallel) throws IOException {
             try {
                 new ByteEventReader(new Utf8JsonScanner(in), this, event, new Utf8NameTable()).readDocument(parallel);
                 if (!sawEvents) {
@@ -468,10 +468,7 @@ public final class KinetoReader implements TraceReader {
                     unmatched[i] += base;
                 }
             }
-            List<HostSpan> spans = new ArrayList<>(collector.hostSpans.size());
-            for (HostSpan s : collector.hostSpans) {
-                spans.add(base == 0 ? s : new HostSpan(s.kind(), s.name(), s.startNs() + base, s.endNs() + base, s.threadId()));
-            }
+            List<HostSpan> spans = collector.hostSpans.toSpans(base);
             // By start, then longest first; one lambda, not a composed comparator (millions of spans).
             spans.sort((a, b) -> a.startNs() != b.startNs() ? Long.compare(a.startNs(), b.startNs())
                     : Long.compare(b.endNs(), a.endNs()));
@@ -497,9 +494,10 @@ public final class KinetoReader implements TraceReader {
                 max = Math.max(max, d.end(i));
                 min = Math.min(min, d.start(i));
             }
-            for (HostSpan s : collector.hostSpans) {
-                max = Math.max(max, s.endNs());
-                min = Math.min(min, s.startNs());
+            TraceCollector.HostSpanColumns spans = collector.hostSpans;
+            for (int i = 0; i < spans.size(); i++) {
+                max = Math.max(max, spans.end(i));
+                min = Math.min(min, spans.start(i));
             }
             try {
                 if (max != Long.MIN_VALUE) {

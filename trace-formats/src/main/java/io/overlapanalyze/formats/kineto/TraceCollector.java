@@ -91,7 +91,8 @@ final class TraceCollector {
     final HostRangeCollector hostRanges = new HostRangeCollector();
     private final Map<String, String> annotationNames = new HashMap<>();
 
-    final List<HostSpan> hostSpans = new ArrayList<>(); // relative times
+    /** Step, optimizer and backward spans, relative times, in columns: built as records once, shifted by the base. */
+    final HostSpanColumns hostSpans = new HostSpanColumns();
     private final Map<String, String> spanNames = new HashMap<>();
 
     // thread_name metadata: (pid, tid, name) rows, filtered to host threads at the end.
@@ -361,9 +362,56 @@ final class TraceCollector {
             hostRanges.add(tid, start, end, spanNames.computeIfAbsent(name, n -> n)); // metrics.md §11
         }
         if (kind != null) {
-            hostSpans.add(new HostSpan(kind, spanNames.computeIfAbsent(name, n -> n), start, end, tid));
+            hostSpans.add(kind, spanNames.computeIfAbsent(name, n -> n), start, end, tid);
         }
         noteTs(start);
+    }
+
+    /**
+     * Host spans as columns until the file's time base is known: a 1 GB trace has ~400,000 backward
+     * spans, which as records were made twice (relative, then shifted by the base) at the reader's
+     * peak of memory.
+     */
+    static final class HostSpanColumns {
+        private static final HostSpanKind[] KINDS = HostSpanKind.values();
+        private final LongList start = new LongList(64);
+        private final LongList end = new LongList(64);
+        private final LongList thread = new LongList(64);
+        private final List<String> names = new ArrayList<>();
+        private byte[] kinds = new byte[64];
+
+        void add(HostSpanKind kind, String name, long startNs, long endNs, long threadId) {
+            int i = names.size();
+            if (i == kinds.length) {
+                kinds = java.util.Arrays.copyOf(kinds, i * 2);
+            }
+            kinds[i] = (byte) kind.ordinal();
+            names.add(name);
+            start.add(startNs);
+            end.add(endNs);
+            thread.add(threadId);
+        }
+
+        int size() {
+            return names.size();
+        }
+
+        long start(int i) {
+            return start.get(i);
+        }
+
+        long end(int i) {
+            return end.get(i);
+        }
+
+        /** The spans as records, {@code base} added to their times. */
+        List<HostSpan> toSpans(long base) {
+            List<HostSpan> out = new ArrayList<>(names.size());
+            for (int i = 0; i < names.size(); i++) {
+                out.add(new HostSpan(KINDS[kinds[i]], names.get(i), start.get(i) + base, end.get(i) + base, thread.get(i)));
+            }
+            return out;
+        }
     }
 
     static final String GPU_USER_ANNOTATION = "gpu_user_annotation";

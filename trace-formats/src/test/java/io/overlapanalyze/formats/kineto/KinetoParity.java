@@ -259,7 +259,9 @@ final class KinetoParity {
                 + " waitRec=" + e.waitRecordCorrelation + " coll=" + e.collName + " in=" + e.inElems
                 + " out=" + e.outElems + " dtype=" + e.dtype + " gsize=" + e.groupSize + " pg=" + e.pgName
                 + " pgDesc=" + e.pgDesc + " pgRanks=" + e.pgRanks + " seq=" + e.seq + " memType=" + e.memDeviceType
-                + " memDev=" + e.memDeviceId + " memTotal=" + e.memTotalAllocated);
+                + " memDev=" + e.memDeviceId + " memTotal=" + e.memTotalAllocated
+                + " grid=" + e.gridX + "," + e.gridY + "," + e.gridZ + " block=" + e.blockX + "," + e.blockY + "," + e.blockZ
+                + " timeOutOfRange=" + e.timeOutOfRange);
     }
 
     /**
@@ -353,7 +355,7 @@ final class KinetoParity {
     static List<String> parallelEvents(Path file, int chunkBytes, int threads) throws IOException {
         Recorder r = new Recorder(true);
         try (java.io.InputStream in = Files.newInputStream(file);
-             ParallelArrayScan<EventHolder> scan = new ParallelArrayScan<>(file, Files.size(file), chunkBytes, threads)) {
+             ParallelArrayScan scan = new ParallelArrayScan(file, Files.size(file), chunkBytes, threads)) {
             new ByteEventReader(new Utf8JsonScanner(in), r, new EventHolder(), new Utf8NameTable()).readDocument(scan);
         }
         return r.out;
