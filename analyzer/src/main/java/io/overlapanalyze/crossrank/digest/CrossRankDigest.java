@@ -9,6 +9,7 @@ import io.overlapanalyze.model.HostSpan;
 import io.overlapanalyze.model.HostSpanKind;
 import io.overlapanalyze.model.HostThread;
 import io.overlapanalyze.model.MemorySamples;
+import io.overlapanalyze.model.ProcessGroup;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.model.StringPool;
 import io.overlapanalyze.model.Time;
@@ -20,7 +21,9 @@ import io.overlapanalyze.report.StepReport;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -78,6 +81,9 @@ public final class CrossRankDigest {
         List<Collective> collectives = new ArrayList<>(t.collectives().size());
         IntervalSet.Builder keptComm = IntervalSet.builder();
         Set<Long> issuers = new HashSet<>();
+        // A rank's collectives share a few group instances; a group's hash reads all its ranks (1,024 of them
+        // in a big job), so each instance is looked up in the job's values once.
+        Map<ProcessGroup, ProcessGroup> groups = new IdentityHashMap<>();
         for (Collective c : t.collectives()) {
             int[] iv = c.deviceIntervals();
             int[] moved = new int[iv.length];
@@ -96,8 +102,9 @@ public final class CrossRankDigest {
                 }
                 moved[j] = remap[i];
             }
-            collectives.add(new Collective(c.id(), c.type(), shared.of(c.name()), shared.of(c.group()), c.sequence(),
-                    c.inElements(), c.outElements(), shared.of(c.dtype()), c.bytes(), c.enqueueNs(), c.threadId(), moved));
+            ProcessGroup group = groups.computeIfAbsent(c.group(), shared::of);
+            collectives.add(new Collective(c.id(), c.type(), shared.of(c.name()), group, c.sequence(), c.inElements(),
+                    c.outElements(), shared.of(c.dtype()), c.bytes(), c.enqueueNs(), c.threadId(), moved));
             if (c.threadId() >= 0) {
                 issuers.add(c.threadId());
             }
