@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli.reliability;
 
+import io.overlapanalyze.analysis.rank.SeedTraces;
 import io.overlapanalyze.cli.ExitCodes;
 import io.overlapanalyze.synth.KinetoScenarioWriter;
 import org.junit.jupiter.api.Assumptions;
@@ -54,7 +55,7 @@ class SpecialFileOutputTest {
     @BeforeEach
     void trace() throws IOException {
         trace = tmp.resolve("rank0.pt.trace.json");
-        KinetoScenarioWriter.write(HostileCorpus.scenario(), trace);
+        KinetoScenarioWriter.write(SeedTraces.scenario(), trace);
     }
 
     private static boolean isRoot() {

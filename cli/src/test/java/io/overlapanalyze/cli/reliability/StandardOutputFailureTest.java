@@ -1,5 +1,6 @@
 package io.overlapanalyze.cli.reliability;
 
+import io.overlapanalyze.analysis.rank.SeedTraces;
 import io.overlapanalyze.cli.ExitCodes;
 import io.overlapanalyze.synth.KinetoScenarioWriter;
 import org.junit.jupiter.api.Assumptions;
@@ -36,7 +37,7 @@ class StandardOutputFailureTest {
     @BeforeEach
     void trace() throws IOException {
         trace = tmp.resolve("rank0.pt.trace.json");
-        KinetoScenarioWriter.write(HostileCorpus.scenario(), trace);
+        KinetoScenarioWriter.write(SeedTraces.scenario(), trace);
     }
 
     private record Result(int exitCode, String err) {
