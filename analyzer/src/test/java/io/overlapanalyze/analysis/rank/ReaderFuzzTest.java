@@ -4,12 +4,20 @@ import io.overlapanalyze.formats.TraceFormats;
 import io.overlapanalyze.analysis.AnalysisOptions;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.formats.input.TraceFormatException;
+import io.overlapanalyze.synth.AscendScenarioWriter;
+import io.overlapanalyze.synth.BuiltinScenarios;
+import io.overlapanalyze.synth.KinetoScenarioWriter;
+import io.overlapanalyze.synth.NsysScenarioWriter;
+import io.overlapanalyze.synth.Scenario;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -30,6 +38,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.zip.GZIPOutputStream;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -77,15 +86,15 @@ class ReaderFuzzTest {
 
     @Test
     void kinetoJson() throws Exception {
-        byte[] seed = SeedTraces.kineto();
+        byte[] seed = Seeds.kineto();
         fuzz("kineto", r -> write("kineto.json", JsonMutator.mutate(seed, r)));
     }
 
     @Test
     void kinetoGzip() throws Exception {
-        byte[] seed = SeedTraces.kineto();
+        byte[] seed = Seeds.kineto();
         fuzz("kineto-gz", r -> {
-            byte[] gz = SeedTraces.gzip(JsonMutator.mutate(seed, r));
+            byte[] gz = Seeds.gzip(JsonMutator.mutate(seed, r));
             if (r.nextInt(4) == 0) {
                 gz = JsonMutator.bytes(gz, r); // damage the compressed stream itself
             }
@@ -95,13 +104,13 @@ class ReaderFuzzTest {
 
     @Test
     void ascendTimeline() throws Exception {
-        byte[] seed = SeedTraces.ascend();
+        byte[] seed = Seeds.ascend();
         fuzz("ascend", r -> write("trace_view.json", JsonMutator.mutate(seed, r)));
     }
 
     @Test
     void nsysSqlite() throws Exception {
-        Path seed = SeedTraces.nsys(work.resolve("nsys-seed.sqlite"));
+        Path seed = Seeds.nsys(work.resolve("nsys-seed.sqlite"));
         byte[] bytes = Files.readAllBytes(seed);
         fuzz("nsys", r -> {
             Path p = work.resolve("nsys.sqlite");
@@ -190,6 +199,52 @@ class ReaderFuzzTest {
             Files.copy(file, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
         return to.toAbsolutePath();
+    }
+
+    /** The valid traces every mutation starts from: one scenario written in each format by the generator. */
+    static final class Seeds {
+        private Seeds() {
+        }
+
+        private static Scenario scenario() {
+            return BuiltinScenarios.get("seed-1ms-optimizer");
+        }
+
+        /** A valid Kineto trace (66 events, about 20 kB). */
+        static byte[] kineto() {
+            try {
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                KinetoScenarioWriter.write(scenario(), out, "seed.pt.trace.json");
+                return out.toByteArray();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** A valid Ascend {@code trace_view.json}. */
+        static byte[] ascend() {
+            try {
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                AscendScenarioWriter.writeTimeline(scenario(), AscendScenarioWriter.plan(scenario()), out);
+                return out.toByteArray();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** A valid Nsight SQLite export, written to {@code file}. */
+        static Path nsys(Path file) throws IOException {
+            NsysScenarioWriter.write(scenario(), file);
+            return file;
+        }
+
+        static byte[] gzip(byte[] data) throws IOException {
+            ByteArrayOutputStream bos = new ByteArrayOutputStream();
+            try (OutputStream gz = new GZIPOutputStream(bos)) {
+                gz.write(data);
+            }
+            return bos.toByteArray();
+        }
     }
 
     /** Mutations of JSON text: structural, lexical and semantic. */

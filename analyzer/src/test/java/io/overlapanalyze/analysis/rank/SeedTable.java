@@ -14,7 +14,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 /**
  * The seed's worked examples (metrics.md §7) as assertions, shared by the end-to-end tests of
  * every input format: the table must come out exactly whatever the trace was written as. The CLI's
- * tests that check the same table through the commands use it too (analyzer's test jar).
+ * tests that check the same table through the commands hold a copy ({@code cli/.../analyse/SeedTable}):
+ * the project shares no test classes between modules; the two must stay equal.
  */
 public final class SeedTable {
     public static final long MS = 1_000_000L;

@@ -1,6 +1,5 @@
 package io.overlapanalyze.cli.analyse;
 
-import io.overlapanalyze.analysis.rank.SeedTable;
 import io.overlapanalyze.cli.CliRun;
 import io.overlapanalyze.cli.SharedTraces;
 

@@ -1,6 +1,5 @@
 package io.overlapanalyze.cli.reliability;
 
-import io.overlapanalyze.analysis.rank.SeedTraces;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -37,7 +36,7 @@ class AccurateMessagesTest {
 
     @Test
     void aTimeBeyondTheNanosecondRangeIsSaidToBeSo() throws IOException {
-        ObjectNode root = (ObjectNode) JSON.readTree(SeedTraces.kineto());
+        ObjectNode root = (ObjectNode) JSON.readTree(HostileCorpus.kinetoSeed());
         for (JsonNode e : root.get("traceEvents")) {
             if ("X".equals(e.path("ph").asText()) && "kernel".equals(e.path("cat").asText())) {
                 // 1 January 3000 in epoch microseconds: a number, but 3.25e19 ns does not fit a long.

@@ -1,6 +1,5 @@
 package io.overlapanalyze.cli.reliability;
 
-import io.overlapanalyze.analysis.rank.SeedTraces;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -65,7 +64,7 @@ class DamagedSummaryCorpusTest {
     @TestFactory
     Stream<DynamicTest> everyDamagedSummary() throws IOException {
         Path trace = dir.resolve("current.pt.trace.json");
-        KinetoScenarioWriter.write(SeedTraces.scenario(), trace);
+        KinetoScenarioWriter.write(HostileCorpus.scenario(), trace);
         Path valid = dir.resolve("valid-summary.json");
         Cli made = Cli.run("summary", trace.toString(), "-o", valid.toString());
         assertEquals(ExitCodes.OK, made.exitCode(), made.err());

@@ -1,13 +1,20 @@
 package io.overlapanalyze.cli.reliability;
 
-import io.overlapanalyze.analysis.rank.SeedTraces;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.overlapanalyze.synth.AscendScenarioWriter;
+import io.overlapanalyze.synth.BuiltinScenarios;
+import io.overlapanalyze.synth.KinetoScenarioWriter;
+import io.overlapanalyze.synth.NsysScenarioWriter;
+import io.overlapanalyze.synth.Scenario;
 
+import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.zip.GZIPOutputStream;
 
 /**
  * Generates the hostile-input corpus into a directory: every case is made by this code
@@ -116,6 +124,44 @@ final class HostileCorpus {
         add(name, text.getBytes(StandardCharsets.UTF_8), expect);
     }
 
+    static Scenario scenario() {
+        return BuiltinScenarios.get("seed-1ms-optimizer");
+    }
+
+    /** A valid Kineto trace from the scenario generator (66 events, about 20 kB). */
+    static byte[] kinetoSeed() {
+        try {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            KinetoScenarioWriter.write(scenario(), out, "seed.pt.trace.json");
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static byte[] ascendSeed() {
+        try {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            AscendScenarioWriter.writeTimeline(scenario(), AscendScenarioWriter.plan(scenario()), out);
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static Path nsysSeed(Path file) throws IOException {
+        NsysScenarioWriter.write(scenario(), file);
+        return file;
+    }
+
+    static byte[] gzip(byte[] data) throws IOException {
+        ByteArrayOutputStream bos = new ByteArrayOutputStream();
+        try (OutputStream gz = new GZIPOutputStream(bos)) {
+            gz.write(data);
+        }
+        return bos.toByteArray();
+    }
+
     /** The tree with one value replaced by raw JSON text (which may be NaN or a 30-digit integer). */
     private static String withHole(JsonNode root, ObjectNode parent, String field, String raw) throws IOException {
         JsonNode old = parent.get(field);
@@ -177,7 +223,7 @@ final class HostileCorpus {
                 + "{\"a\":".repeat(100_000) + "1" + "}".repeat(100_000) + "}]}", Expect.EITHER);
         add("generic/deep-header-key.json", "{\"deviceProperties\":" + "[".repeat(100_000) + "]".repeat(100_000)
                 + ",\"traceEvents\":[]}", Expect.EITHER);
-        String seed = new String(SeedTraces.kineto(), StandardCharsets.UTF_8);
+        String seed = new String(kinetoSeed(), StandardCharsets.UTF_8);
         add("generic/long-name-21M.json", seed.replaceFirst("\"ProfilerStep#10\"",
                 "\"" + "n".repeat(21_000_000) + "\""), Expect.EITHER);
         add("generic/long-key-1M.json", seed.replaceFirst("\"traceName\"", "\"" + "k".repeat(1_000_000) + "\""),
@@ -226,7 +272,7 @@ final class HostileCorpus {
      * missing.
      */
     private void kinetoFieldTypes() throws IOException {
-        JsonNode root = JSON.readTree(SeedTraces.kineto());
+        JsonNode root = JSON.readTree(kinetoSeed());
         ArrayNode events = (ArrayNode) root.get("traceEvents");
         Map<String, ObjectNode> reps = new LinkedHashMap<>();
         for (JsonNode e : events) {
@@ -291,7 +337,7 @@ final class HostileCorpus {
     }
 
     private void kinetoHeader() throws IOException {
-        ObjectNode root = (ObjectNode) JSON.readTree(SeedTraces.kineto());
+        ObjectNode root = (ObjectNode) JSON.readTree(kinetoSeed());
         for (String field : List.of("baseTimeNanoseconds", "distributedInfo", "schemaVersion", "deviceProperties",
                 "traceName")) {
             fieldCases(root, root, field, "kineto-header/" + field);
@@ -310,7 +356,7 @@ final class HostileCorpus {
 
     /** Things profilers really write: all analysed (what is sound), none refused. */
     private void kinetoSemantics() throws IOException {
-        ObjectNode root = (ObjectNode) JSON.readTree(SeedTraces.kineto());
+        ObjectNode root = (ObjectNode) JSON.readTree(kinetoSeed());
         ArrayNode events = (ArrayNode) root.get("traceEvents");
 
         ArrayNode dup = events.deepCopy();
@@ -414,7 +460,7 @@ final class HostileCorpus {
      * every single one; this runs them through the whole CLI.
      */
     private void kinetoTruncations() throws IOException {
-        byte[] seed = SeedTraces.kineto();
+        byte[] seed = kinetoSeed();
         int k = 0;
         for (int i = 1; i < seed.length; i++) {
             byte b = seed[i - 1];
@@ -427,8 +473,8 @@ final class HostileCorpus {
     }
 
     private void gzip() throws IOException {
-        byte[] seed = SeedTraces.kineto();
-        byte[] gz = SeedTraces.gzip(seed);
+        byte[] seed = kinetoSeed();
+        byte[] gz = gzip(seed);
         add("gzip/valid.json.gz", gz, Expect.ANALYSED);
         for (int cut : new int[] {1, 2, 5, 10, 11, 20, gz.length / 3, gz.length / 2, gz.length - 9, gz.length - 1}) {
             add("gzip/cut-at-" + cut + ".json.gz", Arrays.copyOf(gz, cut), Expect.EITHER);
@@ -447,10 +493,10 @@ final class HostileCorpus {
         System.arraycopy(gz, 0, twoMembers, 0, gz.length);
         System.arraycopy(gz, 0, twoMembers, gz.length, gz.length);
         add("gzip/two-members.json.gz", twoMembers, Expect.EITHER);
-        add("gzip/gzip-of-garbage.json.gz", SeedTraces.gzip("not a trace at all".getBytes(StandardCharsets.US_ASCII)),
+        add("gzip/gzip-of-garbage.json.gz", gzip("not a trace at all".getBytes(StandardCharsets.US_ASCII)),
                 Expect.ERROR);
-        add("gzip/gzip-of-empty.json.gz", SeedTraces.gzip(new byte[0]), Expect.ERROR);
-        add("gzip/gzip-of-gzip.json.gz", SeedTraces.gzip(gz), Expect.ERROR);
+        add("gzip/gzip-of-empty.json.gz", gzip(new byte[0]), Expect.ERROR);
+        add("gzip/gzip-of-gzip.json.gz", gzip(gz), Expect.ERROR);
         add("gzip/magic-only.json.gz", new byte[] {0x1f, (byte) 0x8b}, Expect.ERROR);
     }
 
@@ -462,14 +508,14 @@ final class HostileCorpus {
      * full ({@code parser-limits/}: no "truncated" warning) or as far as it goes (the cut gzip).
      */
     private void parserLimits() throws IOException {
-        String kineto = new String(SeedTraces.kineto(), StandardCharsets.UTF_8);
+        String kineto = new String(kinetoSeed(), StandardCharsets.UTF_8);
         String deep = "\"deep\":" + "[".repeat(5_000) + "]".repeat(5_000);
         add("parser-limits/kineto-args-nested-5000.json", insertIntoArgs(kineto, deep), Expect.ANALYSED);
         add("parser-limits/kineto-args-string-21M.json",
                 insertIntoArgs(kineto, "\"long\":\"" + "s".repeat(21_000_000) + "\""), Expect.ANALYSED);
-        String ascend = new String(SeedTraces.ascend(), StandardCharsets.UTF_8);
+        String ascend = new String(ascendSeed(), StandardCharsets.UTF_8);
         add("parser-limits/ascend-args-nested-5000/trace_view.json", insertIntoArgs(ascend, deep), Expect.ANALYSED);
-        byte[] gz = SeedTraces.gzip(SeedTraces.kineto());
+        byte[] gz = gzip(kinetoSeed());
         add("kineto-truncated/gzip-cut-in-the-middle-under-64KiB.json.gz", Arrays.copyOf(gz, gz.length / 2),
                 Expect.ANALYSED);
         add("kineto-truncated/gzip-without-trailer.json.gz", Arrays.copyOf(gz, gz.length - 8), Expect.EITHER);
@@ -490,7 +536,7 @@ final class HostileCorpus {
     // ---------------------------------------------------------------- what fuzzing found (docs/RELIABILITY.md)
 
     private void fuzzFindings() throws IOException {
-        String ascend = new String(SeedTraces.ascend(), StandardCharsets.UTF_8);
+        String ascend = new String(ascendSeed(), StandardCharsets.UTF_8);
         if (!ascend.contains("\"data_type\"")) {
             throw new IllegalStateException("the Ascend seed changed: no data_type to break");
         }
@@ -502,7 +548,7 @@ final class HostileCorpus {
                 ascend.replaceAll("\"data_type\"\\s*:\\s*\"[^\"]*\"", "\"data_type\":\"FLOAT99999999999999\""),
                 Expect.ANALYSED);
         // KinetoReader quoted a "ts"/"dur" string holding a newline: a two-line error.
-        String kineto = new String(SeedTraces.kineto(), StandardCharsets.UTF_8);
+        String kineto = new String(kinetoSeed(), StandardCharsets.UTF_8);
         for (String field : List.of("ts", "dur")) {
             add("fuzz-findings/kineto-" + field + "-string-with-newline.json", kineto.replaceAll("\"" + field
                     + "\"\\s*:\\s*([0-9.]+)", "\"" + field + "\":\"$1,\\\\n    \\\\u0007\""), Expect.ERROR);
@@ -514,7 +560,7 @@ final class HostileCorpus {
     // ---------------------------------------------------------------- Nsight SQLite
 
     private void nsys() throws IOException {
-        Path seed = SeedTraces.nsys(dir.resolve("nsys/seed.sqlite"));
+        Path seed = nsysSeed(dir.resolve("nsys/seed.sqlite"));
         cases.add(new Case("nsys/seed.sqlite", seed, Expect.ANALYSED));
         byte[] db = Files.readAllBytes(seed);
         int page = ((db[16] & 0xff) << 8) | (db[17] & 0xff);
@@ -684,7 +730,7 @@ final class HostileCorpus {
     // ---------------------------------------------------------------- Ascend
 
     private void ascend() throws IOException {
-        byte[] seed = SeedTraces.ascend();
+        byte[] seed = ascendSeed();
         String text = new String(seed, StandardCharsets.UTF_8);
         add("ascend/trace_view.json", seed, Expect.ANALYSED);
         JsonNode root = JSON.readTree(seed);

@@ -1,6 +1,5 @@
 package io.overlapanalyze.cli.reliability;
 
-import io.overlapanalyze.analysis.rank.SeedTraces;
 import io.overlapanalyze.cli.ExitCodes;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
@@ -164,7 +163,7 @@ class HostileInputCorpusTest {
         Path ranks = Files.createDirectories(base.resolve("ranks"));
         Path job = Files.createDirectories(base.resolve("job"));
         Path elsewhere = Files.createDirectories(base.resolve("elsewhere"));
-        Files.write(ranks.resolve("rank-0.pt.trace.json"), SeedTraces.kineto());
+        Files.write(ranks.resolve("rank-0.pt.trace.json"), HostileCorpus.kinetoSeed());
         Files.createSymbolicLink(job.resolve("r0"), ranks.resolve("rank-0.pt.trace.json"));
         Files.createSymbolicLink(job.resolve("loop"), Path.of("loop"));
         Files.createSymbolicLink(job.resolve("gone"), Path.of("no-such-file"));
@@ -413,7 +412,7 @@ class HostileInputCorpusTest {
 
     /** The Kineto seed as a tree, for the cases below to change. */
     private static com.fasterxml.jackson.databind.node.ObjectNode seedTree() throws IOException {
-        return (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(SeedTraces.kineto());
+        return (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(HostileCorpus.kinetoSeed());
     }
 
     private static Path write(Path dir, String name, com.fasterxml.jackson.databind.JsonNode root) throws IOException {
@@ -503,9 +502,9 @@ class HostileInputCorpusTest {
                             "running as root: every directory can be listed");
                     Path job = dir.resolve("locked-job");
                     Files.createDirectories(job.resolve("a"));
-                    Files.write(job.resolve("a/rank0.pt.trace.json"), SeedTraces.kineto());
+                    Files.write(job.resolve("a/rank0.pt.trace.json"), HostileCorpus.kinetoSeed());
                     Path locked = Files.createDirectories(job.resolve("b"));
-                    Files.write(locked.resolve("rank1.pt.trace.json"), SeedTraces.kineto());
+                    Files.write(locked.resolve("rank1.pt.trace.json"), HostileCorpus.kinetoSeed());
                     Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("---------"));
                     try {
                         Cli run = Cli.run(job.toString()).assertAnalysed("locked subdirectory");
@@ -523,7 +522,7 @@ class HostileInputCorpusTest {
                     bad.assertOneLineError(trace, "a bare word in a trace");
                     assertTrue(bad.err().contains("unexpected word 'tru'"), bad.err());
                     Path summary = dir.resolve("jargon/base.summary.json");
-                    Path seed = Files.write(dir.resolve("jargon/seed.pt.trace.json"), SeedTraces.kineto());
+                    Path seed = Files.write(dir.resolve("jargon/seed.pt.trace.json"), HostileCorpus.kinetoSeed());
                     assertEquals(ExitCodes.OK, Cli.run("summary", "-o", summary.toString(), seed.toString()).exitCode());
                     String text = Files.readString(summary);
                     Files.writeString(summary, text.substring(0, text.length() / 2));

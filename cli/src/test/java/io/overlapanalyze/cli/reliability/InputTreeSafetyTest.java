@@ -1,6 +1,5 @@
 package io.overlapanalyze.cli.reliability;
 
-import io.overlapanalyze.analysis.rank.SeedTraces;
 import io.overlapanalyze.cli.ExitCodes;
 import io.overlapanalyze.synth.KinetoScenarioWriter;
 import org.junit.jupiter.api.Assumptions;
@@ -96,7 +95,7 @@ class InputTreeSafetyTest {
     void kinetoFile() throws IOException {
         Path dir = Files.createDirectories(tmp.resolve("kineto"));
         Path trace = dir.resolve("rank0.pt.trace.json");
-        KinetoScenarioWriter.write(SeedTraces.scenario(), trace);
+        KinetoScenarioWriter.write(HostileCorpus.scenario(), trace);
         // The input is the file: a new file next to it is allowed (checked by the control run).
         checkTree(dir, trace, null, null);
     }

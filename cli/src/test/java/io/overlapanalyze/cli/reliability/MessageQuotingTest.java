@@ -1,6 +1,5 @@
 package io.overlapanalyze.cli.reliability;
 
-import io.overlapanalyze.analysis.rank.SeedTraces;
 import io.overlapanalyze.cli.ExitCodes;
 import io.overlapanalyze.synth.KinetoScenarioWriter;
 import org.junit.jupiter.api.Test;
@@ -44,7 +43,7 @@ class MessageQuotingTest {
     void aWarningNamingSuchAFileIsOneEscapedLine() throws IOException {
         Path empty = Files.write(tmp.resolve(NAME), new byte[0]);
         Path good = tmp.resolve("rank1.pt.trace.json");
-        KinetoScenarioWriter.write(SeedTraces.scenario(), good);
+        KinetoScenarioWriter.write(HostileCorpus.scenario(), good);
         Cli run = Cli.run(empty.toString(), good.toString());
         assertEquals(ExitCodes.OK, run.exitCode(), run.err());
         // The good file has a warning of its own (its name and its trace disagree on the rank).

@@ -1,6 +1,5 @@
 package io.overlapanalyze.cli.reliability;
 
-import io.overlapanalyze.analysis.rank.SeedTraces;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -38,7 +37,7 @@ class MetadataWarningsTest {
     }
 
     private Path withDistributedInfo(String fileName, int rank, int worldSize) throws IOException {
-        ObjectNode root = (ObjectNode) JSON.readTree(SeedTraces.kineto());
+        ObjectNode root = (ObjectNode) JSON.readTree(HostileCorpus.kinetoSeed());
         ObjectNode info = (ObjectNode) root.get("distributedInfo");
         info.put("rank", rank);
         info.put("world_size", worldSize);

@@ -1,6 +1,5 @@
 package io.overlapanalyze.cli.reliability;
 
-import io.overlapanalyze.analysis.rank.SeedTraces;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,7 +30,7 @@ class NoFilesLeftBehindTest {
 
     @Test
     void anSqliteRunLeavesTheWorkingAndTemporaryDirectoriesAsTheyWere() throws Exception {
-        Path export = SeedTraces.nsys(Files.createDirectories(dir.resolve("in")).resolve("export.sqlite"));
+        Path export = HostileCorpus.nsysSeed(Files.createDirectories(dir.resolve("in")).resolve("export.sqlite"));
         Path cwd = Files.createDirectories(dir.resolve("cwd"));
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

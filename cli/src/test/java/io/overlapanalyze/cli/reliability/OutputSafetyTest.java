@@ -1,6 +1,5 @@
 package io.overlapanalyze.cli.reliability;
 
-import io.overlapanalyze.analysis.rank.SeedTraces;
 import io.overlapanalyze.cli.ExitCodes;
 import io.overlapanalyze.synth.KinetoScenarioWriter;
 import org.junit.jupiter.api.DynamicTest;
@@ -73,7 +72,7 @@ class OutputSafetyTest {
     private void check(Writer w, Path scenario) throws IOException {
         Path dir = Files.createDirectories(tmp.resolve(w.name().replaceAll("[^a-z]+", "_")));
         Path trace = dir.resolve("rank0.pt.trace.json");
-        KinetoScenarioWriter.write(SeedTraces.scenario(), trace);
+        KinetoScenarioWriter.write(HostileCorpus.scenario(), trace);
         boolean synth = w.name().startsWith("synth");
         Path input = synth ? scenario : trace;
         byte[] before = Files.readAllBytes(input);

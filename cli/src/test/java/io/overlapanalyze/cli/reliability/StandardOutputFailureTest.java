@@ -1,6 +1,5 @@
 package io.overlapanalyze.cli.reliability;
 
-import io.overlapanalyze.analysis.rank.SeedTraces;
 import io.overlapanalyze.cli.ExitCodes;
 import io.overlapanalyze.synth.KinetoScenarioWriter;
 import org.junit.jupiter.api.Assumptions;
@@ -37,7 +36,7 @@ class StandardOutputFailureTest {
     @BeforeEach
     void trace() throws IOException {
         trace = tmp.resolve("rank0.pt.trace.json");
-        KinetoScenarioWriter.write(SeedTraces.scenario(), trace);
+        KinetoScenarioWriter.write(HostileCorpus.scenario(), trace);
     }
 
     private record Result(int exitCode, String err) {
