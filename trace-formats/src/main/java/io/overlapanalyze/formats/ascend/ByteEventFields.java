@@ -75,9 +75,8 @@ final class ByteEventFields {
         if (!s.beginObject()) {
             return;
         }
-        int key = KeyPredictor.START;
-        do {
-            key = s.key(keyOrder, key);
+        for (int key = s.key(keyOrder, KeyPredictor.START); key != Utf8JsonScanner.END_OF_OBJECT;
+                key = s.nextKey(keyOrder, key)) {
             int kind = s.peekKind();
             if (key == ARGS && kind == OBJECT) {
                 readArgs(s, e);
@@ -96,16 +95,15 @@ final class ByteEventFields {
                     default -> s.skipValue();
                 }
             }
-        } while (s.nextMember());
+        }
     }
 
     private void readArgs(Utf8JsonScanner s, EventFields e) throws IOException {
         if (!s.beginObject()) {
             return;
         }
-        int key = KeyPredictor.START;
-        do {
-            key = s.key(argOrder, key);
+        for (int key = s.key(argOrder, KeyPredictor.START); key != Utf8JsonScanner.END_OF_OBJECT;
+                key = s.nextKey(argOrder, key)) {
             int kind = s.peekKind();
             if (key < 0 || key >= A_UNKEPT || kind == OBJECT || kind == ARRAY) {
                 s.skipValue();
@@ -127,7 +125,7 @@ final class ByteEventFields {
                 case A_SORT_INDEX -> e.argSortIndex = value;
                 default -> { }
             }
-        } while (s.nextMember());
+        }
     }
 
     /** A scalar's text, as Jackson's {@code getText()}: strings decoded, numbers as written. */

@@ -10,6 +10,13 @@ package io.overlapanalyze.formats.json;
  * comparing those bytes, as two masked words, with the input: the same bytes are the same key, so a
  * right guess gives what scanning would have given, and a wrong one costs the comparison.
  *
+ * <p>It also keeps, for each key, the exact bytes that led from the end of its value to the next
+ * member's value in the last {@link #MEMBER_WAYS} different ways seen: the comma, the whitespace,
+ * the next key's token and the whitespace after its colon, when those are at most
+ * {@link #MAX_MEMBER_TOKEN} ({@link Utf8JsonScanner#nextKey}). A pretty-printed trace spends more
+ * bytes there than in the key itself; several ways, because events of different kinds interleave
+ * (after {@code "ts"} a kernel has {@code "dur"}, a flow {@code "id"}).
+ *
  * <p>Learns as it goes; one per reader thread and table (it is not thread-safe).
  */
 public final class KeyPredictor {
@@ -29,6 +36,20 @@ public final class KeyPredictor {
     /** By id + 1: the token's length, 0 when none is kept. */
     final int[] length;
 
+    /** Member tokens longer than this are not kept: four words. */
+    static final int MAX_MEMBER_TOKEN = 32;
+    /** How many ways of going on from one key are kept. */
+    static final int MEMBER_WAYS = 4;
+    /** By way = (previous id + 2) × {@link #MEMBER_WAYS} + k: the id of the member that followed, whose token is kept below. */
+    final int[] memberId;
+    /** By way × 4 + word: that member's token as four little-endian words, and their masks. */
+    final long[] memberWord;
+    final long[] memberMask;
+    /** By way: the member token's length, 0 when none is kept. */
+    final int[] memberLength;
+    /** By previous id + 2: the way the next new token replaces. */
+    private final int[] memberVictim;
+
     /** No guess. */
     static final int NONE = Integer.MIN_VALUE;
 
@@ -42,6 +63,12 @@ public final class KeyPredictor {
         mask0 = new long[ids];
         mask1 = new long[ids];
         length = new int[ids];
+        int ways = (ids + 1) * MEMBER_WAYS;
+        memberId = new int[ways];
+        memberWord = new long[ways * 4];
+        memberMask = new long[ways * 4];
+        memberLength = new int[ways];
+        memberVictim = new int[ids + 1];
     }
 
     /** The guess after {@code previous}, or {@link #NONE}. */
@@ -63,5 +90,27 @@ public final class KeyPredictor {
         mask0[slot] = n >= 8 ? -1L : (1L << (n << 3)) - 1;
         mask1[slot] = n >= 16 ? -1L : n <= 8 ? 0 : (1L << ((n - 8) << 3)) - 1;
         length[slot] = n;
+    }
+
+    /**
+     * Records that the member {@code id} followed {@code previous}, the bytes from the end of the
+     * previous value to the start of its own value being {@code b[start, end)}.
+     */
+    void learnMember(int previous, int id, byte[] b, int start, int end) {
+        int n = end - start;
+        if (n > MAX_MEMBER_TOKEN) {
+            return;
+        }
+        int slot = previous + 2;
+        int way = slot * MEMBER_WAYS + memberVictim[slot];
+        memberVictim[slot] = (memberVictim[slot] + 1) % MEMBER_WAYS;
+        memberId[way] = id;
+        for (int k = 0; k < 4; k++) {
+            int from = k * 8;
+            int len = Math.max(0, Math.min(8, n - from));
+            memberWord[way * 4 + k] = len == 0 ? 0 : KeyTable.word(b, start + from, len);
+            memberMask[way * 4 + k] = len == 8 ? -1L : (1L << (len << 3)) - 1;
+        }
+        memberLength[way] = n;
     }
 }

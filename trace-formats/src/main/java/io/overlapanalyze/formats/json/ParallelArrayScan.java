@@ -317,6 +317,8 @@ public final class ParallelArrayScan implements Closeable {
     private final class Worker<B> {
         private final BatchParser<B> parser;
         private final byte[] probe = new byte[64 * 1024];
+        /** The last chunk's scanner buffer, for the next chunk's scanner. */
+        private byte[] scanBuffer;
 
         Worker(BatchParser<B> parser) {
             this.parser = parser;
@@ -332,12 +334,14 @@ public final class ParallelArrayScan implements Closeable {
                     return c; // never confirmed: the chunk before runs on past it
                 }
                 ch.position(start);
-                Utf8JsonScanner s = scanner(new Utf8JsonScanner(Channels.newInputStream(ch), start));
+                Utf8JsonScanner s = scanner(new Utf8JsonScanner(Channels.newInputStream(ch), start, scanBuffer));
+                scanBuffer = null;
                 try {
                     scanElements(s, c);
                 } catch (RuntimeException e) {
                     c.failure = e;
                 }
+                scanBuffer = s.reusableBuffer(); // the batch keeps no slice of it
                 return c;
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

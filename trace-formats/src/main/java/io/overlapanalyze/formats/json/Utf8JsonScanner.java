@@ -60,7 +60,7 @@ public final class Utf8JsonScanner {
     }
 
     private final InputStream in;
-    private byte[] buf = new byte[BUFFER];
+    private byte[] buf;
     private int pos;
     private int limit;
     private boolean eof;
@@ -94,8 +94,26 @@ public final class Utf8JsonScanner {
 
     /** A scanner over {@code in}, whose first byte is at {@code startOffset} of the file (for {@link #offset()}). */
     public Utf8JsonScanner(InputStream in, long startOffset) {
+        this(in, startOffset, null);
+    }
+
+    /**
+     * As {@link #Utf8JsonScanner(InputStream, long)}, reading into {@code buffer} (one of
+     * {@link #BUFFER} bytes that an earlier scanner is done with, as {@link #reusableBuffer()} gave
+     * it; {@code null} for a new one).
+     */
+    public Utf8JsonScanner(InputStream in, long startOffset, byte[] buffer) {
         this.in = in;
         this.discarded = startOffset;
+        this.buf = buffer != null && buffer.length == BUFFER ? buffer : new byte[BUFFER];
+    }
+
+    /**
+     * This scanner's buffer for a later scanner of the same thread, once this one is done (a chunk
+     * of a parallel scan allocates no buffer of its own); {@code null} when it grew past its size.
+     */
+    public byte[] reusableBuffer() {
+        return buf.length == BUFFER ? buf : null;
     }
 
     /** Whether a backslash may escape any printable ASCII character (see {@link #strictEscapes()}). */
@@ -383,6 +401,57 @@ public final class Utf8JsonScanner {
         int id = key(predictor.keys);
         if (discarded == before && p < limit && buf[p] == '"') { // the token is still where it was
             predictor.learn(previous, id, buf, p, pos);
+        }
+        return id;
+    }
+
+    /** What {@link #nextKey} returns at the end of the object. */
+    public static final int END_OF_OBJECT = Integer.MIN_VALUE + 1;
+
+    /**
+     * After a member's value: the next member's key as {@link #key(KeyPredictor, int)} gives it
+     * (its comma, key and colon consumed, and the whitespace before its value), or
+     * {@link #END_OF_OBJECT} when the object ends (its closing brace consumed). {@code previous} is
+     * the id of the member just read. When the input holds, byte for byte, one of the ways that led
+     * from {@code previous}'s value to the next value before, that member is the answer (the same
+     * bytes are the same comma, key and colon); otherwise the input is scanned, and the predictor
+     * learns it.
+     */
+    public int nextKey(KeyPredictor predictor, int previous) throws IOException {
+        int p = pos;
+        if (p + KeyPredictor.MAX_MEMBER_TOKEN <= limit) {
+            byte[] b = buf;
+            long first = (long) LONGS.get(b, p);
+            long[] word = predictor.memberWord;
+            long[] mask = predictor.memberMask;
+            int[] length = predictor.memberLength;
+            int way = (previous + 2) * KeyPredictor.MEMBER_WAYS;
+            for (int end = way + KeyPredictor.MEMBER_WAYS; way < end; way++) {
+                int n = length[way];
+                int w = way << 2;
+                if (n > 0 && ((first ^ word[w]) & mask[w]) == 0
+                        && (n <= 8 || (((long) LONGS.get(b, p + 8) ^ word[w + 1]) & mask[w + 1]) == 0)
+                        && (n <= 16 || (((long) LONGS.get(b, p + 16) ^ word[w + 2]) & mask[w + 2]) == 0)
+                        && (n <= 24 || (((long) LONGS.get(b, p + 24) ^ word[w + 3]) & mask[w + 3]) == 0)) {
+                    pos = p + n;
+                    return predictor.memberId[way];
+                }
+            }
+        }
+        long before = discarded;
+        if (!nextMember()) {
+            return END_OF_OBJECT;
+        }
+        int id = key(predictor, previous);
+        byte[] b = buf;
+        int q = pos;
+        int lim = limit;
+        while (q < lim && (b[q] == ' ' || b[q] == '\n' || b[q] == '\r' || b[q] == '\t')) {
+            q++;
+        }
+        pos = q;
+        if (q < lim && discarded == before) { // the whole token is still in the buffer
+            predictor.learnMember(previous, id, b, p, q);
         }
         return id;
     }

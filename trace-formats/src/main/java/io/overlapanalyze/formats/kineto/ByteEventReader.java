@@ -74,7 +74,12 @@ final class ByteEventReader {
     private static final int TS = 5;
     private static final int DUR = 6;
     private static final int ARGS = 7;
-    private static final KeyTable EVENT_KEYS = KeyTable.of("ph", "cat", "name", "pid", "tid", "ts", "dur", "args");
+    /**
+     * The keys read, then keys profilers write that are skipped: named so that the {@link KeyPredictor}
+     * tells them apart (all keys it does not know share one way of going on).
+     */
+    private static final KeyTable EVENT_KEYS = KeyTable.of("ph", "cat", "name", "pid", "tid", "ts", "dur", "args",
+            "id", "bp", "s");
 
     private static final int A_CORRELATION = 0;
     private static final int A_EXTERNAL_ID = 1;
@@ -103,7 +108,12 @@ final class ByteEventReader {
             "cuda_sync_kind", "wait_on_stream", "wait_on_cuda_event_record_corr_id", "Collective name",
             "In msg nelems", "Out msg nelems", "dtype", "Group size", "Process Group Name", "Process Group ID",
             "Process Group Description", "Process Group Ranks", "Seq", "Device Type", "Device Id", "Total Allocated",
-            "grid", "block");
+            "grid", "block",
+            // skipped, named for the predictor (as EVENT_KEYS)
+            "queued", "device", "context", "registers per thread", "shared memory", "blocks per SM", "warps per SM",
+            "est. achieved occupancy %", "Record function id", "Ev Idx", "Fwd thread id", "Sequence number", "cbid",
+            "bytes", "memory bandwidth (GB/s)", "Input Dims", "Input type", "Input Strides", "Concrete Inputs",
+            "Rank", "In split size", "Out split size", "Global rank start", "Global rank stride");
 
     private static final long NONE = EventHolder.NONE;
 
@@ -235,9 +245,8 @@ final class ByteEventReader {
         if (!s.beginObject()) {
             return;
         }
-        int field = KeyPredictor.START;
-        do {
-            field = s.key(eventOrder, field);
+        for (int field = s.key(eventOrder, KeyPredictor.START); field != Utf8JsonScanner.END_OF_OBJECT;
+                field = s.nextKey(eventOrder, field)) {
             e.fieldCount++;
             switch (field) {
                 case PH -> e.ph = internedText();
@@ -270,7 +279,7 @@ final class ByteEventReader {
                 case ARGS -> readArgs(e);
                 default -> s.skipValue();
             }
-        } while (s.nextMember());
+        }
     }
 
     /** A string interned; other scalars as their text (as {@link JsonValues#scalarText}); no containers. */
@@ -383,9 +392,8 @@ final class ByteEventReader {
         if (!s.beginObject()) {
             return;
         }
-        int arg = KeyPredictor.START;
-        do {
-            arg = s.key(argOrder, arg);
+        for (int arg = s.key(argOrder, KeyPredictor.START); arg != Utf8JsonScanner.END_OF_OBJECT;
+                arg = s.nextKey(argOrder, arg)) {
             switch (arg) {
                 case A_CORRELATION -> e.correlation = lenientLong();
                 case A_EXTERNAL_ID, A_EXTERNAL_ID_LEGACY -> e.externalId = lenientLong();
@@ -427,7 +435,7 @@ final class ByteEventReader {
                 }
                 default -> s.skipValue();
             }
-        } while (s.nextMember());
+        }
     }
 
     /** As {@code EventHolder.dims}: three integers packed, else -1. */

@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The joins done once the whole file is read (kineto.md §5–§6):
@@ -37,6 +38,14 @@ final class CollectiveJoiner {
     private final DeviceIntervals dev;
     private final Map<String, ProcessGroup> declaredGroups = new HashMap<>();
     private final Map<List<Object>, ProcessGroup> groupCache = new HashMap<>();
+    /**
+     * The group of each spelling of a collective's group args: every collective of a trace repeats a
+     * few, and parsing the rank list each time cost more than the rest of the join.
+     */
+    private final Map<GroupSpelling, Optional<ProcessGroup>> groupBySpelling = new HashMap<>();
+
+    private record GroupSpelling(String name, String desc, String ranksText) {
+    }
     /** Runtime-call rows by correlation id: the join of device work (and stream waits) to its launch. */
     private final LongIntMap runtimeByCorrelation;
 
@@ -269,6 +278,11 @@ final class CollectiveJoiner {
 
     /** A process group from collective args, completed from {@code pg_config}; shared instances. */
     private ProcessGroup group(String name, String desc, String ranksText) {
+        return groupBySpelling.computeIfAbsent(new GroupSpelling(name, desc, ranksText),
+                k -> Optional.ofNullable(groupOf(name, desc, ranksText))).orElse(null);
+    }
+
+    private ProcessGroup groupOf(String name, String desc, String ranksText) {
         List<Integer> ranks = DistributedInfo.parseRanks(ranksText);
         ProcessGroup declared = name == null ? null : declaredGroups.get(name);
         if (declared != null) {

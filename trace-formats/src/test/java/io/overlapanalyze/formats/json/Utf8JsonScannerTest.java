@@ -607,6 +607,72 @@ class Utf8JsonScannerTest {
         }
     }
 
+    /**
+     * {@link Utf8JsonScanner#nextKey} gives what {@code nextMember} then {@code key} give, and leaves
+     * the scanner where the value starts, on input whose separators mostly repeat (its guesses hit)
+     * and where they change: other whitespace or indentation, a key of the same start, blanks before
+     * the colon, the object's end where a member came last time, unknown keys, and tokens over 32
+     * bytes; whole, trickled, and across the buffer boundary.
+     */
+    @Test
+    void predictedMembersAreTheMembersScanned() throws IOException {
+        KeyTable keys = KeyTable.of("name", "pid", "tid", "ts", "dur", "ph", "args", "External id", "registers per thread",
+                "abcdefgh", "abcdefghijkl");
+        List<String> spellings = List.of("\"name\" : ", "\"pid\":", "\"tid\" :  ", "\"ts\":\n", "\"dur\":", "\"ph\" :",
+                "\"args\":", "\"External id\" : ", "\"External ids\" : ", "\"registers per thread\" : ", "\"tsx\":",
+                "\"t\":", "\"names\" : ", "\"other\":", "\"pid\"  :", "\"abcdefgh\":", "\"abcdefgx\":",
+                "\"abcdefghijkl\":  ", "\"abcdefghijkx\":");
+        List<String> separators = List.of(",\n    ", ",\n      ", ", ", ",", " ,\n\t", ",\n    ");
+        SplittableRandom r = new SplittableRandom(11);
+        for (int round = 0; round < 6; round++) {
+            StringBuilder doc = new StringBuilder("[");
+            List<String> usual = List.of("\"ph\" : ", "\"name\" : ", "\"pid\" : ", "\"External id\" : ",
+                    "\"registers per thread\" : ", "\"abcdefghijkl\":  ", "\"ts\" : ");
+            for (int e = 0; e < 3000; e++) {
+                doc.append(e == 0 ? "" : ",\n  ").append("{\n    ");
+                int members = 1 + r.nextInt(r.nextInt(10) == 0 ? 3 : 7);
+                for (int m = 0; m < members; m++) {
+                    boolean usualOne = r.nextInt(6) > 0 && m < usual.size();
+                    String k = usualOne ? usual.get(m) : spellings.get(r.nextInt(spellings.size()));
+                    String separator = usualOne ? ",\n    " : separators.get(r.nextInt(separators.size()));
+                    doc.append(m == 0 ? "" : separator).append(k).append(r.nextInt(2) == 0 ? "\"v\"" : r.nextInt(100));
+                }
+                doc.append(r.nextInt(8) == 0 ? " }" : "\n  }");
+            }
+            doc.append(']');
+            byte[] bytes = utf8(doc.toString());
+            for (int way = 0; way < 3; way++) {
+                byte[] input = way == 2 ? cat(" ".repeat(BUFFER - 1 - r.nextInt(2000)), bytes) : bytes;
+                Utf8JsonScanner plain = new Utf8JsonScanner(new ByteArrayInputStream(input));
+                Utf8JsonScanner guessing = new Utf8JsonScanner(way == 1 ? new TrickleInputStream(input, round, 40)
+                        : new ByteArrayInputStream(input));
+                KeyPredictor predictor = new KeyPredictor(keys);
+                assertTrue(plain.beginArray());
+                assertTrue(guessing.beginArray());
+                boolean element = true;
+                while (element) {
+                    boolean member = plain.beginObject();
+                    assertEquals(member, guessing.beginObject());
+                    int previous = member ? guessing.key(predictor, KeyPredictor.START) : Utf8JsonScanner.END_OF_OBJECT;
+                    while (member) {
+                        assertEquals(plain.key(keys), previous);
+                        plain.peek();
+                        guessing.peek();
+                        assertEquals(plain.offset(), guessing.offset(), "where the value starts");
+                        plain.skipValue();
+                        guessing.skipValue();
+                        member = plain.nextMember();
+                        previous = guessing.nextKey(predictor, previous);
+                        assertEquals(member, previous != Utf8JsonScanner.END_OF_OBJECT);
+                    }
+                    assertEquals(plain.offset(), guessing.offset(), "where the object ends");
+                    element = plain.nextElement();
+                    assertEquals(element, guessing.nextElement());
+                }
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ offsets, refills, the 1 MiB buffer
 
     /** The offset before each token is where Jackson says the token starts, with the input arriving in tiny pieces. */
