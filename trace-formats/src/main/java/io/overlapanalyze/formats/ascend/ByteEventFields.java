@@ -153,7 +153,9 @@ final class ByteEventFields {
         }
         if (s.slicePlainAscii()) {
             try {
-                to.value = DecimalMicros.toNanos(s.buffer(), s.sliceStart(), s.sliceEnd() - s.sliceStart());
+                long exact = kind == NUMBER ? s.thousandths() : Utf8JsonScanner.NOT_EXACT; // a string's is stale
+                to.value = exact != Utf8JsonScanner.NOT_EXACT ? exact
+                        : DecimalMicros.toNanos(s.buffer(), s.sliceStart(), s.sliceEnd() - s.sliceStart());
                 to.valueKnown = true;
                 to.present = true;
                 to.len = 0;

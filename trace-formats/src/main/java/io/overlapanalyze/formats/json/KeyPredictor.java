@@ -11,8 +11,9 @@ package io.overlapanalyze.formats.json;
  * right guess gives what scanning would have given, and a wrong one costs the comparison.
  *
  * <p>It also keeps, for each key, the exact bytes that led from the end of its value to the next
- * member's value in the last {@link #MEMBER_WAYS} different ways seen: the comma, the whitespace,
- * the next key's token and the whitespace after its colon, when those are at most
+ * member's value in the last {@link #MEMBER_WAYS} different ways seen (the comma, the whitespace,
+ * the next key's token and the whitespace after its colon; or the whitespace and the closing brace
+ * that end the object), when those are at most
  * {@link #MAX_MEMBER_TOKEN} ({@link Utf8JsonScanner#nextKey}). A pretty-printed trace spends more
  * bytes there than in the key itself; several ways, because events of different kinds interleave
  * (after {@code "ts"} a kernel has {@code "dur"}, a flow {@code "id"}).
@@ -94,7 +95,8 @@ public final class KeyPredictor {
 
     /**
      * Records that the member {@code id} followed {@code previous}, the bytes from the end of the
-     * previous value to the start of its own value being {@code b[start, end)}.
+     * previous value to the start of its own value being {@code b[start, end)}; or, with
+     * {@link Utf8JsonScanner#END_OF_OBJECT}, that the object ended, those bytes ending with its brace.
      */
     void learnMember(int previous, int id, byte[] b, int start, int end) {
         int n = end - start;

@@ -72,6 +72,14 @@ public final class Utf8JsonScanner {
     private boolean sliceEscaped;
     private boolean sliceAscii;
     private boolean numberIsInt;
+    /** The last number's value, and its value times 1000, where the fast path knew them exactly (else {@link #NOT_EXACT}). */
+    private long integerValue;
+    private long thousandths;
+
+    /** What {@link #integerValue()} and {@link #thousandths()} give when they did not compute it. */
+    public static final long NOT_EXACT = Long.MIN_VALUE;
+    /** Scales a fraction of k digits (k ≤ 3) to thousandths. */
+    private static final long[] TO_THOUSANDTHS = {1000, 100, 10, 1};
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long ONES = 0x0101010101010101L;
@@ -413,9 +421,9 @@ public final class Utf8JsonScanner {
      * (its comma, key and colon consumed, and the whitespace before its value), or
      * {@link #END_OF_OBJECT} when the object ends (its closing brace consumed). {@code previous} is
      * the id of the member just read. When the input holds, byte for byte, one of the ways that led
-     * from {@code previous}'s value to the next value before, that member is the answer (the same
-     * bytes are the same comma, key and colon); otherwise the input is scanned, and the predictor
-     * learns it.
+     * on from {@code previous}'s value before, that way is the answer (the same bytes are the same
+     * comma, key and colon, or the same closing brace); otherwise the input is scanned, and the
+     * predictor learns it.
      */
     public int nextKey(KeyPredictor predictor, int previous) throws IOException {
         int p = pos;
@@ -440,6 +448,9 @@ public final class Utf8JsonScanner {
         }
         long before = discarded;
         if (!nextMember()) {
+            if (discarded == before) { // the blanks and the closing brace: the same bytes end the object
+                predictor.learnMember(previous, END_OF_OBJECT, buf, p, pos);
+            }
             return END_OF_OBJECT;
         }
         int id = key(predictor, previous);
@@ -731,14 +742,26 @@ public final class Utf8JsonScanner {
         int p = start;
         int lim = limit;
         if (c >= '1' && c <= '9') {
+            // The value is accumulated while scanning (the readers want most numbers as a long or as
+            // a time in thousandths, and a second pass over the digits cost as much as this one).
+            long v = c - '0';
             p++;
-            while (p < lim && b[p] >= '0' && b[p] <= '9') {
+            int d;
+            while (p < lim && (d = b[p] - '0') >= 0 && d <= 9) {
+                v = v * 10 + d;
                 p++;
             }
+            int integerDigits = p - start;
             boolean isInt = true;
+            long fraction = 0;
+            int fractionDigits = 0;
             if (p + 1 < lim && b[p] == '.' && b[p + 1] >= '0' && b[p + 1] <= '9') {
-                p += 2;
-                while (p < lim && b[p] >= '0' && b[p] <= '9') {
+                p++;
+                while (p < lim && (d = b[p] - '0') >= 0 && d <= 9) {
+                    if (fractionDigits < 3) {
+                        fraction = fraction * 10 + d;
+                    }
+                    fractionDigits++;
                     p++;
                 }
                 isInt = false;
@@ -750,6 +773,10 @@ public final class Utf8JsonScanner {
                 sliceAscii = true;
                 pos = p;
                 numberIsInt = isInt;
+                // 18 digits always fit a long; 15 digits times 1000 too.
+                integerValue = isInt && integerDigits <= 18 ? v : NOT_EXACT;
+                thousandths = integerDigits <= 15 && fractionDigits <= 3
+                        ? v * 1000 + fraction * TO_THOUSANDTHS[fractionDigits] : NOT_EXACT;
                 return isInt;
             }
         }
@@ -758,6 +785,8 @@ public final class Utf8JsonScanner {
 
     /** The general case of {@link #number()}: signs, zeros, refills, and the forms it refuses. */
     private boolean numberSlowly(int c) throws IOException {
+        integerValue = NOT_EXACT;
+        thousandths = NOT_EXACT;
         int outer = keep;
         if (outer < 0) {
             keep = pos;
@@ -830,6 +859,23 @@ public final class Utf8JsonScanner {
     /** Whether the last number was an integer. */
     public boolean numberIsInt() {
         return numberIsInt;
+    }
+
+    /**
+     * The last number's value when it is an integer of at most 18 digits without sign or leading
+     * zero (nearly every integer of a trace), else {@link #NOT_EXACT}: then parse its slice.
+     */
+    public long integerValue() {
+        return integerValue;
+    }
+
+    /**
+     * The last number times 1000 when it has at most 15 integer and 3 fraction digits, no sign and
+     * no leading zero (the microseconds of a trace, in nanoseconds), else {@link #NOT_EXACT}: then
+     * parse its slice.
+     */
+    public long thousandths() {
+        return thousandths;
     }
 
     private static boolean isDelimiter(int c) {

@@ -315,7 +315,9 @@ final class ByteEventReader {
         try {
             if (kind == NUMBER) {
                 s.number();
-                return DecimalMicros.toNanos(s.buffer(), s.sliceStart(), s.sliceEnd() - s.sliceStart());
+                long exact = s.thousandths();
+                return exact != Utf8JsonScanner.NOT_EXACT ? exact
+                        : DecimalMicros.toNanos(s.buffer(), s.sliceStart(), s.sliceEnd() - s.sliceStart());
             }
             if (kind == STRING) {
                 s.string();
@@ -370,8 +372,11 @@ final class ByteEventReader {
         }
     }
 
+    /** The integer {@link Utf8JsonScanner#number()} just read, as {@link JsonValues#parseLong} reads it. */
     private long sliceLong() {
-        return JsonValues.parseLong(s.buffer(), s.sliceStart(), s.sliceEnd() - s.sliceStart());
+        long exact = s.integerValue();
+        return exact != Utf8JsonScanner.NOT_EXACT ? exact
+                : JsonValues.parseLong(s.buffer(), s.sliceStart(), s.sliceEnd() - s.sliceStart());
     }
 
     /** Mirrors {@code EventHolder.readArgs} and {@code skipArgs}. */

@@ -673,6 +673,67 @@ class Utf8JsonScannerTest {
         }
     }
 
+    /**
+     * The values {@link Utf8JsonScanner#number()} accumulates are the slice's own: the integer as
+     * {@link Long#parseLong}, the thousandths as {@link DecimalMicros#toNanos} (microseconds in
+     * nanoseconds), each {@link Utf8JsonScanner#NOT_EXACT} outside the forms it covers (a sign, a
+     * leading zero, more digits than fit), whole and across the buffer boundary.
+     */
+    @Test
+    void accumulatedNumbersAreTheSlicesValues() throws IOException {
+        SplittableRandom r = new SplittableRandom(3);
+        List<String> numbers = new ArrayList<>(List.of("1", "9", "10", "0", "-1", "0.5", "1.5", "12.05", "7.000", "3.1234",
+                "123456789012345", "1234567890123456", "123456789012345.999", "999999999999999999",
+                "1000000000000000000", "9223372036854775807", "4458695510071.171", "13.000", "1.0", "2.10"));
+        for (int i = 0; i < 3000; i++) {
+            StringBuilder n = new StringBuilder().append((char) ('1' + r.nextInt(9)));
+            for (int k = r.nextInt(20); k > 0; k--) {
+                n.append((char) ('0' + r.nextInt(10)));
+            }
+            if (r.nextBoolean()) {
+                n.append('.');
+                for (int k = 1 + r.nextInt(5); k > 0; k--) {
+                    n.append((char) ('0' + r.nextInt(10)));
+                }
+            }
+            numbers.add(n.toString());
+        }
+        for (int way = 0; way < 2; way++) {
+            String doc = "[" + String.join(",\n ", numbers) + "]";
+            byte[] input = way == 1 ? cat(" ".repeat(BUFFER - 1 - 40), utf8(doc)) : utf8(doc);
+            Utf8JsonScanner s = new Utf8JsonScanner(way == 1 ? new TrickleInputStream(input, 5, 4000) : new ByteArrayInputStream(input));
+            assertTrue(s.beginArray());
+            int i = 0;
+            do {
+                String text = numbers.get(i++);
+                boolean isInt = s.number();
+                assertEquals(text, s.sliceText());
+                boolean plain = !text.startsWith("-") && !text.startsWith("0");
+                int dot = text.indexOf('.');
+                int integerDigits = dot < 0 ? text.length() : dot;
+                int fractionDigits = dot < 0 ? 0 : text.length() - dot - 1;
+                long integer = s.integerValue();
+                if (integer != Utf8JsonScanner.NOT_EXACT) {
+                    assertTrue(isInt, text);
+                    assertEquals(Long.parseLong(text), integer, text);
+                }
+                long thousandths = s.thousandths();
+                if (thousandths != Utf8JsonScanner.NOT_EXACT) {
+                    assertEquals(DecimalMicros.toNanos(text), thousandths, text);
+                }
+                if (way == 0 && plain) { // whole in the buffer: the fast path took it
+                    assertEquals(isInt && integerDigits <= 18, integer != Utf8JsonScanner.NOT_EXACT, text);
+                    assertEquals(integerDigits <= 15 && fractionDigits <= 3, thousandths != Utf8JsonScanner.NOT_EXACT, text);
+                }
+                if (!plain) {
+                    assertEquals(Utf8JsonScanner.NOT_EXACT, integer, text);
+                    assertEquals(Utf8JsonScanner.NOT_EXACT, thousandths, text);
+                }
+            } while (s.nextElement());
+            assertEquals(numbers.size(), i);
+        }
+    }
+
     // ------------------------------------------------------------------ offsets, refills, the 1 MiB buffer
 
     /** The offset before each token is where Jackson says the token starts, with the input arriving in tiny pieces. */
