@@ -72,10 +72,7 @@ final class ByteEventFields {
     /** Reads the event object that comes next in {@code s} into {@code e}. */
     void read(Utf8JsonScanner s, EventFields e) throws IOException {
         e.clear();
-        if (!s.beginObject()) {
-            return;
-        }
-        for (int key = s.key(keyOrder, KeyPredictor.START); key != Utf8JsonScanner.END_OF_OBJECT;
+        for (int key = s.firstKey(keyOrder); key != Utf8JsonScanner.END_OF_OBJECT;
                 key = s.nextKey(keyOrder, key)) {
             int kind = s.peekKind();
             if (key == ARGS && kind == OBJECT) {
@@ -99,10 +96,7 @@ final class ByteEventFields {
     }
 
     private void readArgs(Utf8JsonScanner s, EventFields e) throws IOException {
-        if (!s.beginObject()) {
-            return;
-        }
-        for (int key = s.key(argOrder, KeyPredictor.START); key != Utf8JsonScanner.END_OF_OBJECT;
+        for (int key = s.firstKey(argOrder); key != Utf8JsonScanner.END_OF_OBJECT;
                 key = s.nextKey(argOrder, key)) {
             int kind = s.peekKind();
             if (key < 0 || key >= A_UNKEPT || kind == OBJECT || kind == ARRAY) {

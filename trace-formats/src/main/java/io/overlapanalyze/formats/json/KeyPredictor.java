@@ -21,7 +21,7 @@ package io.overlapanalyze.formats.json;
  * <p>Learns as it goes; one per reader thread and table (it is not thread-safe).
  */
 public final class KeyPredictor {
-    /** The {@code previous} id for an object's first key. */
+    /** The {@code previous} id for an object's first key (its ways begin with the opening brace). */
     public static final int START = -2;
     /** Tokens longer than this are not kept: two words. */
     static final int MAX_TOKEN = 16;

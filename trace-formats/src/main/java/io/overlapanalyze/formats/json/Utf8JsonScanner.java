@@ -426,34 +426,80 @@ public final class Utf8JsonScanner {
      * predictor learns it.
      */
     public int nextKey(KeyPredictor predictor, int previous) throws IOException {
-        int p = pos;
-        if (p + KeyPredictor.MAX_MEMBER_TOKEN <= limit) {
-            byte[] b = buf;
-            long first = (long) LONGS.get(b, p);
-            long[] word = predictor.memberWord;
-            long[] mask = predictor.memberMask;
-            int[] length = predictor.memberLength;
-            int way = (previous + 2) * KeyPredictor.MEMBER_WAYS;
-            for (int end = way + KeyPredictor.MEMBER_WAYS; way < end; way++) {
-                int n = length[way];
-                int w = way << 2;
-                if (n > 0 && ((first ^ word[w]) & mask[w]) == 0
-                        && (n <= 8 || (((long) LONGS.get(b, p + 8) ^ word[w + 1]) & mask[w + 1]) == 0)
-                        && (n <= 16 || (((long) LONGS.get(b, p + 16) ^ word[w + 2]) & mask[w + 2]) == 0)
-                        && (n <= 24 || (((long) LONGS.get(b, p + 24) ^ word[w + 3]) & mask[w + 3]) == 0)) {
-                    pos = p + n;
-                    return predictor.memberId[way];
-                }
-            }
+        int predicted = predicted(predictor, previous);
+        if (predicted != KeyPredictor.NONE) {
+            return predicted;
         }
+        int p = pos;
         long before = discarded;
         if (!nextMember()) {
-            if (discarded == before) { // the blanks and the closing brace: the same bytes end the object
-                predictor.learnMember(previous, END_OF_OBJECT, buf, p, pos);
-            }
+            learnEnd(predictor, previous, p, before);
             return END_OF_OBJECT;
         }
-        int id = key(predictor, previous);
+        return learnToValue(predictor, previous, key(predictor, previous), p, before);
+    }
+
+    /**
+     * Opens an object ({@code {} after whitespace) and gives its first member's key as
+     * {@link #nextKey} gives the next ones (the whitespace before its value consumed), or
+     * {@link #END_OF_OBJECT} when it is empty (its closing brace consumed): the brace and the first
+     * key are predicted together, as one more way ({@link KeyPredictor#START}).
+     */
+    public int firstKey(KeyPredictor predictor) throws IOException {
+        int predicted = predicted(predictor, KeyPredictor.START);
+        if (predicted != KeyPredictor.NONE) {
+            return predicted;
+        }
+        int p = pos;
+        long before = discarded;
+        if (!beginObject()) {
+            learnEnd(predictor, KeyPredictor.START, p, before);
+            return END_OF_OBJECT;
+        }
+        return learnToValue(predictor, KeyPredictor.START, key(predictor, KeyPredictor.START), p, before);
+    }
+
+    /**
+     * The id of the way on from {@code previous} whose bytes the input holds at {@link #pos}
+     * (consumed), or {@link KeyPredictor#NONE}.
+     */
+    private int predicted(KeyPredictor predictor, int previous) {
+        int p = pos;
+        if (p + KeyPredictor.MAX_MEMBER_TOKEN > limit) {
+            return KeyPredictor.NONE;
+        }
+        byte[] b = buf;
+        long first = (long) LONGS.get(b, p);
+        long[] word = predictor.memberWord;
+        long[] mask = predictor.memberMask;
+        int[] length = predictor.memberLength;
+        int way = (previous + 2) * KeyPredictor.MEMBER_WAYS;
+        for (int end = way + KeyPredictor.MEMBER_WAYS; way < end; way++) {
+            int n = length[way];
+            int w = way << 2;
+            if (n > 0 && ((first ^ word[w]) & mask[w]) == 0
+                    && (n <= 8 || (((long) LONGS.get(b, p + 8) ^ word[w + 1]) & mask[w + 1]) == 0)
+                    && (n <= 16 || (((long) LONGS.get(b, p + 16) ^ word[w + 2]) & mask[w + 2]) == 0)
+                    && (n <= 24 || (((long) LONGS.get(b, p + 24) ^ word[w + 3]) & mask[w + 3]) == 0)) {
+                pos = p + n;
+                return predictor.memberId[way];
+            }
+        }
+        return KeyPredictor.NONE;
+    }
+
+    /** After the object's end was scanned from {@code from}: the same bytes end it next time. */
+    private void learnEnd(KeyPredictor predictor, int previous, int from, long discardedBefore) {
+        if (discarded == discardedBefore) { // no refill moved the bytes
+            predictor.learnMember(previous, END_OF_OBJECT, buf, from, pos);
+        }
+    }
+
+    /**
+     * After the key {@code id} was scanned from {@code from}: consumes the whitespace before its
+     * value and learns the bytes up to the value; returns {@code id}.
+     */
+    private int learnToValue(KeyPredictor predictor, int previous, int id, int from, long discardedBefore) {
         byte[] b = buf;
         int q = pos;
         int lim = limit;
@@ -461,8 +507,8 @@ public final class Utf8JsonScanner {
             q++;
         }
         pos = q;
-        if (q < lim && discarded == before) { // the whole token is still in the buffer
-            predictor.learnMember(previous, id, b, p, q);
+        if (q < lim && discarded == discardedBefore) { // the whole token is still in the buffer
+            predictor.learnMember(previous, id, b, from, q);
         }
         return id;
     }

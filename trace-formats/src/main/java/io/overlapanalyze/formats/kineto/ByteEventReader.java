@@ -242,10 +242,7 @@ final class ByteEventReader {
     private void readEvent() throws IOException {
         EventHolder e = event;
         e.reset();
-        if (!s.beginObject()) {
-            return;
-        }
-        for (int field = s.key(eventOrder, KeyPredictor.START); field != Utf8JsonScanner.END_OF_OBJECT;
+        for (int field = s.firstKey(eventOrder); field != Utf8JsonScanner.END_OF_OBJECT;
                 field = s.nextKey(eventOrder, field)) {
             e.fieldCount++;
             switch (field) {
@@ -394,10 +391,7 @@ final class ByteEventReader {
             s.skipValue();
             return;
         }
-        if (!s.beginObject()) {
-            return;
-        }
-        for (int arg = s.key(argOrder, KeyPredictor.START); arg != Utf8JsonScanner.END_OF_OBJECT;
+        for (int arg = s.firstKey(argOrder); arg != Utf8JsonScanner.END_OF_OBJECT;
                 arg = s.nextKey(argOrder, arg)) {
             switch (arg) {
                 case A_CORRELATION -> e.correlation = lenientLong();
