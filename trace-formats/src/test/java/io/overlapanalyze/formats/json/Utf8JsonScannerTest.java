@@ -578,13 +578,10 @@ class Utf8JsonScannerTest {
             doc.append(']');
             byte[] bytes = utf8(doc.toString());
             for (int way = 0; way < 3; way++) {
-                byte[] input = way == 2 ? cat(" ".repeat(BUFFER - 1 - r.nextInt(2000)), bytes) : bytes;
-                Utf8JsonScanner plain = new Utf8JsonScanner(new ByteArrayInputStream(input));
-                Utf8JsonScanner guessing = new Utf8JsonScanner(way == 1 ? new TrickleInputStream(input, round, 40)
-                        : new ByteArrayInputStream(input));
+                Utf8JsonScanner[] pair = plainAndGuessing(bytes, way, round, r);
+                Utf8JsonScanner plain = pair[0];
+                Utf8JsonScanner guessing = pair[1];
                 KeyPredictor predictor = new KeyPredictor(keys);
-                assertTrue(plain.beginArray());
-                assertTrue(guessing.beginArray());
                 boolean element = true;
                 while (element) {
                     boolean member = plain.beginObject();
@@ -647,13 +644,10 @@ class Utf8JsonScannerTest {
             doc.append(']');
             byte[] bytes = utf8(doc.toString());
             for (int way = 0; way < 3; way++) {
-                byte[] input = way == 2 ? cat(" ".repeat(BUFFER - 1 - r.nextInt(2000)), bytes) : bytes;
-                Utf8JsonScanner plain = new Utf8JsonScanner(new ByteArrayInputStream(input));
-                Utf8JsonScanner guessing = new Utf8JsonScanner(way == 1 ? new TrickleInputStream(input, round, 40)
-                        : new ByteArrayInputStream(input));
+                Utf8JsonScanner[] pair = plainAndGuessing(bytes, way, round, r);
+                Utf8JsonScanner plain = pair[0];
+                Utf8JsonScanner guessing = pair[1];
                 KeyPredictor predictor = new KeyPredictor(keys);
-                assertTrue(plain.beginArray());
-                assertTrue(guessing.beginArray());
                 boolean element = true;
                 while (element) {
                     boolean member = plain.beginObject();
@@ -737,6 +731,22 @@ class Utf8JsonScannerTest {
             } while (s.nextElement());
             assertEquals(numbers.size(), i);
         }
+    }
+
+    /**
+     * Two scanners over the array {@code bytes}, inside it: one plain, one to guess with, this
+     * {@code way}: the whole input at once, the guessing one trickled, or both with the array
+     * starting just before the end of the first buffer.
+     */
+    private static Utf8JsonScanner[] plainAndGuessing(byte[] bytes, int way, int round, SplittableRandom r)
+            throws IOException {
+        byte[] input = way == 2 ? cat(" ".repeat(BUFFER - 1 - r.nextInt(2000)), bytes) : bytes;
+        Utf8JsonScanner plain = new Utf8JsonScanner(new ByteArrayInputStream(input));
+        Utf8JsonScanner guessing = new Utf8JsonScanner(way == 1 ? new TrickleInputStream(input, round, 40)
+                : new ByteArrayInputStream(input));
+        assertTrue(plain.beginArray());
+        assertTrue(guessing.beginArray());
+        return new Utf8JsonScanner[] {plain, guessing};
     }
 
     // ------------------------------------------------------------------ offsets, refills, the 1 MiB buffer
