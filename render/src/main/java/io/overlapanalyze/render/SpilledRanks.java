@@ -10,17 +10,17 @@ import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.RankReport;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * The ranks of a big job whose full reports are in a {@link RankSpill}, as the human layouts read them
  * ({@link JobRanks}): every rank's {@link RankSummary} in memory, and a rank's full report read back
  * from its file, revised across ranks as the JSON writer revises it, when a layout shows it in detail.
- * {@link #of} makes the summaries in one pass over the spill, one rank at a time, and with them the
- * job's findings, which are ranked from every rank's (the report the job path assembled holds
+ * {@link #of} makes the summaries in one pass over the spill, one rank at a time on each core, and with
+ * them the job's findings, which are ranked from every rank's (the report the job path assembled holds
  * stand-ins, whose findings are not the ranks').
  */
 public final class SpilledRanks implements JobRanks {
@@ -58,17 +58,24 @@ public final class SpilledRanks implements JobRanks {
     public static SpilledRanks of(AnalysisReport held, Map<RankReport, Path> parts, RankSpill spill,
                                   Findings findings, Map<RankReport, PrecomputedTimelines> timelines,
                                   TimelineIndex index) {
+        List<RankReport> ranks = held.ranks();
+        SpilledRanks reading = new SpilledRanks(Map.of(), parts, spill, findings, Map.of(), null, held);
+        // One rank at a time per core: each read back, revised and summarised alone (nothing shared
+        // is written), in the report's order by index.
+        RankSummary[] summary = new RankSummary[ranks.size()];
+        JobFindings.RankFindingsOf[] judged = new JobFindings.RankFindingsOf[ranks.size()];
+        IntStream.range(0, ranks.size()).parallel().forEach(i -> {
+            RankReport full = reading.full(ranks.get(i));
+            summary[i] = RankSummary.of(full);
+            judged[i] = new JobFindings.RankFindingsOf(full.rank(), full.findings());
+        });
         Map<RankReport, RankSummary> summaries = new IdentityHashMap<>();
-        List<JobFindings.RankFindingsOf> judged = new ArrayList<>(held.ranks().size());
-        SpilledRanks reading = new SpilledRanks(summaries, parts, spill, findings, Map.of(), null, held);
-        for (RankReport r : held.ranks()) {
-            RankReport full = reading.full(r);
-            summaries.put(r, RankSummary.of(full));
-            judged.add(new JobFindings.RankFindingsOf(full.rank(), full.findings()));
+        for (int i = 0; i < ranks.size(); i++) {
+            summaries.put(ranks.get(i), summary[i]);
         }
         // As the JSON writer ranks them: from every rank's findings, once the last is read.
         AnalysisReport report = parts.isEmpty() ? held : new AnalysisReport(held.schemaVersion(), held.tool(),
-                held.ranks(), held.crossRank(), findings.job(judged), held.hang());
+                held.ranks(), held.crossRank(), findings.job(List.of(judged)), held.hang());
         return new SpilledRanks(summaries, parts, spill, findings, timelines, index, report);
     }
 
