@@ -31,6 +31,8 @@ public final class SpilledRanks implements JobRanks {
     private final Map<RankReport, PrecomputedTimelines> timelines;
     private final TimelineIndex index;
     private final AnalysisReport report;
+    /** The rank read back last that joined the index: it leaves when the next one comes. */
+    private RankReport drawn;
 
     private SpilledRanks(Map<RankReport, RankSummary> summaries, Map<RankReport, Path> parts, RankSpill spill,
                          Findings findings, Map<RankReport, PrecomputedTimelines> timelines, TimelineIndex index,
@@ -102,7 +104,12 @@ public final class SpilledRanks implements JobRanks {
         RankReport full = findings.revise(spill.read(part));
         PrecomputedTimelines kept = timelines.get(held);
         if (kept != null) {
+            // The layouts draw a detailed rank before they ask for the next: the index holds one at a time.
+            if (drawn != null) {
+                index.remove(drawn);
+            }
             index.add(full, kept);
+            drawn = full;
         }
         return full;
     }

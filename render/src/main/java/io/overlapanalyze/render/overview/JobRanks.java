@@ -14,8 +14,9 @@ public interface JobRanks {
 
     /**
      * The rank's full report, revised across ranks, with its findings, for the rank record the report
-     * holds: that record itself when it is the full report. Ask for it when it is shown, and let it go
-     * after: it may be read from a file.
+     * holds: that record itself when it is the full report. Ask for it when it is shown, and be done
+     * with it before asking for the next: it may be read from a file, and its pictures' index holds
+     * only the last one read.
      */
     RankReport full(RankReport held);
 
