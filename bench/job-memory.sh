@@ -3,13 +3,16 @@
 # For each size RANKSxSTEPS it writes a seed-4ms job with `overlap-analyze synth` (slow rank 37, 300 us
 # late every step; bucket types all-reduce / reduce-scatter / all-gather; rank 50 reorders two
 # collectives in step 5: bench/spark-bench.sh's job), runs the CLI as a user runs it (./overlap-analyze,
-# which picks the heap) with `-f json -o` under /usr/bin/time -v, and prints wall, CPU (user+sys) and
-# peak RSS; then ./overlap-analyze-spark in local mode the same way, and whether the two JSON reports
-# are the same bytes (else whether ranks and crossRank are equal values, as bench/spark-equal.sh).
+# which picks the heap) with `-f json -o` and with the default text report (`-o`) under
+# /usr/bin/time -v, and prints wall, CPU (user+sys) and peak RSS; then ./overlap-analyze-spark in local
+# mode the same way, and whether the two JSON reports are the same bytes (else whether ranks and
+# crossRank are equal values, as bench/spark-equal.sh).
 #
 # Usage: bench/job-memory.sh [WORKDIR=/tmp/overlap-job-memory] [SIZES="64x50 256x300 1024x300"]
-#   SPARK=0 skips Spark; KEEP=1 keeps each generated job (by default a job is deleted after its runs:
-#   1,024 x 300 is ~6.5 GB of JSON and its report ~1.4 GB). A job already in WORKDIR is reused.
+#   SPARK=0 skips Spark; TEXT=0 skips the text report; BASE_JAR=JAR also writes the text report with
+#   another build (java -jar, -Xmx12g) and says whether it is the same bytes (not timed); KEEP=1 keeps
+#   each generated job (by default a job is deleted after its runs: 1,024 x 300 is ~13 GB of JSON and
+#   its report ~1.4 GB). A job already in WORKDIR is reused.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="${1:-${TMPDIR:-/tmp}/overlap-job-memory}"
@@ -48,6 +51,18 @@ JOB
   fi
   echo "## $ranks ranks x $steps steps: $(du -sh "$dir" | cut -f1) of Kineto JSON, $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), load $(cut -d' ' -f1 /proc/loadavg)"
   timed cli "$work/$name.cli.time" "$cli" -f json -o "$work/$name.cli.json" "$dir"
+  if [[ "${TEXT:-1}" != 0 ]]; then
+    timed text "$work/$name.text.time" "$cli" -o "$work/$name.cli.txt" "$dir"
+    echo "         the text report: $(wc -l <"$work/$name.cli.txt") lines"
+    if [[ -n "${BASE_JAR:-}" ]]; then
+      java -Xmx12g -XX:+UseParallelGC -jar "$BASE_JAR" -o "$work/$name.base.txt" "$dir" 2>/dev/null
+      if cmp -s "$work/$name.cli.txt" "$work/$name.base.txt"; then
+        echo "         the text report and $(basename "$BASE_JAR")'s: the same bytes"
+      else
+        echo "         the text report and $(basename "$BASE_JAR")'s: DIFFERENT"
+      fi
+    fi
+  fi
   if [[ "${SPARK:-1}" != 0 ]]; then
     timed spark "$work/$name.spark.time" "$spark" -f json -o "$work/$name.spark.json" "$dir"
     if cmp -s "$work/$name.cli.json" "$work/$name.spark.json"; then
@@ -64,6 +79,6 @@ PY
     fi
   fi
   if [[ "${KEEP:-0}" != 1 ]]; then
-    rm -rf "$dir" "$dir.done" "$work/$name".*.json
+    rm -rf "$dir" "$dir.done" "$work/$name".*.json "$work/$name".*.txt
   fi
 done

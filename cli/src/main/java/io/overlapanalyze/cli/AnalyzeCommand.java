@@ -13,6 +13,7 @@ import io.overlapanalyze.render.ReportRenderer;
 import io.overlapanalyze.render.html.HtmlRenderer;
 import io.overlapanalyze.render.html.JobAnalysis;
 import io.overlapanalyze.render.html.JobPictures;
+import io.overlapanalyze.render.overview.JobRanks;
 import io.overlapanalyze.render.timeline.TerminalTimeline;
 import io.overlapanalyze.render.timeline.TimelineIndex;
 import io.overlapanalyze.report.AnalysisReport;
@@ -115,12 +116,12 @@ public final class AnalyzeCommand implements Callable<Integer> {
         TraceInputs.Expanded expanded = inputs.expand(pipelineInput);
         expanded.check(html, output);
         // The job path: each rank's model is dropped once it is analysed, digested for the cross-rank
-        // step and reduced to what the pictures asked for may draw; a big job's JSON spills the
-        // ranks' reports until they are written.
+        // step and reduced to what the pictures asked for may draw; a big job spills the ranks'
+        // reports until they are written (not with an HTML page, which reads every rank whole).
         int inputCount = expanded.files().files().size();
         JobPictures pictures = new JobPictures(html != null ? inputCount : 0,
                 report.format() == OutputFormat.TEXT ? timeline : Boolean.FALSE);
-        boolean spill = report.format() == OutputFormat.JSON && html == null && inputCount > JobAnalysis.SPILL_INPUTS;
+        boolean spill = html == null && inputCount > JobAnalysis.SPILL_INPUTS;
         try (JobAnalysis job = JobAnalysis.run(pipelineInput, expanded.files(), pictures, spill,
                 spec.commandLine().getErr())) {
             write(job, expanded, html, output);
@@ -141,23 +142,33 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     w -> new HtmlRenderer(analysed.timelines(), report.layout()).render(analysis, w));
         }
 
-        // JSON always carries crossCheck; a spilled job's JSON streams the ranks' reports back.
-        ReportRenderer renderer = job.spills() ? job.jsonRenderer() : report.renderer(terminalTimeline(analysed));
+        // JSON always carries crossCheck; a spilled job's JSON streams the ranks' reports back; the
+        // text and markdown layouts read a spilled job's ranks as summaries, and its detailed ranks back.
+        ReportRenderer renderer;
+        AnalysisReport rendered;
+        if (job.spills() && report.format() == OutputFormat.JSON) {
+            renderer = job.jsonRenderer();
+            rendered = analysis;
+        } else {
+            JobRanks ranks = job.ranks();
+            rendered = job.report();
+            renderer = report.renderer(terminalTimeline(rendered, ranks, analysed.timelines()), ranks);
+        }
         if (output != null) {
-            SafeOutput.writeBytes(output, expanded.touched(), o -> renderer.render(analysis, o));
+            SafeOutput.writeBytes(output, expanded.touched(), o -> renderer.render(rendered, o));
         } else {
             PrintWriter stdout = spec.commandLine().getOut();
             if (stdoutBytes != null) {
                 stdout.flush();
                 try {
-                    renderer.render(analysis, stdoutBytes);
+                    renderer.render(rendered, stdoutBytes);
                 } catch (java.io.IOException e) {
                     // The reader went away (`| head`): stop quietly, as the text writer (a
                     // PrintWriter, which never throws) does.
                 }
             } else {
                 try {
-                    renderer.render(analysis, stdout);
+                    renderer.render(rendered, stdout);
                 } catch (java.io.IOException e) {
                     throw new UserInputException("cannot write to standard output: " + e.getMessage(), e);
                 }
@@ -170,14 +181,15 @@ public final class AnalyzeCommand implements Callable<Integer> {
      * The character timelines of the text report, when asked for or when every rank has few steps;
      * {@code null}: none.
      */
-    private TerminalTimeline terminalTimeline(Analysed analysed) {
-        boolean draw = timeline != null ? timeline : TerminalTimeline.drawnByDefault(analysed.report());
+    private TerminalTimeline terminalTimeline(AnalysisReport analysis, JobRanks ranks, TimelineIndex timelines) {
+        boolean draw = timeline != null ? timeline
+                : TerminalTimeline.drawnByDefault(analysis, r -> ranks.summary(r).steps());
         if (!draw) {
             return null;
         }
         // Colours only on a terminal: never in a file (-o), a pipe, or with NO_COLOR set.
         boolean colour = TerminalTimeline.colourWanted(report.output().file() == null && System.console() != null, env);
-        return new TerminalTimeline(analysed.timelines(), TerminalTimeline.columnsFrom(env), colour);
+        return new TerminalTimeline(timelines, TerminalTimeline.columnsFrom(env), colour);
     }
 
     /**

@@ -136,7 +136,7 @@ class LauncherScriptTest {
     }
 
     @Test
-    void aBigJobWhoseReportIsJsonAloneGetsABoundedHeap() throws Exception {
+    void aBigJobWithoutAnHtmlPageGetsABoundedHeap() throws Exception {
         Path job = Files.createDirectories(tmp.resolve("job"));
         for (int i = 0; i < 65; i++) {
             sparse(job.resolve("rank-" + i + ".pt.trace.json"), 4 * MB); // 65 inputs: the job path spills
@@ -150,7 +150,13 @@ class LauncherScriptTest {
         assertTrue(json.contains("-Xmn" + readers / 2 + "m"), json.toString());
         assertTrue(json.contains("-Xmx" + (readers + 32) + "m"), json.toString());
         assertFalse(json.contains("-XX:MaxRAMPercentage=50"), json.toString());
-        for (String[] args : List.of(new String[] {job.toString()}, new String[] {"-f", "json", "--html",
+        // The text and markdown reports spill as JSON does: the same heap.
+        for (String[] args : List.of(new String[] {job.toString()}, new String[] {"-f", "markdown", job.toString()})) {
+            List<String> human = run(Duration.ofSeconds(60), args);
+            assertTrue(human.contains("-Xmx" + (readers + 32) + "m"), List.of(args) + ": " + human);
+            assertFalse(human.contains("-XX:MaxRAMPercentage=50"), List.of(args) + ": " + human);
+        }
+        for (String[] args : List.of(new String[] {"-f", "json", "--html",
                 tmp.resolve("p.html").toString(), job.toString()}, new String[] {"summary", job.toString()})) {
             List<String> other = run(Duration.ofSeconds(60), args);
             assertTrue(other.contains("-XX:MaxRAMPercentage=50"), "keeps every report: the default heap, "

@@ -4,6 +4,7 @@ import io.overlapanalyze.render.JsonRenderer;
 import io.overlapanalyze.render.MarkdownRenderer;
 import io.overlapanalyze.render.ReportRenderer;
 import io.overlapanalyze.render.TextRenderer;
+import io.overlapanalyze.render.overview.JobRanks;
 import io.overlapanalyze.render.overview.ReportLayout;
 import io.overlapanalyze.render.timeline.TerminalTimeline;
 import picocli.CommandLine.Mixin;
@@ -76,9 +77,18 @@ public final class ReportOutput {
      * step, or none when {@code null}), markdown, or JSON (which always carries the cross-check).
      */
     public ReportRenderer renderer(TerminalTimeline timeline) {
+        return renderer(timeline, JobRanks.inReport());
+    }
+
+    /**
+     * As {@link #renderer(TerminalTimeline)}, the text and markdown layouts reading the report's ranks
+     * through {@code ranks} (a big job's: stand-ins for full reports kept elsewhere). Not for JSON of
+     * such a job: its writer copies the full reports in itself.
+     */
+    public ReportRenderer renderer(TerminalTimeline timeline, JobRanks ranks) {
         return switch (format()) {
-            case TEXT -> new TextRenderer(crossCheck, timeline, layout());
-            case MARKDOWN -> new MarkdownRenderer(crossCheck, layout());
+            case TEXT -> new TextRenderer(crossCheck, timeline, layout(), ranks);
+            case MARKDOWN -> new MarkdownRenderer(crossCheck, layout(), ranks);
             case JSON -> new JsonRenderer();
         };
     }

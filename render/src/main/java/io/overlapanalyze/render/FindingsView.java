@@ -1,10 +1,10 @@
 package io.overlapanalyze.render;
 
+import io.overlapanalyze.render.overview.JobRanks;
 import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.Finding;
 import io.overlapanalyze.report.RankRanges;
-import io.overlapanalyze.report.RankReport;
 
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -40,14 +40,14 @@ public final class FindingsView {
 
     /** The line that stands in for an empty list: nothing to change, or why nothing could be judged. */
     public static String none(AnalysisReport report) {
-        boolean anyStep = report.ranks().stream().anyMatch(FindingsView::hasStep);
-        return anyStep ? "nothing stands out: no cause could save 1% of the step"
-                : "not available: no step with usable device work to judge";
+        return none(report, JobRanks.inReport());
     }
 
-    private static boolean hasStep(RankReport r) {
-        // A step marked as having no usable data (clocks that disagree) is nothing to judge either.
-        return r.steps().stream().anyMatch(s -> s.stepPeriodNs() != null && s.hasUsableData());
+    /** As {@link #none(AnalysisReport)}, each rank read through {@code ranks} (its summary). */
+    public static String none(AnalysisReport report, JobRanks ranks) {
+        boolean anyStep = report.ranks().stream().anyMatch(r -> ranks.summary(r).judgeable());
+        return anyStep ? "nothing stands out: no cause could save 1% of the step"
+                : "not available: no step with usable device work to judge";
     }
 
     /** The findings as numbered plain-text lines, names passed through {@code escape}. */

@@ -2,6 +2,7 @@ package io.overlapanalyze.render;
 
 import io.overlapanalyze.render.escape.MarkdownEscape;
 import io.overlapanalyze.render.overview.JobOverview;
+import io.overlapanalyze.render.overview.JobRanks;
 import io.overlapanalyze.render.overview.ReportLayout;
 import io.overlapanalyze.render.units.Units;
 import io.overlapanalyze.report.AnalysisReport;
@@ -20,6 +21,8 @@ public final class MarkdownRenderer implements ReportRenderer {
     private final boolean crossCheck;
     /** Which ranks of a job to detail, how many rank rows to list. */
     private final ReportLayout layout;
+    /** How the report's rank records are read: whole, or summaries of full reports kept elsewhere. */
+    private final JobRanks ranks;
 
     /** The default report, without the cross-check section. */
     public MarkdownRenderer() {
@@ -36,8 +39,19 @@ public final class MarkdownRenderer implements ReportRenderer {
      * @param layout     which ranks of a job to detail, how many rank rows to list
      */
     public MarkdownRenderer(boolean crossCheck, ReportLayout layout) {
+        this(crossCheck, layout, JobRanks.inReport());
+    }
+
+    /**
+     * @param crossCheck also show, per rank, our overlap numbers next to the profiler's own
+     * @param layout     which ranks of a job to detail, how many rank rows to list
+     * @param ranks      how the report's rank records are read (a big job's are stand-ins for full
+     *                   reports kept elsewhere)
+     */
+    public MarkdownRenderer(boolean crossCheck, ReportLayout layout, JobRanks ranks) {
         this.crossCheck = crossCheck;
         this.layout = layout;
+        this.ranks = ranks;
     }
 
     @Override
@@ -48,7 +62,7 @@ public final class MarkdownRenderer implements ReportRenderer {
             sb.append("\n**").append(escape(report.hang().verdict())).append("**\n");
         }
         boolean job = report.ranks().size() > 1;
-        JobOverview overview = job ? JobOverview.of(report) : null;
+        JobOverview overview = job ? JobOverview.of(report, ranks) : null;
         if (job) {
             sb.append("\n## Job\n\n");
             for (String line : JobSection.lines(overview, MarkdownRenderer::escape)) {
@@ -59,7 +73,7 @@ public final class MarkdownRenderer implements ReportRenderer {
         if (!report.ranks().isEmpty()) {
             sb.append("\n## ").append(FindingsView.TITLE).append("\n\n");
             if (report.findings().isEmpty()) {
-                sb.append(FindingsView.none(report)).append('\n');
+                sb.append(FindingsView.none(report, ranks)).append('\n');
             }
             int n = 1;
             for (Finding f : report.findings()) {
@@ -71,8 +85,8 @@ public final class MarkdownRenderer implements ReportRenderer {
             }
         }
         if (!job) {
-            for (RankReport rank : report.ranks()) {
-                rank(rank, Integer.MAX_VALUE, sb);
+            for (RankReport held : report.ranks()) {
+                rank(ranks.full(held), Integer.MAX_VALUE, sb);
             }
             if (report.crossRank() != null) {
                 CrossRankText.markdown(report.crossRank(), sb, Integer.MAX_VALUE);
@@ -106,8 +120,8 @@ public final class MarkdownRenderer implements ReportRenderer {
             if (detailLine != null) {
                 sb.append('\n').append(escape(capitalised(detailLine))).append(".\n");
             }
-            for (RankReport rank : detailed) {
-                rank(rank, layout.stepRows(), sb);
+            for (RankReport held : detailed) {
+                rank(ranks.full(held), layout.stepRows(), sb);
             }
         }
         if (report.hang() != null) {

@@ -1,6 +1,7 @@
 package io.overlapanalyze.render;
 
 import io.overlapanalyze.render.overview.JobOverview;
+import io.overlapanalyze.render.overview.JobRanks;
 import io.overlapanalyze.render.overview.ReportLayout;
 import io.overlapanalyze.render.timeline.TerminalTimeline;
 import io.overlapanalyze.render.units.Units;
@@ -38,6 +39,8 @@ public final class TextRenderer implements ReportRenderer {
     private final TerminalTimeline timeline;
     /** Which ranks a job's report details, and how many rank rows its overview lists. */
     private final ReportLayout layout;
+    /** How the report's rank records are read: whole, or summaries of full reports kept elsewhere. */
+    private final JobRanks ranks;
 
     /** The default report: no cross-check section, no timelines. */
     public TextRenderer() {
@@ -68,9 +71,21 @@ public final class TextRenderer implements ReportRenderer {
      * @param layout     which ranks of a job to detail, how many rank rows to list
      */
     public TextRenderer(boolean crossCheck, TerminalTimeline timeline, ReportLayout layout) {
+        this(crossCheck, timeline, layout, JobRanks.inReport());
+    }
+
+    /**
+     * @param crossCheck also print, per rank, our overlap numbers next to the profiler's own
+     * @param timeline   draws a few lines per step under the table; {@code null} for none
+     * @param layout     which ranks of a job to detail, how many rank rows to list
+     * @param ranks      how the report's rank records are read (a big job's are stand-ins for full
+     *                   reports kept elsewhere)
+     */
+    public TextRenderer(boolean crossCheck, TerminalTimeline timeline, ReportLayout layout, JobRanks ranks) {
         this.crossCheck = crossCheck;
         this.timeline = timeline;
         this.layout = layout;
+        this.ranks = ranks;
     }
 
     @Override
@@ -89,7 +104,8 @@ public final class TextRenderer implements ReportRenderer {
             } else {
                 findings(report, sb);
             }
-            for (RankReport rank : report.ranks()) {
+            for (RankReport held : report.ranks()) {
+                RankReport rank = ranks.full(held);
                 sb.append('\n');
                 renderRank(rank, peerBound(report, rank), Integer.MAX_VALUE, sb);
             }
@@ -109,7 +125,7 @@ public final class TextRenderer implements ReportRenderer {
      * rank table worst first, the cross-rank section, then the ranks asked for in detail.
      */
     private void job(AnalysisReport report, StringBuilder sb) {
-        JobOverview overview = JobOverview.of(report);
+        JobOverview overview = JobOverview.of(report, ranks);
         sb.append('\n');
         for (String line : JobSection.lines(overview, TerminalText::safe)) {
             sb.append(line).append('\n');
@@ -139,7 +155,8 @@ public final class TextRenderer implements ReportRenderer {
         if (detailLine != null) {
             sb.append('\n').append(detailLine).append('\n');
         }
-        for (RankReport rank : detailed) {
+        for (RankReport held : detailed) {
+            RankReport rank = ranks.full(held);
             sb.append('\n');
             rankFindings(rank, sb);
             renderRank(rank, peerBound(report, rank), layout.stepRows(), sb);
@@ -151,10 +168,10 @@ public final class TextRenderer implements ReportRenderer {
     }
 
     /** The job's findings first: the answer before the detail (metrics.md §13). */
-    private static void findings(AnalysisReport report, StringBuilder sb) {
+    private void findings(AnalysisReport report, StringBuilder sb) {
         sb.append('\n').append(FindingsView.TITLE).append(":\n");
         if (report.findings().isEmpty()) {
-            sb.append("  ").append(FindingsView.none(report)).append('\n');
+            sb.append("  ").append(FindingsView.none(report, ranks)).append('\n');
             return;
         }
         FindingsView.text(report.findings(), "  ", TerminalText::safe, sb);

@@ -113,6 +113,19 @@ class JobAtAGlanceTest {
         assertTrue(md.lines().count() < 200, md);
     }
 
+    /**
+     * The CLI on the thousand ranks (more than 64 inputs) spills their reports for the text report as
+     * for JSON, says so in one line on stderr, and prints the report of every rank held in memory.
+     */
+    @Test
+    void theCliSpillsTheRanksOfTheTextReportAndPrintsTheSameReport() throws IOException {
+        CliRun run = CliRun.of("--no-timeline", job.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals(List.of("overlap-analyze: a big job: the " + RANKS + " ranks' reports were kept in a temporary "
+                + "directory, not in memory, until written"), run.errLines());
+        assertEquals(report(null), run.out());
+    }
+
     @Test
     void theOptionsReachTheReportAndABadValueIsBadUsage() {
         Path sample = Path.of(System.getProperty("overlap.projectRoot", "..")).resolve("samples").resolve("job-order-mismatch");

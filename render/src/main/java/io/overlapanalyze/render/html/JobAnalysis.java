@@ -6,6 +6,8 @@ import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.PipelineResult;
 import io.overlapanalyze.render.RankSpill;
 import io.overlapanalyze.render.ReportRenderer;
+import io.overlapanalyze.render.SpilledRanks;
+import io.overlapanalyze.render.overview.JobRanks;
 import io.overlapanalyze.reportfile.ReportJson;
 import io.overlapanalyze.render.timeline.PrecomputedTimelines;
 import io.overlapanalyze.render.timeline.TimelineIndex;
@@ -22,20 +24,40 @@ import java.util.Map;
 /**
  * The analyse command's job, on the job path ({@link AnalysisPipeline#analyseJob}): each rank read,
  * analysed, digested for the cross-rank step, reduced to its report and what the pictures asked for
- * may draw ({@link JobPictures}), and its model dropped. With {@code spill} (a big job whose report
- * is JSON) each rank's full report goes to a {@link RankSpill} at once and the job holds a stand-in;
- * the JSON renderer ({@link #jsonRenderer()}) copies the full reports back in, one at a time. Memory
- * then follows the ranks read at once, not the job. Close it to delete the spilled reports.
- *
- * @param result   the report (spilled ranks hold their stand-ins) and the ranks (digest traces)
- * @param pictures what the pictures draw from; empty without pictures
- * @param spilled  the spill, or {@code null}
- * @param parts    the spilled ranks' files, by the report's rank records (identity)
+ * may draw ({@link JobPictures}), and its model dropped. With {@code spill} (a big job) each rank's
+ * full report goes to a {@link RankSpill} at once and the job holds a stand-in; the JSON renderer
+ * ({@link #jsonRenderer()}) copies the full reports back in, one at a time, and the text and markdown
+ * layouts read them through {@link #ranks()}: every rank's summary, made in one pass over the spill,
+ * and the full report of the ranks they show in detail, read back one at a time. Memory then follows
+ * the ranks read at once, not the job. Close it to delete the spilled reports.
  */
-public record JobAnalysis(PipelineResult result, TimelineIndex pictures, RankSpill spilled,
-                          Map<RankReport, Path> parts) implements AutoCloseable {
-    /** A job of more inputs than this spills its ranks' reports when only JSON is written. */
+public final class JobAnalysis implements AutoCloseable {
+    /** A job of more inputs than this spills its ranks' reports (unless an HTML page is drawn). */
     public static final int SPILL_INPUTS = 64;
+
+    private final PipelineResult result;
+    private final TimelineIndex pictures;
+    private final RankSpill spilled;
+    private final Map<RankReport, Path> parts;
+    private final Map<RankReport, PrecomputedTimelines> timelines;
+    /** Made on first use: a JSON report never needs them. */
+    private SpilledRanks summarised;
+
+    /**
+     * @param result    the report (spilled ranks hold their stand-ins) and the ranks (digest traces)
+     * @param pictures  what the pictures draw from; empty without pictures
+     * @param spilled   the spill, or {@code null}
+     * @param parts     the spilled ranks' files, by the report's rank records (identity)
+     * @param timelines what was kept for the pictures of each spilled rank, by its record (identity)
+     */
+    private JobAnalysis(PipelineResult result, TimelineIndex pictures, RankSpill spilled, Map<RankReport, Path> parts,
+                        Map<RankReport, PrecomputedTimelines> timelines) {
+        this.result = result;
+        this.pictures = pictures;
+        this.spilled = spilled;
+        this.parts = parts;
+        this.timelines = timelines;
+    }
 
     /** What the job keeps of a rank besides the report it holds. */
     private record Kept(PrecomputedTimelines timelines, Path spilledTo) {
@@ -44,8 +66,8 @@ public record JobAnalysis(PipelineResult result, TimelineIndex pictures, RankSpi
     /**
      * Reads and analyses the job.
      *
-     * @param spill    put each rank's full report in a temporary directory (for a JSON report only:
-     *                 the other renderers read every rank's whole report)
+     * @param spill    put each rank's full report in a temporary directory (not for an HTML page: it
+     *                 reads every rank's whole report)
      * @param progress where a long read shows its progress (a terminal only), or {@code null}
      */
     public static JobAnalysis run(PipelineInput in, TraceFormats.Expanded expanded, JobPictures pictures,
@@ -64,11 +86,15 @@ public record JobAnalysis(PipelineResult result, TimelineIndex pictures, RankSpi
             List<RankReport> ranks = JobPictures.reportsOf(result.inputs());
             List<PrecomputedTimelines> timelines = new ArrayList<>(ranks.size());
             Map<RankReport, Path> parts = new IdentityHashMap<>();
+            Map<RankReport, PrecomputedTimelines> spilledTimelines = new IdentityHashMap<>();
             for (int i = 0; i < ranks.size(); i++) {
                 Kept k = job.kept().get(i);
                 timelines.add(k.timelines());
                 if (k.spilledTo() != null) {
                     parts.put(ranks.get(i), k.spilledTo());
+                    if (k.timelines() != null) {
+                        spilledTimelines.put(ranks.get(i), k.timelines());
+                    }
                 }
             }
             TimelineIndex index = JobPictures.index(ranks, timelines);
@@ -76,13 +102,57 @@ public record JobAnalysis(PipelineResult result, TimelineIndex pictures, RankSpi
                 JobPictures.completeForPage(result.report(), index, ranks, timelines, JobPictures.readingAgain(
                         result.inputs(), source -> AnalysisPipeline.readAgain(in, Path.of(source))));
             }
-            return new JobAnalysis(result, index, spilled, parts);
+            return new JobAnalysis(result, index, spilled, parts, spilledTimelines);
         } catch (RuntimeException | Error e) {
             if (spilled != null) {
                 spilled.close();
             }
             throw e;
         }
+    }
+
+    /** The report (spilled ranks hold their stand-ins) and the ranks (digest traces). */
+    public PipelineResult result() {
+        return result;
+    }
+
+    /** What the pictures draw from; empty without pictures. */
+    public TimelineIndex pictures() {
+        return pictures;
+    }
+
+    /** The spill, or {@code null}. */
+    public RankSpill spilled() {
+        return spilled;
+    }
+
+    /** The spilled ranks' files, by the report's rank records (identity). */
+    public Map<RankReport, Path> parts() {
+        return parts;
+    }
+
+    /**
+     * How the text and markdown layouts read the ranks of {@link #report()}: as the report holds them,
+     * or, for a spilled job, every rank's summary (made here in one pass over the spill, on first
+     * use) and a detailed rank's full report read back.
+     */
+    public JobRanks ranks() {
+        return spills() ? summarised() : JobRanks.inReport();
+    }
+
+    /**
+     * The report the text and markdown layouts render with {@link #ranks()}: the result's, or, for a
+     * spilled job, its stand-ins with the job's findings ranked from every rank's full report.
+     */
+    public AnalysisReport report() {
+        return spills() ? summarised().report() : result.report();
+    }
+
+    private SpilledRanks summarised() {
+        if (summarised == null) {
+            summarised = SpilledRanks.of(result.report(), parts, spilled, result.findings(), timelines, pictures);
+        }
+        return summarised;
     }
 
     /** Whether any rank's report was spilled. */

@@ -59,8 +59,13 @@ public record JobOverview(int ranksRead, Integer worldSize, List<String> formats
     public record Spread(long medianNs, long p90Ns, long maxNs, int maxRank, long minNs, int ranks) {
     }
 
-    /** The overview of {@code report}. */
+    /** The overview of {@code report}, which holds every rank's full report. */
     public static JobOverview of(AnalysisReport report) {
+        return of(report, JobRanks.inReport());
+    }
+
+    /** The overview of {@code report}, each rank read through {@code ranks} (its summary). */
+    public static JobOverview of(AnalysisReport report, JobRanks ranks) {
         Set<Integer> stragglers = new HashSet<>();
         for (Finding f : report.findings()) {
             if (FindingKind.STRAGGLER.name().equals(f.kind())) {
@@ -77,8 +82,10 @@ public record JobOverview(int ranksRead, Integer worldSize, List<String> formats
         Integer world = null;
         int minSteps = Integer.MAX_VALUE;
         int maxSteps = 0;
-        for (RankReport r : report.ranks()) {
-            RankRow row = row(r, stragglers.contains(r.rank()), errorRanks.contains(r.rank()));
+        int uncounted = 0;
+        for (RankReport held : report.ranks()) {
+            RankSummary r = ranks.summary(held);
+            RankRow row = flagged(r.row(), stragglers.contains(r.rank()), errorRanks.contains(r.rank()));
             rows.add(row);
             formats.add(r.format().toLowerCase(Locale.ROOT));
             if (r.worldSize() != null && (world == null || r.worldSize() > world)) {
@@ -86,6 +93,7 @@ public record JobOverview(int ranksRead, Integer worldSize, List<String> formats
             }
             minSteps = Math.min(minSteps, row.steps());
             maxSteps = Math.max(maxSteps, row.steps());
+            uncounted += r.steps() - row.steps();
         }
         if (report.crossRank() != null && report.crossRank().worldSize() != null
                 && (world == null || report.crossRank().worldSize() > world)) {
@@ -94,12 +102,13 @@ public record JobOverview(int ranksRead, Integer worldSize, List<String> formats
         rows.sort(WORST_FIRST);
         Integer worst = rows.stream().filter(r -> !r.error()).findFirst()
                 .or(() -> rows.stream().findFirst()).map(RankRow::rank).orElse(null);
-        int uncounted = 0;
-        for (RankReport r : report.ranks()) {
-            uncounted += r.steps().size() - (r.totals() == null ? 0 : r.totals().steps());
-        }
         return new JobOverview(rows.size(), world, List.copyOf(formats), rows.isEmpty() ? 0 : minSteps, maxSteps,
                 spread(rows), errors, List.copyOf(rows), worst, Math.max(0, uncounted));
+    }
+
+    private static RankRow flagged(RankRow r, boolean straggler, boolean error) {
+        return new RankRow(r.rank(), r.steps(), r.stepTimeNs(), r.periodNs(), r.idleShare(), r.exposedCommNs(),
+                r.tailNs(), r.tailCause(), r.waitingShare(), straggler, error);
     }
 
     /**
@@ -120,8 +129,8 @@ public record JobOverview(int ranksRead, Integer worldSize, List<String> formats
     }
 
     /**
-     * The reports of the ranks {@code detail} chooses, in its order (a rank id two inputs share gives
-     * both reports).
+     * The rank records {@code report} holds of the ranks {@code detail} chooses, in its order (a rank id
+     * two inputs share gives both); a layout reads each one's full report through its {@link JobRanks}.
      */
     public List<io.overlapanalyze.report.RankReport> detailed(AnalysisReport report, DetailSelection detail) {
         List<io.overlapanalyze.report.RankReport> out = new ArrayList<>();
@@ -160,7 +169,7 @@ public record JobOverview(int ranksRead, Integer worldSize, List<String> formats
         return idle + (r.exposedCommNs() == null ? 0 : r.exposedCommNs());
     }
 
-    private static RankRow row(RankReport r, boolean straggler, boolean error) {
+    static RankRow row(RankReport r, boolean straggler, boolean error) {
         Totals t = r.totals();
         if (t == null || t.steps() == 0) {
             return new RankRow(r.rank(), 0, null, null, null, null, null, null, null, straggler, error);

@@ -57,7 +57,15 @@ public final class TerminalTimeline {
      * {@link #AUTO_STEPS_PER_RANK} steps, however many ranks the job has.
      */
     public static boolean drawnByDefault(AnalysisReport report) {
-        return report.ranks().stream().allMatch(r -> r.steps().size() <= AUTO_STEPS_PER_RANK);
+        return drawnByDefault(report, r -> r.steps().size());
+    }
+
+    /**
+     * As {@link #drawnByDefault(AnalysisReport)}, each rank's number of steps from {@code steps} (of a
+     * rank record that may stand in for a full report kept elsewhere).
+     */
+    public static boolean drawnByDefault(AnalysisReport report, java.util.function.ToIntFunction<RankReport> steps) {
+        return report.ranks().stream().allMatch(r -> steps.applyAsInt(r) <= AUTO_STEPS_PER_RANK);
     }
 
     /**

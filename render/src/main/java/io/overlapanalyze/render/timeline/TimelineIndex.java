@@ -71,6 +71,15 @@ public final class TimelineIndex {
         return this;
     }
 
+    /** Forgets a rank: what was added for {@code report}, and what was built from it. */
+    public TimelineIndex remove(RankReport report) {
+        traces.remove(report);
+        precomputed.remove(report);
+        firstSteps.remove(report);
+        byRank.remove(report);
+        return this;
+    }
+
     /**
      * Every step of {@code report} that has a timeline, by name, built from {@code trace} (the
      * trace {@code report} was analysed from): what {@link #of} gives for the rank.

@@ -5,13 +5,16 @@ import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.pipeline.PipelineInput;
 import io.overlapanalyze.pipeline.PipelineResult;
 import io.overlapanalyze.render.JsonRenderer;
+import io.overlapanalyze.render.MarkdownRenderer;
 import io.overlapanalyze.render.ReportRenderer;
 import io.overlapanalyze.render.TextRenderer;
+import io.overlapanalyze.render.overview.ReportLayout;
 import io.overlapanalyze.render.timeline.PrecomputedTimelines;
 import io.overlapanalyze.render.timeline.TerminalTimeline;
 import io.overlapanalyze.render.timeline.TimelineIndex;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.CrossRankReport;
+import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.synth.Job;
 import io.overlapanalyze.synth.JobWriter;
 import org.junit.jupiter.api.Test;
@@ -87,6 +90,55 @@ class JobAnalysisTest {
             StringWriter chars = new StringWriter();
             spilled.jsonRenderer().render(spilled.result().report(), chars);
             assertEquals(expected, chars.toString(), "to characters as to bytes");
+        }
+        assertFalse(Files.exists(dir), "closing deletes the spilled reports");
+    }
+
+    /**
+     * A job above the CLI's spill threshold, spilled: the text report (with its terminal timelines)
+     * and the markdown report, in the default layout (the worst rank and the error rank detailed, the
+     * rank table capped) and in the full one (every rank detailed), are the full models' bytes. The
+     * layouts read every rank's row, the job's findings (ranked from every rank's full report) and the
+     * detailed ranks back from the spill, not the stand-ins the job holds.
+     */
+    @Test
+    void theTextAndMarkdownReportsOfASpilledJobAreTheFullModels() throws IOException {
+        PipelineInput in = PipelineInput.of(List.of(job("human", JobAnalysis.SPILL_INPUTS + 1, 3)));
+        PipelineResult full = AnalysisPipeline.run(in);
+        assertFalse(full.report().findings().isEmpty(), "the slow rank is a finding");
+        TimelineIndex fullIndex = TimelineIndex.of(full.inputs());
+        try (JobAnalysis spilled = jobPath(in, new JobPictures(0, null), true)) {
+            assertEquals(JobAnalysis.SPILL_INPUTS + 1, spilled.parts().size(), "every rank's report spilled");
+            assertTrue(spilled.result().report().ranks().stream().allMatch(r -> r.totals() == null),
+                    "the job holds stand-ins, without totals");
+            for (ReportLayout layout : List.of(ReportLayout.byDefault(), ReportLayout.full())) {
+                String text = bytes(new TextRenderer(false, new TerminalTimeline(fullIndex, 120, false), layout),
+                        full.report());
+                assertEquals(text, bytes(new TextRenderer(false, new TerminalTimeline(spilled.pictures(), 120, false),
+                        layout, spilled.ranks()), spilled.report()), "text, " + layout);
+                assertTrue(text.contains(" timeline: 0 to "), "the timelines are drawn");
+                String markdown = bytes(new MarkdownRenderer(false, layout), full.report());
+                assertEquals(markdown, bytes(new MarkdownRenderer(false, layout, spilled.ranks()), spilled.report()),
+                        "markdown, " + layout);
+            }
+            assertEquals(full.report().findings(), spilled.report().findings());
+        }
+    }
+
+    /** A spilled rank that cannot be read back fails the report; closing still deletes the spill. */
+    @Test
+    void aReportThatFailsMidwayLeavesNoSpillBehind() throws IOException {
+        PipelineInput in = PipelineInput.of(List.of(job("fails", 3, 2)));
+        Path dir;
+        try (JobAnalysis spilled = jobPath(in, JobPictures.none(), true)) {
+            dir = spilled.spilled().directory();
+            RankReport second = spilled.result().report().ranks().get(1);
+            Files.delete(spilled.parts().get(second));
+            java.io.UncheckedIOException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    java.io.UncheckedIOException.class,
+                    () -> bytes(new TextRenderer(false, null, ReportLayout.full(), spilled.ranks()), spilled.report()));
+            assertTrue(e.getMessage().contains("cannot read the rank's report back"), e.getMessage());
+            assertTrue(Files.isDirectory(dir), "the other ranks' reports are still there until closed");
         }
         assertFalse(Files.exists(dir), "closing deletes the spilled reports");
     }
