@@ -147,8 +147,7 @@ final class ByteEventFields {
         }
         if (s.slicePlainAscii()) {
             try {
-                long exact = kind == NUMBER ? s.thousandths() : Utf8JsonScanner.NOT_EXACT; // a string's is stale
-                to.value = exact != Utf8JsonScanner.NOT_EXACT ? exact
+                to.value = kind == NUMBER ? DecimalMicros.numberToNanos(s)
                         : DecimalMicros.toNanos(s.buffer(), s.sliceStart(), s.sliceEnd() - s.sliceStart());
                 to.valueKnown = true;
                 to.present = true;

@@ -51,6 +51,16 @@ public final class DecimalMicros {
         return toNanos(ascii, 0, len);
     }
 
+    /**
+     * As {@link #toNanos(CharSequence)}, of the number {@code s} has just read
+     * ({@link Utf8JsonScanner#number()}): the value its scan computed when it has it
+     * ({@link Utf8JsonScanner#thousandths()}), else its slice parsed.
+     */
+    public static long numberToNanos(Utf8JsonScanner s) {
+        long exact = s.thousandths();
+        return exact != Utf8JsonScanner.NOT_EXACT ? exact : toNanos(s.buffer(), s.sliceStart(), s.sliceEnd() - s.sliceStart());
+    }
+
     /** As {@link #toNanos(CharSequence)}, on a slice of ASCII bytes (the byte scanner's number text). */
     public static long toNanos(byte[] buf, int off, int len) {
         int i = off;

@@ -312,9 +312,7 @@ final class ByteEventReader {
         try {
             if (kind == NUMBER) {
                 s.number();
-                long exact = s.thousandths();
-                return exact != Utf8JsonScanner.NOT_EXACT ? exact
-                        : DecimalMicros.toNanos(s.buffer(), s.sliceStart(), s.sliceEnd() - s.sliceStart());
+                return DecimalMicros.numberToNanos(s);
             }
             if (kind == STRING) {
                 s.string();
