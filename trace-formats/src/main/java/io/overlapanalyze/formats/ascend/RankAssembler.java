@@ -1,6 +1,7 @@
 package io.overlapanalyze.formats.ascend;
 
 import io.overlapanalyze.formats.input.HostRangeCollector;
+import io.overlapanalyze.formats.input.ThreadTimeline;
 import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.CollectiveType;
@@ -18,6 +19,7 @@ import io.overlapanalyze.model.ReferenceOverlap;
 import io.overlapanalyze.model.StringPool;
 import io.overlapanalyze.model.Time;
 import io.overlapanalyze.model.TraceFormat;
+import io.overlapanalyze.primitives.LongList;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -25,7 +27,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -49,6 +50,7 @@ import java.util.regex.Pattern;
  */
 final class RankAssembler {
     static final Pattern STEP = Pattern.compile("^ProfilerStep#(\\d+)$");
+    private static final Pattern DIGITS = Pattern.compile("\\d+");
     static final int OVERLAP_COMPUTING = 0;
     static final int OVERLAP_COMMUNICATION = 1;
     static final int OVERLAP_NOT_OVERLAPPED = 2;
@@ -65,7 +67,9 @@ final class RankAssembler {
     private final List<Lane> lanes = new ArrayList<>();
     private final Map<String, Integer> laneByKey = new HashMap<>();
     private final List<HostSpan> spans = new ArrayList<>();
-    private final Map<Long, List<long[]>> c10dOps = new HashMap<>();
+    /** The {@code c10d::*} ops by thread; each one's payload is its index in {@link #c10dStarts}. */
+    private final ThreadTimeline c10dOps = new ThreadTimeline();
+    private final LongList c10dStarts = new LongList(64);
     private final Map<Long, Set<String>> threadNames = new LinkedHashMap<>();
     private final Set<Long> evaluateFunctionThreads = new LinkedHashSet<>();
     private final List<PendingCollective> pending = new ArrayList<>();
@@ -157,6 +161,9 @@ final class RankAssembler {
      * in a name made of them.
      */
     static boolean isPythonFrame(String name) {
+        if (!name.contains("): ")) { // most names: no regex
+            return false;
+        }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             // What '.' does not match: the line terminators of java.util.regex.
@@ -183,12 +190,13 @@ final class RankAssembler {
             evaluateFunctionThreads.add(tid);
         }
         if (name.startsWith("c10d::")) {
-            c10dOps.computeIfAbsent(tid, t -> new ArrayList<>()).add(new long[] {start, end});
+            c10dOps.add(tid, start, end, c10dStarts.size());
+            c10dStarts.add(start);
         }
     }
 
     static HostSpanKind spanKind(String name) {
-        if (STEP.matcher(name).matches()) {
+        if (name.startsWith("ProfilerStep#") && STEP.matcher(name).matches()) {
             return HostSpanKind.STEP;
         }
         if (name.startsWith("Optimizer.step#")) {
@@ -232,6 +240,7 @@ final class RankAssembler {
 
     private List<Collective> buildCollectives() {
         pending.sort(Comparator.comparingLong(p -> device.start(p.interval())));
+        c10dOps.build();
         List<Collective> out = new ArrayList<>(pending.size());
         for (PendingCollective p : pending) {
             int id = out.size();
@@ -261,27 +270,75 @@ final class RankAssembler {
         if (!Time.isKnown(launch)) {
             return Time.UNKNOWN;
         }
-        long best = launch;
-        for (long[] op : c10dOps.getOrDefault(tid, List.of())) {
-            if (op[0] <= launch && launch <= op[1] && op[0] < best) {
-                best = op[0];
-            }
-        }
-        return best;
+        int outer = c10dOps.outermostContaining(tid, launch);
+        return outer >= 0 ? c10dStarts.get(outer) : launch;
     }
 
     static int dtypeBytes(String dtype) {
         if (dtype == null) {
             return -1;
         }
-        String d = dtype.toUpperCase(Locale.ROOT);
-        Matcher m = Pattern.compile("(\\d+)").matcher(d);
+        Matcher m = DIGITS.matcher(dtype);
         // At most four digits: a longer run ("float123456789012345678901") would overflow Integer.parseInt.
-        if (m.find() && m.group(1).length() <= 4) {
-            int bits = Integer.parseInt(m.group(1));
+        if (m.find() && m.group().length() <= 4) {
+            int bits = Integer.parseInt(m.group());
             return bits % 8 == 0 ? bits / 8 : -1;
         }
         return -1;
+    }
+
+    /**
+     * Of ranges {@code [start, end)} in a given order, the first (in that order) that contains a
+     * time. Step ranges overlap little (pipelined steps at most), so after a binary search over the
+     * ranges sorted by start, the backward walk stops within a few ranges: no pass over every step
+     * for every lane event.
+     */
+    static final class FirstContaining {
+        private final long[] start;
+        private final long[] end;
+        private final long[] maxEnd; // max(end[0..i]) in start order
+        private final int[] index;
+
+        FirstContaining(List<long[]> ranges) {
+            int n = ranges.size();
+            Integer[] order = new Integer[n];
+            for (int i = 0; i < n; i++) {
+                order[i] = i;
+            }
+            java.util.Arrays.sort(order, Comparator.comparingLong(i -> ranges.get(i)[0]));
+            start = new long[n];
+            end = new long[n];
+            maxEnd = new long[n];
+            index = new int[n];
+            for (int k = 0; k < n; k++) {
+                long[] r = ranges.get(order[k]);
+                start[k] = r[0];
+                end[k] = r[1];
+                maxEnd[k] = k == 0 ? r[1] : Math.max(maxEnd[k - 1], r[1]);
+                index[k] = order[k];
+            }
+        }
+
+        /** The lowest index of a range with start ≤ t < end, or -1. */
+        int at(long t) {
+            int lo = 0;
+            int hi = start.length; // the first position starting after t
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (start[mid] <= t) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            int found = -1;
+            for (int k = lo - 1; k >= 0 && maxEnd[k] > t; k--) {
+                if (end[k] > t && (found < 0 || index[k] < found)) {
+                    found = index[k];
+                }
+            }
+            return found;
+        }
     }
 
     private List<HostThread> threads() {
@@ -352,14 +409,9 @@ final class RankAssembler {
         }
         long[][] sums = new long[ranges.size()][4];
         int outside = 0;
+        FirstContaining stepOf = new FirstContaining(ranges);
         for (long[] e : overlapEvents) {
-            int k = -1;
-            for (int r = 0; r < ranges.size(); r++) {
-                if (e[1] >= ranges.get(r)[0] && e[1] < ranges.get(r)[1]) {
-                    k = r;
-                    break;
-                }
-            }
+            int k = stepOf.at(e[1]);
             if (k < 0) {
                 outside++;
                 continue;

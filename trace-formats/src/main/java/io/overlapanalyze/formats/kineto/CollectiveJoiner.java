@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.kineto;
 
+import io.overlapanalyze.formats.input.ThreadTimeline;
 import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.CollectiveType;

@@ -1,6 +1,7 @@
 package io.overlapanalyze.formats.kineto;
 
 import io.overlapanalyze.formats.input.HostRangeCollector;
+import io.overlapanalyze.formats.input.ThreadTimeline;
 import io.overlapanalyze.formats.input.Warnings;
 import io.overlapanalyze.formats.kernels.KernelClassifier;
 import io.overlapanalyze.model.DeviceIntervals;

@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.nsys;
 
+import io.overlapanalyze.formats.input.ThreadTimeline;
 import io.overlapanalyze.primitives.LongList;
 
 import java.util.ArrayList;
@@ -10,8 +11,9 @@ import java.util.Map;
 
 /**
  * NVTX ranges of one kind (c10d ops, NCCL API calls...) per thread, for time-containment
- * queries at a launch. Ranges on one thread nest or follow each other; a prefix maximum of end
- * times lets a backward scan stop once no earlier range can still contain the query time.
+ * queries at a launch. A prefix maximum of end times finds the outermost range containing a time
+ * by binary search ({@link ThreadTimeline#outermostIndex}), and lets the backward scan for the
+ * innermost stop once no earlier range can still contain the time.
  */
 final class NvtxTimeline {
     private static final class Track {
@@ -56,15 +58,8 @@ final class NvtxTimeline {
     /** The earliest-starting range on {@code tid} with start ≤ t ≤ end, or {@code null}. */
     Hit outermostContaining(long tid, long t) {
         Track tr = tracks.get(tid);
-        Hit found = null;
-        if (tr != null) {
-            for (int k = lastStartAtOrBefore(tr.s, t); k >= 0 && tr.maxEnd[k] >= t; k--) {
-                if (tr.e[k] >= t) {
-                    found = new Hit(tr.name.get(k), tr.s[k], tr.e[k]);
-                }
-            }
-        }
-        return found;
+        int k = tr == null ? -1 : ThreadTimeline.outermostIndex(tr.s, tr.maxEnd, t);
+        return k >= 0 ? new Hit(tr.name.get(k), tr.s[k], tr.e[k]) : null;
     }
 
     /** The latest-starting range on {@code tid} with start ≤ t ≤ end, or {@code null}. */

@@ -1,4 +1,4 @@
-package io.overlapanalyze.formats.kineto;
+package io.overlapanalyze.formats.input;
 
 import io.overlapanalyze.primitives.LongList;
 
@@ -11,10 +11,12 @@ import java.util.Map;
 
 /**
  * Host spans of one kind (c10d ops, record_param_comms, nccl:* annotations) indexed per thread
- * for time-containment queries. Spans on one thread nest or follow each other; a prefix maximum of
- * end times lets a backward scan stop as soon as no earlier span can still contain the query time.
+ * for time-containment queries. Each thread's spans are sorted by start with a prefix maximum of
+ * their ends: the outermost span containing a time is found by binary search, and the innermost by
+ * a backward scan that stops as soon as no earlier span can still contain the time (spans on one
+ * thread nest or follow each other, so that scan is short).
  */
-final class ThreadTimeline {
+public final class ThreadTimeline {
     /** One thread's spans sorted by start. */
     private static final class Track {
         long[] start;
@@ -30,14 +32,15 @@ final class ThreadTimeline {
     private Map<Long, Track> tracks;
 
     /** Adds a span; {@code payload} is the caller's index for it. Only before {@link #build()}. */
-    void add(long tid, long start, long end, int payload) {
+    public void add(long tid, long start, long end, int payload) {
         tids.add(tid);
         starts.add(start);
         ends.add(end);
         payloads.add(payload);
     }
 
-    void build() {
+    /** Indexes the spans added; call once, before the queries. */
+    public void build() {
         Map<Long, List<Integer>> rows = new HashMap<>();
         for (int i = 0; i < tids.size(); i++) {
             rows.computeIfAbsent(tids.get(i), k -> new ArrayList<>()).add(i);
@@ -65,22 +68,38 @@ final class ThreadTimeline {
     }
 
     /** The payload of the outermost (earliest-starting) span on {@code tid} with start ≤ t ≤ end, or -1. */
-    int outermostContaining(long tid, long t) {
+    public int outermostContaining(long tid, long t) {
         Track tr = tracks.get(tid);
         if (tr == null) {
             return -1;
         }
-        int found = -1;
-        for (int k = lastStartAtOrBefore(tr, t); k >= 0 && tr.maxEnd[k] >= t; k--) {
-            if (tr.end[k] >= t) {
-                found = tr.payload[k];
+        int k = outermostIndex(tr.start, tr.maxEnd, t);
+        return k >= 0 ? tr.payload[k] : -1;
+    }
+
+    /**
+     * In spans sorted by start whose prefix maximum of ends is {@code maxEnd}: the index of the
+     * earliest-starting span with start ≤ t ≤ end, or -1. The first index where the prefix maximum
+     * reaches {@code t} is a span that ends at or after {@code t} (it raised the maximum there), and
+     * no earlier one does; it contains {@code t} when it starts by then. A binary search, however
+     * long the spans that enclose many others.
+     */
+    public static int outermostIndex(long[] start, long[] maxEnd, long t) {
+        int lo = 0;
+        int hi = maxEnd.length; // the first index with maxEnd >= t lies in [lo, hi]
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (maxEnd[mid] >= t) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
             }
         }
-        return found;
+        return lo < start.length && start[lo] <= t ? lo : -1;
     }
 
     /** The payload of the innermost (latest-starting) span on {@code tid} with start ≤ t ≤ end, or -1. */
-    int innermostContaining(long tid, long t) {
+    public int innermostContaining(long tid, long t) {
         Track tr = tracks.get(tid);
         if (tr == null) {
             return -1;
@@ -94,7 +113,7 @@ final class ThreadTimeline {
     }
 
     /** The payload of the first span on {@code tid} starting within {@code [lo, hi]}, or -1. */
-    int firstStartingWithin(long tid, long lo, long hi) {
+    public int firstStartingWithin(long tid, long lo, long hi) {
         Track tr = tracks.get(tid);
         if (tr == null) {
             return -1;
