@@ -142,6 +142,15 @@ public final class CommSplitAnalysis {
             return new Key(c.type().name(), g == null ? null : Objects.toString(g.name(), g.description()),
                     g == null ? List.of() : g.ranks(), c.bytes());
         }
+
+        /**
+         * Without the member list, which a thousand-rank group makes long and which every lookup
+         * would walk: keys that differ only in their members are rare and merely share a bucket.
+         */
+        @Override
+        public int hashCode() {
+            return (31 * Objects.hashCode(type) + Objects.hashCode(group)) * 31 + Long.hashCode(bytes);
+        }
     }
 
     /** First start to latest end of the collective's intervals; -1 without any. */

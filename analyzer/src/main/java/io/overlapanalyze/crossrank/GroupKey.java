@@ -30,10 +30,25 @@ record GroupKey(String key, String display, boolean inferred, List<Integer> rank
             return c.type() == CollectiveType.ALL_TO_ALL && KernelRules.isExpertParallelKernel(c.name())
                     ? EXPERT_PARALLEL : IMPLICIT;
         }
+        return of(g);
+    }
+
+    /** The key of a declared group: its name and sorted member ranks (as long as the group). */
+    static GroupKey of(ProcessGroup g) {
         List<Integer> ranks = new ArrayList<>(g.ranks());
         ranks.sort(null);
         String name = g.name() != null ? g.name() : (g.description() != null ? g.description() : "?");
         String display = g.description() != null && g.name() != null ? g.name() + " (" + g.description() + ")" : name;
         return new GroupKey(name + "|" + ranks, display, false, List.copyOf(ranks));
+    }
+
+    /**
+     * The key's hash, which a string keeps once computed: a rank's collectives are grouped by key
+     * one by one, and the record's own hash would walk a thousand-rank group's member list each time.
+     * Equal keys have equal {@code key} strings, so this agrees with {@code equals}.
+     */
+    @Override
+    public int hashCode() {
+        return key.hashCode();
     }
 }

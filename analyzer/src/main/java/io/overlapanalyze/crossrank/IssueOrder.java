@@ -1,10 +1,12 @@
 package io.overlapanalyze.crossrank;
 
 import io.overlapanalyze.model.Collective;
+import io.overlapanalyze.model.ProcessGroup;
 import io.overlapanalyze.model.Time;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,11 +24,14 @@ final class IssueOrder {
 
     static Map<GroupKey, List<Collective>> of(RankView rank) {
         Map<GroupKey, List<Collective>> byGroup = new LinkedHashMap<>();
+        // A group's key spells its member ranks: made once per group, not once per collective.
+        Map<ProcessGroup, GroupKey> keyOfGroup = new IdentityHashMap<>();
         for (Collective c : rank.trace.collectives()) {
             if (launchedBeforeCapture(rank, c)) {
                 continue; // its peers' counterparts were issued before their captures too: not matched
             }
-            byGroup.computeIfAbsent(GroupKey.of(c), k -> new ArrayList<>()).add(c);
+            GroupKey key = c.group() == null ? GroupKey.of(c) : keyOfGroup.computeIfAbsent(c.group(), GroupKey::of);
+            byGroup.computeIfAbsent(key, k -> new ArrayList<>()).add(c);
         }
         for (List<Collective> list : byGroup.values()) {
             boolean allEnqueued = list.stream().allMatch(c -> c.enqueueNs() != Time.UNKNOWN);

@@ -30,6 +30,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -309,6 +310,8 @@ final class DigestCodec {
         private final DataOutputStream out = new DataOutputStream(body);
         private final Map<String, Integer> strings = new LinkedHashMap<>();
         private final Map<ProcessGroup, Integer> groups = new LinkedHashMap<>();
+        /** The same indexes by instance: a rank's collectives share a few groups, whose hash walks every member. */
+        private final Map<ProcessGroup, Integer> groupByInstance = new IdentityHashMap<>();
 
         void num(long v) throws IOException {
             varint(out, (v << 1) ^ (v >> 63));
@@ -332,7 +335,8 @@ final class DigestCodec {
         }
 
         void group(ProcessGroup g) throws IOException {
-            varint(out, g == null ? 0 : 1 + groups.computeIfAbsent(g, k -> groups.size()));
+            varint(out, g == null ? 0 : 1 + groupByInstance.computeIfAbsent(g,
+                    k -> groups.computeIfAbsent(k, same -> groups.size())));
         }
 
         byte[] finish() throws IOException {
