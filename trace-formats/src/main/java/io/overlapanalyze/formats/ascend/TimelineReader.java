@@ -223,7 +223,7 @@ final class TimelineReader {
         try (InputStream bytes = in; ParallelArrayScan parallel = chunkBytes <= 0 ? null
                 : new ParallelArrayScan(part, Files.size(part), chunkBytes, threads).strictEscapes()) {
             // This reader's Jackson does not take \q-style escapes: neither may its scanner.
-            Utf8JsonScanner s = new Utf8JsonScanner(bytes).strictEscapes();
+            Utf8JsonScanner s = Utf8JsonScanner.forSize(bytes, Files.size(part)).strictEscapes();
             s.skipByteOrderMark();
             if (s.peekKind() != ARRAY) {
                 throw new Unsupported("the top-level value is not an array");

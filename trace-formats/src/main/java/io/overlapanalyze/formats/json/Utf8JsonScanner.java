@@ -106,14 +106,27 @@ public final class Utf8JsonScanner {
     }
 
     /**
-     * As {@link #Utf8JsonScanner(InputStream, long)}, reading into {@code buffer} (one of
-     * {@link #BUFFER} bytes that an earlier scanner is done with, as {@link #reusableBuffer()} gave
-     * it; {@code null} for a new one).
+     * As {@link #Utf8JsonScanner(InputStream, long)}, reading into {@code buffer} (one that an
+     * earlier scanner is done with, as {@link #reusableBuffer()} gave it; {@code null} for a new one).
      */
     public Utf8JsonScanner(InputStream in, long startOffset, byte[] buffer) {
         this.in = in;
         this.discarded = startOffset;
-        this.buf = buffer != null && buffer.length == BUFFER ? buffer : new byte[BUFFER];
+        this.buf = buffer != null && buffer.length >= SMALL_BUFFER ? buffer : new byte[BUFFER];
+    }
+
+    /** The least buffer {@link #forSize} gives a small input. */
+    private static final int SMALL_BUFFER = 64 << 10;
+
+    /**
+     * A scanner over {@code in}, a file of {@code fileBytes} bytes on disk (what a compressed one
+     * decompresses to may be more; -1 when unknown): a file under {@link #BUFFER} gets a buffer of
+     * about its size. A job of a thousand small traces then does not zero a mebibyte per file; a
+     * compressed one reads in pieces of its own size, and the buffer grows if a value needs it.
+     */
+    public static Utf8JsonScanner forSize(InputStream in, long fileBytes) {
+        int size = fileBytes < 0 || fileBytes >= BUFFER ? BUFFER : (int) Math.max(SMALL_BUFFER, fileBytes + 1);
+        return new Utf8JsonScanner(in, 0, new byte[size]);
     }
 
     /**

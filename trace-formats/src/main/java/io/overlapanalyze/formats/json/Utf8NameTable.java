@@ -12,13 +12,20 @@ import java.util.Arrays;
  * lookup each instead of a decoded {@code String}. Identical text gives the identical
  * {@code String} instance, which also makes downstream maps hit on the cached hash code.
  *
- * <p>Bounded: names longer than {@link #MAX_LENGTH} bytes and anything after
- * {@link #MAX_ENTRIES} distinct names get a fresh {@code String} (a trace with unbounded distinct
- * names, e.g. ids baked into names, must not turn the table into the memory problem it solves).
+ * <p>Long names repeat too: kernel names with template arguments run to kilobytes, and every
+ * collective of a 1,024-rank job spells its group's member list in about 6 KB; interned, such a
+ * name is hashed and compared downstream through its one instance's cached hash instead of anew.
+ *
+ * <p>Bounded: names longer than {@link #MAX_LENGTH} bytes, anything after {@link #MAX_ENTRIES}
+ * distinct names, and long names once {@link #MAX_LONG_BYTES} of them are held get a fresh
+ * {@code String} (a trace with unbounded distinct names, e.g. ids baked into names, must not turn
+ * the table into the memory problem it solves).
  */
 public final class Utf8NameTable {
-    static final int MAX_LENGTH = 512;
+    static final int MAX_LENGTH = 64 << 10;
     static final int MAX_ENTRIES = 1 << 18;
+    /** Bytes of names over {@link #SHORT} bytes the table holds at most (their copies and strings: twice that). */
+    static final long MAX_LONG_BYTES = 16 << 20;
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** Names of up to this many bytes are found by their bytes as two words ({@link #intern(byte[], int, int)}). */
@@ -32,6 +39,7 @@ public final class Utf8NameTable {
     private byte[][] bytes = new byte[1024][];
     private int[] hashes = new int[1024];
     private int size;
+    private long longBytes;
 
     /** The string of the scanner's last slice (a string, decoded; or a number's text), interned. */
     public String intern(Utf8JsonScanner s) {
@@ -152,9 +160,10 @@ public final class Utf8NameTable {
             }
         }
         String s = new String(buf, start, len, StandardCharsets.UTF_8);
-        if (size >= MAX_ENTRIES) {
+        if (size >= MAX_ENTRIES || longBytes + len > MAX_LONG_BYTES) {
             return s;
         }
+        longBytes += len;
         // The JVM's instance: "X".equals(ph) and the like in the readers then succeed on identity,
         // without comparing characters (once per distinct name, so the JVM's table stays small).
         s = s.intern();

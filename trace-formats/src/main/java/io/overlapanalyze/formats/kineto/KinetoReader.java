@@ -177,7 +177,7 @@ public final class KinetoReader implements TraceReader {
             throw new Unsupported("the file ends inside the gzip header");
         }
         try (InputStream bytes = in; ParallelArrayScan closeLater = parallel) {
-            return new Session(input.toString(), null, true).runScanner(bytes, parallel);
+            return new Session(input.toString(), null, true).runScanner(Utf8JsonScanner.forSize(bytes, Files.size(input)), parallel);
         } catch (EOFException | ZipException e) {
             throw new Unsupported("damaged input: " + e.getMessage());
         } catch (InputLimitExceededException e) {
@@ -253,9 +253,9 @@ public final class KinetoReader implements TraceReader {
         }
 
         /** The fast path: any {@link BadTraceException} becomes {@link Unsupported}, for the Jackson path to word. */
-        RankTrace runScanner(InputStream in, ParallelArrayScan parallel) throws IOException {
+        RankTrace runScanner(Utf8JsonScanner scanner, ParallelArrayScan parallel) throws IOException {
             try {
-                new ByteEventReader(new Utf8JsonScanner(in), this, event, new Utf8NameTable()).readDocument(parallel);
+                new ByteEventReader(scanner, this, event, new Utf8NameTable()).readDocument(parallel);
                 if (!sawEvents) {
                     throw new Unsupported("no traceEvents array");
                 }

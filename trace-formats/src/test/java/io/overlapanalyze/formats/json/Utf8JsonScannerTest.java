@@ -978,6 +978,75 @@ class Utf8JsonScannerTest {
     }
 
     /**
+     * A scanner sized for a small file reads what a full-sized one reads, also when the file holds
+     * more than its size said (a compressed file) and a value longer than the buffer.
+     */
+    @Test
+    void aScannerSizedForASmallFileReadsTheSame() throws IOException {
+        StringBuilder doc = new StringBuilder("[");
+        SplittableRandom r = new SplittableRandom(13);
+        for (int e = 0; e < 4000; e++) {
+            String value = e == 1234 ? "v".repeat(300_000) : "name-" + r.nextInt(1000);
+            doc.append(e == 0 ? "" : ",\n  ").append("{\"name\": \"").append(value).append("\", \"ts\": ").append(e).append('}');
+        }
+        byte[] bytes = utf8(doc.append(']').toString());
+        KeyTable keys = KeyTable.of("name", "ts");
+        List<String> fullSized = null;
+        for (long claimed : new long[] {-1, 10, bytes.length / 20, bytes.length, 5L << 20}) {
+            List<String> values = new ArrayList<>();
+            Utf8JsonScanner s = Utf8JsonScanner.forSize(new ByteArrayInputStream(bytes), claimed);
+            boolean element = s.beginArray();
+            while (element) {
+                boolean member = s.beginObject();
+                while (member) {
+                    int key = s.key(keys);
+                    if (key == 0) {
+                        s.string();
+                        values.add(s.stringValue());
+                    } else {
+                        s.number();
+                        values.add(s.sliceText());
+                    }
+                    member = s.nextMember();
+                }
+                element = s.nextElement();
+            }
+            assertEquals(8000, values.size(), "claimed " + claimed);
+            assertEquals(300_000, values.get(2 * 1234).length(), "claimed " + claimed);
+            assertEquals("3999", values.get(7999), "claimed " + claimed);
+            if (fullSized == null) {
+                fullSized = values; // -1: a full buffer
+            }
+            assertEquals(fullSized, values, "claimed " + claimed);
+        }
+    }
+
+    /**
+     * Long names (a 1,024-rank group's member list, a templated kernel name) are interned too, up to
+     * the table's byte budget; past it they still come back as exactly their text.
+     */
+    @Test
+    void longNamesAreInternedWithinTheBudget() {
+        Utf8NameTable t = new Utf8NameTable();
+        StringBuilder members = new StringBuilder("[");
+        for (int r = 0; r < 1024; r++) {
+            members.append(r == 0 ? "" : ", ").append(r);
+        }
+        byte[] group = utf8(members.append(']').toString());
+        String first = t.intern(cat("ab", group, "cd"), 2, 2 + group.length);
+        assertTrue(first == t.intern(cat("x", group, ""), 1, 1 + group.length), "a 6 KB name: the same instance");
+        int each = 60_000;
+        int past = (int) (Utf8NameTable.MAX_LONG_BYTES / each) + 3;
+        for (int i = 0; i < past; i++) { // distinct long names, more than the budget holds
+            byte[] n = utf8(String.format("%07d", i) + "y".repeat(each - 7));
+            String s = t.intern(n, 0, n.length);
+            assertEquals(new String(n, StandardCharsets.UTF_8), s);
+            assertEquals(i < past - 3, s == t.intern(n.clone(), 0, n.length), "held while the budget lasts: " + i);
+        }
+        assertTrue(first == t.intern(group, 0, group.length), "names held before stay held");
+    }
+
+    /**
      * Interning stays linear whatever the names: 200,000 distinct names of one length that differ
      * only in a run of digits (a counter in annotation names) must not share probe chains. With a
      * hash of a few sampled bytes, the 7-digit counter below met one sampled byte: a few long
