@@ -115,18 +115,18 @@ public final class Utf8JsonScanner {
         this.buf = buffer != null && buffer.length >= SMALL_BUFFER ? buffer : new byte[BUFFER];
     }
 
-    /** The least buffer {@link #forSize} gives a small input. */
+    /** The buffer {@link #forSize} gives a small input. */
     private static final int SMALL_BUFFER = 64 << 10;
 
     /**
-     * A scanner over {@code in}, a file of {@code fileBytes} bytes on disk (what a compressed one
-     * decompresses to may be more; -1 when unknown): a file under {@link #BUFFER} gets a buffer of
-     * about its size. A job of a thousand small traces then does not zero a mebibyte per file; a
-     * compressed one reads in pieces of its own size, and the buffer grows if a value needs it.
+     * A scanner over {@code in}, a file of {@code fileBytes} bytes on disk (-1 when unknown): a file
+     * under {@link #BUFFER} is read in pieces of {@link #SMALL_BUFFER}. The JVM zeroes every new
+     * buffer, so a job of a thousand traces of a megabyte each zeroed a gigabyte for buffers alone;
+     * fifteen reads of a small file instead of one cost far less, and the buffer still grows when a
+     * value needs it.
      */
     public static Utf8JsonScanner forSize(InputStream in, long fileBytes) {
-        int size = fileBytes < 0 || fileBytes >= BUFFER ? BUFFER : (int) Math.max(SMALL_BUFFER, fileBytes + 1);
-        return new Utf8JsonScanner(in, 0, new byte[size]);
+        return new Utf8JsonScanner(in, 0, new byte[fileBytes >= 0 && fileBytes < BUFFER ? SMALL_BUFFER : BUFFER]);
     }
 
     /**
