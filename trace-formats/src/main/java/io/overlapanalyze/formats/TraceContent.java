@@ -43,7 +43,7 @@ final class TraceContent {
             // A JSON parser starts an object only where the sniff saw '{' first: anything else may be a trace.
             return null;
         }
-        try (JsonParser p = JSON.createParser(sniffed.head())) {
+        try (JsonParser p = JSON.createParser(sniffed.headStream())) {
             String v = verdict(p, sniffed.whole());
             if (v != UNDECIDED) {
                 return v;

@@ -43,19 +43,19 @@ public final class FlightRecorderFormat implements FormatReader {
 
     @Override
     public boolean recognises(SniffedInput input) throws IOException {
+        if (input.content() == FormatDetector.Content.JSON_OBJECT) { // a pickle starts with 0x80, not '{'
+            String text = input.headLatin1();
+            // nlohmann::json writes keys sorted: "entries" (maybe megabytes) before "version", so the head
+            // may hold no "version"; a Kineto trace names traceEvents, schemaVersion or distributedInfo
+            // (whose own pg_config must not make it a dump). Those first: a Kineto trace names one early.
+            return !text.contains("\"schemaVersion\"") && !text.contains("\"distributedInfo\"")
+                    && !text.contains("\"traceEvents\"")
+                    && (text.contains("\"entries\"") || text.contains("\"pg_config\"") || text.contains("\"pg_status\""));
+        }
         byte[] head = input.head();
         if (head.length >= 3 && (head[0] & 0xff) == 0x80 && head[1] >= 2 && head[1] <= 5) {
             String text = new String(head, StandardCharsets.ISO_8859_1);
             return text.contains("version") && (text.contains("entries") || text.contains("pg_config"));
-        }
-        if (input.content() == FormatDetector.Content.JSON_OBJECT) {
-            String text = new String(head, StandardCharsets.ISO_8859_1);
-            // nlohmann::json writes keys sorted: "entries" (maybe megabytes) before "version", so the head
-            // may hold no "version"; a Kineto trace names traceEvents, schemaVersion or distributedInfo
-            // (whose own pg_config must not make it a dump).
-            return (text.contains("\"entries\"") || text.contains("\"pg_config\"") || text.contains("\"pg_status\""))
-                    && !text.contains("\"traceEvents\"") && !text.contains("\"schemaVersion\"")
-                    && !text.contains("\"distributedInfo\"");
         }
         return false;
     }

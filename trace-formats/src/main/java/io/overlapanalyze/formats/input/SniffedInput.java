@@ -1,5 +1,6 @@
 package io.overlapanalyze.formats.input;
 
+import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -55,13 +56,23 @@ public record SniffedInput(Path path, FormatDetector.Content content, byte[] hea
         } catch (EOFException | ZipException e) {
             // Damaged compression: sniff what we have.
         }
-        byte[] head = Arrays.copyOf(buf, n);
+        byte[] head = n == buf.length ? buf : Arrays.copyOf(buf, n);
         return new SniffedInput(input, FormatDetector.sniff(head), head, whole);
     }
 
     @Override
     public byte[] head() {
         return head.clone();
+    }
+
+    /** The head to parse, without a copy (every file of a job is sniffed by several readers). */
+    public InputStream headStream() {
+        return new ByteArrayInputStream(head);
+    }
+
+    /** The head as text, a byte a char (ISO-8859-1), to look for ASCII markers without a copy of the bytes. */
+    public String headLatin1() {
+        return new String(head, StandardCharsets.ISO_8859_1);
     }
 
     /** Whether the (decompressed) file starts with {@code text} (US-ASCII). */
