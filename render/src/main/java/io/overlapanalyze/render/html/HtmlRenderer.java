@@ -36,6 +36,11 @@ import java.util.Map;
  *
  * <p>Big jobs stay small: ranks and steps are collapsible ({@code <details>}), charts and
  * heatmaps are binned, and {@link TimelinePlan} bounds how many timelines are drawn.
+ *
+ * <p>Where the page compares ranks (summary, verdict, charts, heatmaps, the timeline plan) it reads
+ * each rank's {@link PageRank}; a rank's full report is read ({@link PageJob}: from the report, or
+ * back from a big job's spill) only while its own section is written, so a page of a spilled job is
+ * drawn in memory that follows one rank, not the job.
  */
 public final class HtmlRenderer implements ReportRenderer {
     /** Above this many steps in all, rank tables list only the drawn and featured steps. */
