@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * The analyse command's job, on the job path ({@link AnalysisPipeline#analyseJob}): each rank read,
@@ -180,14 +181,24 @@ public final class JobAnalysis implements AutoCloseable {
         return summarised;
     }
 
-    /** What the page reads of a rank, its drawings measured from what was kept of it (on the pass's thread). */
+    /**
+     * What the page reads of a rank (on the pass's thread), its drawings measured from what was kept of
+     * it: the featured steps' now, the others' from the rank read back if the plan asks.
+     */
     private PageRank pageRank(RankReport held, RankReport full, Map<String, String> names) {
+        UnaryOperator<String> shared = name -> names.computeIfAbsent(name, n -> n);
+        return measured(held, full, shared).computed(() -> measured(held, summarised.revised(held), shared)
+                .timelines());
+    }
+
+    /** The rank's {@link PageRank} with its timelines looked up, when asked, in an index of its own. */
+    private PageRank measured(RankReport held, RankReport full, UnaryOperator<String> names) {
         PrecomputedTimelines kept = timelines.get(held);
         TimelineIndex own = new TimelineIndex();
         if (kept != null) {
             own.add(full, kept);
         }
-        return PageRank.of(full, own, name -> names.computeIfAbsent(name, n -> n)).computed();
+        return PageRank.of(full, own, names);
     }
 
     /**

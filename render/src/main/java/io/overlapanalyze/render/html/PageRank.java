@@ -14,6 +14,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -113,19 +114,32 @@ record PageRank(int rank, String heading, String source, int countedSteps, Total
                 new InIndex(index, full));
     }
 
-    /** This rank with its timelines' sizes computed now, so that neither the index nor the report is held. */
-    PageRank computed() {
+    /**
+     * This rank with what the plan reads first of its timelines computed now, so that neither the index
+     * nor the report is held: which steps have one, which are held, the sizes computed where the trace
+     * was read, and the drawings' sizes of its worst and median steps (every rank's come first in the
+     * plan). The other held steps' drawings are measured when the plan first asks for one (it rarely
+     * gets past the featured steps of a big job), all of the rank's at once, from {@code again}: the
+     * rank's timelines as {@link #of} gives them, on its full report read again.
+     */
+    PageRank computed(Supplier<Timelines> again) {
         int n = names.length;
         int[] chars = new int[n];
         BitSet held = new BitSet(n);
         for (int i = 0; i < n; i++) {
-            chars[i] = timelines.has(i) ? Math.toIntExact(timelines.chars(i)) : -1;
-            if (chars[i] >= 0 && timelines.held(i)) {
+            if (!timelines.has(i)) {
+                chars[i] = Computed.NONE;
+                continue;
+            }
+            boolean h = timelines.held(i);
+            if (h) {
                 held.set(i);
             }
+            chars[i] = !h || i == worst || i == median ? Math.toIntExact(timelines.chars(i)) : Computed.LATER;
         }
         return new PageRank(rank, heading, source, countedSteps, medians, dominantCause, tailCauses,
-                waitsOutsideInput, fused, names, tails, exposed, device, worst, median, new Computed(chars, held));
+                waitsOutsideInput, fused, names, tails, exposed, device, worst, median,
+                new Computed(chars, held, again));
     }
 
     /** Steps in the report. */
@@ -153,11 +167,26 @@ record PageRank(int rank, String heading, String source, int countedSteps, Total
         }
     }
 
-    /** Sizes computed once: −1 for a step without a timeline. */
-    private record Computed(int[] chars, BitSet heldSteps) implements Timelines {
+    /**
+     * Sizes computed once: {@link #NONE} for a step without a timeline, {@link #LATER} for a held step
+     * not measured yet (measured with the rank's others on first ask; the plan asks from one thread).
+     */
+    private static final class Computed implements Timelines {
+        static final int NONE = -1;
+        static final int LATER = -2;
+        private final int[] chars;
+        private final BitSet heldSteps;
+        private Supplier<Timelines> again;
+
+        Computed(int[] chars, BitSet heldSteps, Supplier<Timelines> again) {
+            this.chars = chars;
+            this.heldSteps = heldSteps;
+            this.again = again;
+        }
+
         @Override
         public boolean has(int step) {
-            return chars[step] >= 0;
+            return chars[step] != NONE;
         }
 
         @Override
@@ -167,6 +196,15 @@ record PageRank(int rank, String heading, String source, int countedSteps, Total
 
         @Override
         public long chars(int step) {
+            if (chars[step] == LATER) {
+                Timelines t = again.get();
+                for (int i = 0; i < chars.length; i++) {
+                    if (chars[i] == LATER) {
+                        chars[i] = Math.toIntExact(t.chars(i));
+                    }
+                }
+                again = null;
+            }
             return chars[step];
         }
     }
