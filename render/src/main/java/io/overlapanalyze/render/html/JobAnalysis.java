@@ -208,11 +208,15 @@ public final class JobAnalysis implements AutoCloseable {
      * for a job held whole.
      */
     public PageJob page() {
-        if (!page) {
-            throw new IllegalStateException("no HTML page was asked for: its ranks were not kept for it");
-        }
         if (pageJob == null) {
-            pageJob = spills() ? spilledPage() : PageJob.inReport(result.report(), pictures);
+            if (!spills()) {
+                pageJob = PageJob.inReport(result.report(), pictures);
+            } else if (!page) {
+                throw new IllegalStateException("no HTML page was asked for: the pass over the spill made nothing "
+                        + "for it");
+            } else {
+                pageJob = spilledPage();
+            }
         }
         return pageJob;
     }

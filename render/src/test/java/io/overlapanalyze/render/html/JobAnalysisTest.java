@@ -135,7 +135,7 @@ class JobAnalysisTest {
      * The HTML page of a job above the spill threshold, spilled, is the full models' page byte for byte:
      * 65 ranks of 5 steps have 325 step timelines, so the count limit (300) binds, and a byte limit that
      * binds earlier too; in the default layout and the full one; with the text report made from the same
-     * job before or after it. The page reads every rank's summary from the pass over the spill and each
+     * job before or after it, and the JSON report after it. The page reads every rank's summary from the pass over the spill and each
      * rank's full report back while its section is written, never the stand-ins the job holds.
      */
     @Test
@@ -174,6 +174,8 @@ class JobAnalysisTest {
                 if (!textFirst) {
                     assertEquals(text, bytes(new TextRenderer(false, new TerminalTimeline(spilled.pictures(), 120,
                             false), ReportLayout.byDefault(), spilled.ranks()), spilled.report()), "text after");
+                    assertEquals(bytes(new JsonRenderer(), full.report()),
+                            bytes(spilled.jsonRenderer(), spilled.result().report()), "JSON after");
                 }
             }
         }
