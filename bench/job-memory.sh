@@ -9,8 +9,11 @@
 # crossRank are equal values, as bench/spark-equal.sh).
 #
 # Usage: bench/job-memory.sh [WORKDIR=/tmp/overlap-job-memory] [SIZES="64x50 256x300 1024x300"]
-#   SPARK=0 skips Spark; TEXT=0 skips the text report; BASE_JAR=JAR also writes the text report with
-#   another build (java -jar, -Xmx12g) and says whether it is the same bytes (not timed); KEEP=1 keeps
+#   SPARK=0 skips Spark; TEXT=0 skips the text report; HTML=0 skips the HTML page (written with the text
+#   report beside it, `--html FILE -o FILE`, timed; that text report is compared with the text run's);
+#   BASE_JAR=JAR also writes the text report with another build (java -jar, -Xmx12g) and says whether
+#   it is the same bytes (not timed), and the page with it as the launcher ran a page before it spilled
+#   (the parallel collector, half the machine: timed) and whether the page is the same bytes; KEEP=1 keeps
 #   each generated job (by default a job is deleted after its runs: 1,024 x 300 is ~13 GB of JSON and
 #   its report ~1.4 GB). A job already in WORKDIR is reused.
 set -euo pipefail
@@ -63,6 +66,26 @@ JOB
       fi
     fi
   fi
+  if [[ "${HTML:-1}" != 0 ]]; then
+    timed html "$work/$name.html.time" "$cli" --html "$work/$name.cli.html" -o "$work/$name.html.txt" "$dir"
+    echo "         the page: $(du -h "$work/$name.cli.html" | cut -f1)"
+    if [[ -f "$work/$name.cli.txt" ]]; then
+      if cmp -s "$work/$name.cli.txt" "$work/$name.html.txt"; then
+        echo "         the text report beside the page and the text run's: the same bytes"
+      else
+        echo "         the text report beside the page and the text run's: DIFFERENT"
+      fi
+    fi
+    if [[ -n "${BASE_JAR:-}" ]]; then
+      timed html-b "$work/$name.base-html.time" java -XX:+UseParallelGC -XX:TieredStopAtLevel=1 -XX:NewRatio=1 \
+        -XX:MaxRAMPercentage=50 -jar "$BASE_JAR" --html "$work/$name.base.html" -o "$work/$name.base-html.txt" "$dir"
+      if cmp -s "$work/$name.cli.html" "$work/$name.base.html"; then
+        echo "         the page and $(basename "$BASE_JAR")'s: the same bytes"
+      else
+        echo "         the page and $(basename "$BASE_JAR")'s: DIFFERENT"
+      fi
+    fi
+  fi
   if [[ "${SPARK:-1}" != 0 ]]; then
     timed spark "$work/$name.spark.time" "$spark" -f json -o "$work/$name.spark.json" "$dir"
     if cmp -s "$work/$name.cli.json" "$work/$name.spark.json"; then
@@ -79,6 +102,6 @@ PY
     fi
   fi
   if [[ "${KEEP:-0}" != 1 ]]; then
-    rm -rf "$dir" "$dir.done" "$work/$name".*.json "$work/$name".*.txt
+    rm -rf "$dir" "$dir.done" "$work/$name".*.json "$work/$name".*.txt "$work/$name".*.html
   fi
 done

@@ -117,11 +117,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
         expanded.check(html, output);
         // The job path: each rank's model is dropped once it is analysed, digested for the cross-rank
         // step and reduced to what the pictures asked for may draw; a big job spills the ranks'
-        // reports until they are written (not with an HTML page, which reads every rank whole).
+        // reports until they are written (the HTML page too reads them back one at a time).
         int inputCount = expanded.files().files().size();
         JobPictures pictures = new JobPictures(html != null ? inputCount : 0,
                 report.format() == OutputFormat.TEXT ? timeline : Boolean.FALSE);
-        boolean spill = html == null && inputCount > JobAnalysis.SPILL_INPUTS;
+        boolean spill = inputCount > JobAnalysis.SPILL_INPUTS;
         try (JobAnalysis job = JobAnalysis.run(pipelineInput, expanded.files(), pictures, spill,
                 spec.commandLine().getErr())) {
             write(job, expanded, html, output);
@@ -139,7 +139,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
         if (html != null) {
             SafeOutput.write(html, expanded.touched(),
-                    w -> new HtmlRenderer(analysed.timelines(), report.layout()).render(analysis, w));
+                    w -> new HtmlRenderer(analysed.timelines(), report.layout()).render(job.page(), w));
         }
 
         // JSON always carries crossCheck; a spilled job's JSON streams the ranks' reports back; the

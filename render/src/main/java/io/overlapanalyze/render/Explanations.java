@@ -39,8 +39,13 @@ public final class Explanations {
      * says: ranks outside the input, when the rank's notes say its group may have some.
      */
     public static String tail(TailKind kind, RankReport rank) {
+        return tail(kind, rank != null && waitsOutsideInput(rank));
+    }
+
+    /** {@link #tail(TailKind, RankReport)} where whether the rank's waiting may be outside the input is known. */
+    public static String tail(TailKind kind, boolean waitsOutsideInput) {
         String meaning = tail(kind);
-        if (kind == TailKind.WAIT && rank != null && waitsOutsideInput(rank)) {
+        if (kind == TailKind.WAIT && waitsOutsideInput) {
             return meaning + " (its group has ranks that may be outside the input: see the notes)";
         }
         return meaning;

@@ -10,12 +10,16 @@ import io.overlapanalyze.synth.Job;
 import io.overlapanalyze.synth.JobWriter;
 import io.overlapanalyze.pipeline.AnalysisPipeline;
 import io.overlapanalyze.pipeline.PipelineInput;
+import io.overlapanalyze.pipeline.PipelineResult;
+import io.overlapanalyze.render.html.HtmlRenderer;
+import io.overlapanalyze.render.timeline.TimelineIndex;
 import io.overlapanalyze.render.MarkdownRenderer;
 import io.overlapanalyze.render.TextRenderer;
 import io.overlapanalyze.render.overview.ReportLayout;
 import io.overlapanalyze.report.AnalysisReport;
 import java.io.IOException;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -41,6 +45,8 @@ class JobAtAGlanceTest {
     private static Path job;
     /** The job analysed once; each test renders it as a layout asks. */
     private static AnalysisReport analysed;
+    /** Its HTML page, drawn with every rank's model at hand. */
+    private static String page;
 
     @BeforeAll
     static void writeJob() throws IOException {
@@ -51,7 +57,11 @@ class JobAtAGlanceTest {
                  "bucketTypes": ["allreduce", "reducescatter", "allreduce"],
                  "perturbations": [{"kind": "reorder", "rank": %d, "step": 4, "bucket": 2}]}
                 """.formatted(RANKS, STEPS, SLOW, REORDERED), "glance.job.json"), job, false);
-        analysed = AnalysisPipeline.run(PipelineInput.of(List.of(job))).report();
+        PipelineResult result = AnalysisPipeline.run(PipelineInput.of(List.of(job)));
+        analysed = result.report();
+        StringWriter out = new StringWriter();
+        new HtmlRenderer(TimelineIndex.of(result.inputs())).render(analysed, out);
+        page = out.toString();
     }
 
     /** The text report with {@code --detail} as given ({@code null}: the default). */
@@ -124,6 +134,25 @@ class JobAtAGlanceTest {
         assertEquals(List.of("overlap-analyze: a big job: the " + RANKS + " ranks' reports were kept in a temporary "
                 + "directory, not in memory, until written"), run.errLines());
         assertEquals(report(null), run.out());
+    }
+
+    /**
+     * With an HTML page too the CLI spills (the page reads a few numbers per rank and step from the pass
+     * over the spill, and each rank back for its own section): the page is the one drawn with every
+     * rank's model at hand, byte for byte, with the count limit binding (10,240 steps could be drawn),
+     * and the text report beside it the same; stderr says so in one line.
+     */
+    @Test
+    void theCliSpillsTheRanksOfTheHtmlPageAndWritesTheSamePage() throws IOException {
+        Path html = dir.resolve("page.html");
+        CliRun run = CliRun.of("--no-timeline", "--html", html.toString(), job.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals(List.of("overlap-analyze: a big job: the " + RANKS + " ranks' reports were kept in a temporary "
+                + "directory, not in memory, until written"), run.errLines());
+        assertEquals(report(null), run.out());
+        String written = Files.readString(html);
+        assertTrue(written.contains(">300 of " + RANKS * STEPS + " step timelines drawn"), "the count limit binds");
+        assertEquals(page, written);
     }
 
     @Test

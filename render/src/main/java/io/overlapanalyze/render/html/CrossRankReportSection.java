@@ -43,10 +43,10 @@ public final class CrossRankReportSection implements CrossRankSection {
     private final RankComparisonSection perRank = new RankComparisonSection();
 
     @Override
-    public void write(AnalysisReport report, StringBuilder html) {
-        CrossRankReport x = report.crossRank();
+    public void write(PageJob job, StringBuilder html) {
+        CrossRankReport x = job.report().crossRank();
         if (x == null) {
-            perRank.write(report, html);
+            perRank.write(job, html);
             return;
         }
         html.append("<div class=\"xrank\"><p>").append(Html.esc(header(x))).append("</p>");
@@ -67,7 +67,7 @@ public final class CrossRankReportSection implements CrossRankSection {
             html.append("</ul>");
         }
         html.append("<h3 id=\"xr-per-rank\">Each rank's own results side by side</h3>");
-        perRank.writeComparison(report, html);
+        perRank.writeComparison(job.ranks(), html);
         html.append("</div>");
     }
 

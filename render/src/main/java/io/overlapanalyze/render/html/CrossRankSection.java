@@ -12,6 +12,14 @@ import io.overlapanalyze.report.AnalysisReport;
  * CrossRankSection)} takes another implementation.
  */
 public interface CrossRankSection {
-    /** Appends the section's body (headings below h2, tables, SVG) for a report of two or more ranks. */
-    void write(AnalysisReport report, StringBuilder html);
+    /**
+     * Appends the section's body (headings below h2, tables, SVG) for a report of two or more ranks:
+     * {@link PageJob#report()}, each rank read as its {@link PageRank}.
+     */
+    void write(PageJob job, StringBuilder html);
+
+    /** {@link #write(PageJob, StringBuilder)} for a report that holds every rank's full report. */
+    default void write(AnalysisReport report, StringBuilder html) {
+        write(PageJob.inReport(report, new io.overlapanalyze.render.timeline.TimelineIndex()), html);
+    }
 }

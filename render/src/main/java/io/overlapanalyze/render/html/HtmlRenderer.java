@@ -36,6 +36,11 @@ import java.util.Map;
  *
  * <p>Big jobs stay small: ranks and steps are collapsible ({@code <details>}), charts and
  * heatmaps are binned, and {@link TimelinePlan} bounds how many timelines are drawn.
+ *
+ * <p>Where the page compares ranks (summary, verdict, charts, heatmaps, the timeline plan) it reads
+ * each rank's {@link PageRank}; a rank's full report is read ({@link PageJob}: from the report, or
+ * back from a big job's spill) only while its own section is written, so a page of a spilled job is
+ * drawn in memory that follows one rank, not the job.
  */
 public final class HtmlRenderer implements ReportRenderer {
     /** Above this many steps in all, rank tables list only the drawn and featured steps. */
@@ -84,22 +89,34 @@ public final class HtmlRenderer implements ReportRenderer {
 
     @Override
     public void render(AnalysisReport report, Writer out) throws IOException {
-        TimelinePlan plan = TimelinePlan.of(report, index, maxTimelines, maxTimelineBytes);
-        if (!plan.missing().isEmpty()) {
-            throw new IllegalStateException("the page draws steps whose unions the index lacks: " + plan.missing().values());
+        render(PageJob.inReport(report, index), out);
+    }
+
+    /**
+     * The page of {@code job}: every rank read as its {@link PageRank} where the page compares ranks,
+     * and each rank's full report read (from the report or the spill) only while its own section is
+     * written, one rank at a time.
+     */
+    public void render(PageJob job, Writer out) throws IOException {
+        AnalysisReport report = job.report();
+        List<PageRank> pages = job.ranks();
+        TimelinePlan plan = TimelinePlan.of(pages, report.ranks(), maxTimelines, maxTimelineBytes);
+        if (!plan.missingByPosition().isEmpty()) {
+            throw new IllegalStateException("the page draws steps whose unions the index lacks: "
+                    + plan.missingByPosition().values());
         }
         StringBuilder sb = new StringBuilder(64 * 1024);
-        int steps = report.ranks().stream().mapToInt(r -> r.steps().size()).sum();
+        int steps = pages.stream().mapToInt(PageRank::steps).sum();
         sb.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
-                .append("<title>overlap-analyze: ").append(Html.esc(title(report))).append("</title><style>")
+                .append("<title>overlap-analyze: ").append(Html.esc(title(pages))).append("</title><style>")
                 .append(Styles.CSS).append("</style></head><body>\n").append(TimelineSvg.ARROW_DEFS);
-        boolean job = report.ranks().size() > 1;
+        boolean isJob = report.ranks().size() > 1;
         sb.append("<header><h1>overlap-analyze report</h1><p class=\"muted\">").append(Html.esc(report.tool()))
                 .append(" · ").append(report.ranks().size()).append(report.ranks().size() == 1 ? " rank" : " ranks")
                 .append(" · ").append(steps).append(steps == 1 ? " step" : " steps").append(" · ")
-                .append(Html.esc(title(report))).append("</p><p>")
-                .append(job ? "<a href=\"#job\">the job</a> · " : "")
+                .append(Html.esc(title(pages))).append("</p><p>")
+                .append(isJob ? "<a href=\"#job\">the job</a> · " : "")
                 .append("<a href=\"#findings\">what to change</a> · ")
                 .append("<a href=\"#summary\">summary</a> · <a href=\"#steps\">per step</a> · ")
                 .append("<a href=\"#cross-rank\">across ranks</a> · <a href=\"#ranks\">timelines</a> · ")
@@ -110,22 +127,22 @@ public final class HtmlRenderer implements ReportRenderer {
                     .append(Html.esc(report.hang().verdict())).append("</b></p><div class=\"tw\"><pre>")
                     .append(Html.esc(HangSection.plainBody(report.hang()))).append("</pre></div></section>\n");
         }
-        JobOverview overview = job ? JobOverview.of(report) : null;
-        if (job) {
-            JobOverviewSection.write(overview, layout, () -> findings(report, "div", "h3", sb), sb);
+        JobOverview overview = isJob ? JobOverview.of(report, job.full()) : null;
+        if (isJob) {
+            JobOverviewSection.write(overview, layout, () -> findings(job, "div", "h3", sb), sb);
         } else {
-            findings(report, "section", "h2", sb);
+            findings(job, "section", "h2", sb);
         }
-        summary(report, sb);
-        stepChart(report, sb);
+        summary(report, pages, sb);
+        stepChart(pages, sb);
         sb.append("<section id=\"cross-rank\"><h2>Across ranks</h2>");
         if (report.ranks().size() > 1) {
-            crossRank.write(report, sb);
+            crossRank.write(job, sb);
         } else {
             sb.append("<p class=\"single-rank\">single rank: nothing to compare across ranks.</p>");
         }
         sb.append("</section>\n");
-        ranks(report, detailOrder(report, overview), plan, steps, sb);
+        ranks(job, detailOrder(pages, overview), plan, steps, sb);
         sb.append("<section id=\"glossary\"><h2>What the numbers mean</h2>");
         Glossary.write(sb);
         sb.append("</section>\n</body></html>\n");
@@ -133,17 +150,16 @@ public final class HtmlRenderer implements ReportRenderer {
         out.flush();
     }
 
-    private static String title(AnalysisReport report) {
-        if (report.ranks().isEmpty()) {
+    private static String title(List<PageRank> ranks) {
+        if (ranks.isEmpty()) {
             return "no rank traces";
         }
-        String first = report.ranks().get(0).source();
-        return report.ranks().size() == 1 ? first : first + " and " + (report.ranks().size() - 1) + " more";
+        String first = ranks.get(0).source();
+        return ranks.size() == 1 ? first : first + " and " + (ranks.size() - 1) + " more";
     }
 
-    private void summary(AnalysisReport report, StringBuilder sb) {
+    private void summary(AnalysisReport report, List<PageRank> ranks, StringBuilder sb) {
         sb.append("<section id=\"summary\"><h2>Summary</h2>");
-        List<RankReport> ranks = report.ranks();
         if (ranks.isEmpty()) {
             sb.append("<p>No rank traces found.</p></section>\n");
             return;
@@ -156,14 +172,14 @@ public final class HtmlRenderer implements ReportRenderer {
         sb.append("<div class=\"tw\"><table class=\"ranks\"><tr><th class=\"l\">rank</th><th class=\"l\">source</th><th>steps</th>"
                 + "<th>median step ms</th><th>median tail ms</th><th class=\"l\">cause</th>"
                 + "<th>median exposed comm ms</th><th>overlap</th></tr>");
-        Map<RankReport, String> ids = rankIds(ranks);
-        for (RankReport r : ranks) {
-            var t = r.totals();
-            var md = t == null ? null : t.medians();
-            TailKind cause = RankStats.dominantCause(r);
-            sb.append("<tr><td class=\"l\"><a href=\"#").append(ids.get(r)).append("\">")
-                    .append(Html.esc(TextRenderer.rankHeading(r))).append("</a></td><td class=\"l src\">")
-                    .append(Html.esc(r.source())).append("</td><td>").append(t == null ? 0 : t.steps())
+        String[] ids = rankIds(ranks);
+        for (int i = 0; i < ranks.size(); i++) {
+            PageRank r = ranks.get(i);
+            var md = r.medians();
+            TailKind cause = r.dominantCause();
+            sb.append("<tr><td class=\"l\"><a href=\"#").append(ids[i]).append("\">")
+                    .append(Html.esc(r.heading())).append("</a></td><td class=\"l src\">")
+                    .append(Html.esc(r.source())).append("</td><td>").append(r.countedSteps())
                     .append("</td><td>").append(md == null ? "-" : Units.ms(md.stepTimeNs())).append("</td><td>")
                     .append(md == null ? "-" : Units.ms(md.tailNs())).append("</td><td class=\"l\">")
                     .append(cause == null ? "-" : cause.name()).append("</td><td>")
@@ -178,26 +194,27 @@ public final class HtmlRenderer implements ReportRenderer {
     }
 
     /** One paragraph: the median tail over ranks, its most common cause and what that means. */
-    private static void verdict(List<RankReport> ranks, List<PeerBoundTail> peerBound, StringBuilder sb) {
+    private static void verdict(List<PageRank> ranks, List<PeerBoundTail> peerBound, StringBuilder sb) {
         List<Long> tails = new ArrayList<>();
         List<Long> exposed = new ArrayList<>();
+        // In the order each cause first appears over the ranks' steps: a tie goes to the first.
         Map<TailKind, Integer> causes = new LinkedHashMap<>();
         int stepsWithTail = 0;
-        for (RankReport r : ranks) {
-            if (r.totals() != null && r.totals().medians() != null) {
-                if (r.totals().medians().tailNs() != null) {
-                    tails.add(r.totals().medians().tailNs());
+        boolean waitsOutsideInput = false;
+        for (PageRank r : ranks) {
+            if (r.medians() != null) {
+                if (r.medians().tailNs() != null) {
+                    tails.add(r.medians().tailNs());
                 }
-                if (r.totals().medians().exposedCommNs() != null) {
-                    exposed.add(r.totals().medians().exposedCommNs());
-                }
-            }
-            for (StepReport s : r.steps()) {
-                if (s.tailNs() != null && s.tailNs() > 0) {
-                    causes.merge(s.attribution().kind(), 1, Integer::sum);
-                    stepsWithTail++;
+                if (r.medians().exposedCommNs() != null) {
+                    exposed.add(r.medians().exposedCommNs());
                 }
             }
+            for (Map.Entry<TailKind, Integer> c : r.tailCauses().entrySet()) {
+                causes.merge(c.getKey(), c.getValue(), Integer::sum);
+                stepsWithTail += c.getValue();
+            }
+            waitsOutsideInput |= r.waitsOutsideInput();
         }
         sb.append("<div class=\"verdict\">");
         if (tails.isEmpty()) {
@@ -211,9 +228,7 @@ public final class HtmlRenderer implements ReportRenderer {
                         .append(" of ").append(stepsWithTail).append(" steps with a tail)")
                         .append(Html.esc(Explanations.peerBoundDominates(peerBound, stepsWithTail)
                                 ? ", but " + Explanations.peerBound(peerBound, stepsWithTail)
-                                : ": " + Explanations.tail(top.get().getKey(),
-                                        ranks.stream().filter(Explanations::waitsOutsideInput).findFirst()
-                                                .orElse(null)))).append('.');
+                                : ": " + Explanations.tail(top.get().getKey(), waitsOutsideInput))).append('.');
             } else {
                 sb.append(": no step has a tail.");
             }
@@ -231,28 +246,27 @@ public final class HtmlRenderer implements ReportRenderer {
     }
 
     /** Tail and exposed communication per step: the rank's own, or the median over ranks per step name. */
-    private static void stepChart(AnalysisReport report, StringBuilder sb) {
+    private static void stepChart(List<PageRank> ranks, StringBuilder sb) {
         sb.append("<section id=\"steps\"><h2>Tail and exposed communication per step</h2>");
-        StepChartSvg.Series series = jobSeries(report.ranks());
+        StepChartSvg.Series series = jobSeries(ranks);
         if (series.labels().isEmpty()) {
             sb.append("<p>No steps.</p></section>\n");
             return;
         }
         sb.append("<p class=\"legend\"><span><i class=\"sw\" style=\"background:var(--t)\"></i>tail</span>")
                 .append("<span><i class=\"sw\" style=\"background:var(--x)\"></i>exposed comm</span>")
-                .append(report.ranks().size() > 1 ? "<span class=\"muted\">median over ranks per step</span>" : "")
+                .append(ranks.size() > 1 ? "<span class=\"muted\">median over ranks per step</span>" : "")
                 .append("</p>");
         sb.append(StepChartSvg.render(series, "tail and exposed communication per step")).append("</section>\n");
     }
 
-    static StepChartSvg.Series jobSeries(List<RankReport> ranks) {
+    /** Per step name with device work (in first appearance order), the median over {@code ranks} of tail and exposed comm. */
+    static StepChartSvg.Series jobSeries(List<PageRank> ranks) {
         Map<String, List<long[]>> byName = new LinkedHashMap<>();
-        for (RankReport r : ranks) {
-            for (StepReport s : r.steps()) {
-                if (s.deviceStartNs() != null) {
-                    byName.computeIfAbsent(s.name(), k -> new ArrayList<>())
-                            .add(new long[] {RankStats.tail(s), s.exposedCommNs()});
-                }
+        for (PageRank r : ranks) {
+            for (int s = r.device().nextSetBit(0); s >= 0; s = r.device().nextSetBit(s + 1)) {
+                byName.computeIfAbsent(r.names()[s], k -> new ArrayList<>())
+                        .add(new long[] {r.tails()[s], r.exposed()[s]});
             }
         }
         List<String> labels = new ArrayList<>(byName.keySet());
@@ -266,43 +280,49 @@ public final class HtmlRenderer implements ReportRenderer {
         return new StepChartSvg.Series(labels, tail, exposed);
     }
 
-    private static Map<RankReport, String> rankIds(List<RankReport> ranks) {
-        Map<RankReport, String> ids = new java.util.IdentityHashMap<>();
+    /** Each rank's anchor, by its position: "rank-3", a second input of rank 3 "rank-3-2". */
+    private static String[] rankIds(List<PageRank> ranks) {
+        String[] ids = new String[ranks.size()];
         Map<String, Integer> used = new HashMap<>();
-        for (RankReport r : ranks) {
-            String base = "rank-" + r.rank();
+        for (int i = 0; i < ranks.size(); i++) {
+            String base = "rank-" + ranks.get(i).rank();
             int n = used.merge(base, 1, Integer::sum);
-            ids.put(r, n == 1 ? base : base + "-" + n);
+            ids[i] = n == 1 ? base : base + "-" + n;
         }
         return ids;
     }
 
     /**
-     * The ranks in the order their detail is shown: a job's worst first, as in the overview (so the
-     * opened first rank is the one to look at), a single rank as it is.
+     * The ranks' positions in the order their detail is shown: a job's worst first, as in the
+     * overview (so the opened first rank is the one to look at), a single rank as it is.
      */
-    private static List<RankReport> detailOrder(AnalysisReport report, JobOverview overview) {
+    private static List<Integer> detailOrder(List<PageRank> ranks, JobOverview overview) {
+        List<Integer> ordered = new ArrayList<>(ranks.size());
+        for (int i = 0; i < ranks.size(); i++) {
+            ordered.add(i);
+        }
         if (overview == null) {
-            return report.ranks();
+            return ordered;
         }
         Map<Integer, Integer> position = new HashMap<>();
         List<Integer> worstFirst = overview.ranksWorstFirst();
         for (int i = worstFirst.size() - 1; i >= 0; i--) {
             position.put(worstFirst.get(i), i);
         }
-        List<RankReport> ordered = new ArrayList<>(report.ranks());
-        ordered.sort(java.util.Comparator.comparingInt(r -> position.getOrDefault(r.rank(), Integer.MAX_VALUE)));
+        ordered.sort(java.util.Comparator.comparingInt(
+                i -> position.getOrDefault(ranks.get(i).rank(), Integer.MAX_VALUE)));
         return ordered;
     }
 
-    private void ranks(AnalysisReport report, List<RankReport> order, TimelinePlan plan, int allSteps,
-                       StringBuilder sb) {
+    private void ranks(PageJob job, List<Integer> order, TimelinePlan plan, int allSteps, StringBuilder sb) {
+        List<PageRank> pages = job.ranks();
+        List<RankReport> held = job.report().ranks();
         sb.append("<section id=\"ranks\"><h2>Timelines per rank and step</h2>");
         sb.append("<p class=\"legend\"><span><i class=\"sw\" style=\"background:var(--k)\"></i>compute</span>")
                 .append("<span><i class=\"sw\" style=\"background:var(--c)\"></i>comm under compute</span>")
                 .append("<span><i class=\"sw\" style=\"background:var(--x)\"></i>exposed comm</span>")
                 .append("<span><i class=\"sw\" style=\"background:var(--m)\"></i>memcpy/memset</span>")
-                .append(report.ranks().stream().flatMap(r -> r.steps().stream()).anyMatch(StepReport::hasFused)
+                .append(pages.stream().anyMatch(PageRank::fused)
                         ? "<span><i class=\"sw\" style=\"background:var(--f)\"></i>fused kernels (compute and "
                                 + "communication inside one kernel; their inner overlap is not in the trace)</span>"
                         : "")
@@ -314,19 +334,21 @@ public final class HtmlRenderer implements ReportRenderer {
                             + "this file small; select steps with <code>--steps</code> to draw others.</p>");
         }
         boolean allRows = allSteps <= MAX_TABLE_ROWS;
-        Map<RankReport, String> ids = rankIds(report.ranks());
+        String[] ids = rankIds(pages);
         boolean firstOpened = false;
         for (int i = 0; i < order.size(); i++) {
-            RankReport r = order.get(i);
-            boolean openRank = i == 0 || report.ranks().size() <= 4;
-            sb.append("<details class=\"rank\" id=\"").append(ids.get(r)).append('"').append(openRank ? " open" : "")
+            int at = order.get(i);
+            // The rank's full report, read for its section alone (from the spill for a big job).
+            RankReport r = job.full().full(held.get(at));
+            boolean openRank = i == 0 || pages.size() <= 4;
+            sb.append("<details class=\"rank\" id=\"").append(ids[at]).append('"').append(openRank ? " open" : "")
                     .append("><summary>").append(Html.esc(TextRenderer.rankHeading(r))).append(" · ")
                     .append(Html.esc(r.source())).append(" · ").append(r.format().toLowerCase(Locale.ROOT))
                     .append("</summary>");
             String where = WhereTimeWent.line(r, Html::esc);
             if (where != null) {
                 sb.append("<p class=\"where\">").append(where.replace("\n  ", "<br>")).append("</p>")
-                        .append(BreakdownSvg.render(r, Math.max(4, 400 / report.ranks().size())));
+                        .append(BreakdownSvg.render(r, Math.max(4, 400 / pages.size())));
             }
             for (String note : r.notes()) {
                 sb.append("<p class=\"muted\">note: ").append(Html.esc(note)).append("</p>");
@@ -334,21 +356,20 @@ public final class HtmlRenderer implements ReportRenderer {
             for (String w : r.warnings()) {
                 sb.append("<p class=\"muted\">warning: ").append(Html.esc(w)).append("</p>");
             }
-            stepTable(r, plan, allRows, ids.get(r), sb);
-            BeyondSection.write(r, report.ranks().size() <= OPEN_BEYOND_UP_TO,
-                    BeyondSection.rowsPerTable(report.ranks().size()), sb);
-            if (report.ranks().size() > 1 && r.steps().size() > 1) {
-                sb.append(StepChartSvg.render(jobSeries(List.of(r)), "tail and exposed communication per step, rank "
-                        + r.rank()));
+            stepTable(r, at, plan, allRows, ids[at], sb);
+            BeyondSection.write(r, pages.size() <= OPEN_BEYOND_UP_TO, BeyondSection.rowsPerTable(pages.size()), sb);
+            if (pages.size() > 1 && r.steps().size() > 1) {
+                sb.append(StepChartSvg.render(jobSeries(List.of(pages.get(at))),
+                        "tail and exposed communication per step, rank " + r.rank()));
             }
-            for (StepReport s : plan.drawnOf(r)) {
+            for (StepReport s : plan.drawnOf(at, r)) {
                 boolean open = plan.drawn() <= OPEN_ALL_UP_TO || !firstOpened;
                 firstOpened = true;
-                String id = stepId(ids.get(r), r, s);
+                String id = stepId(ids[at], r, s);
                 sb.append("<a class=\"focus\" id=\"only-").append(id).append("\"></a>");
                 sb.append("<details class=\"step\" id=\"").append(id).append('"')
                         .append(open ? " open" : "").append("><summary>").append(Html.esc(stepLine(s)))
-                        .append("</summary>").append(plan.svgOf(s));
+                        .append("</summary>").append(TimelineSvg.render(job.index().of(r, s)));
                 if (s.tailNs() != null && s.tailNs() > 0 && !s.attribution().chain().isEmpty()) {
                     sb.append("<p class=\"muted\">tail chain: ").append(Html.esc(TextRenderer.chain(s)))
                             .append("</p>");
@@ -387,7 +408,8 @@ public final class HtmlRenderer implements ReportRenderer {
         return c == null || !c.known() ? "-" : Units.ms(c.waitNs()) + " (" + Html.esc(String.valueOf(c.source())) + ")";
     }
 
-    private static void stepTable(RankReport r, TimelinePlan plan, boolean allRows, String rankId, StringBuilder sb) {
+    private static void stepTable(RankReport r, int at, TimelinePlan plan, boolean allRows, String rankId,
+                                  StringBuilder sb) {
         if (r.steps().isEmpty()) {
             return;
         }
@@ -396,9 +418,11 @@ public final class HtmlRenderer implements ReportRenderer {
                         + "<th>reduce start</th><th>last compute end</th><th>last reduce end</th><th>tail ms</th>"
                         + "<th class=\"l\">cause</th><th>exposed comm ms</th><th>of it waiting ms</th><th>overlap</th></tr>");
         int left = 0;
-        for (StepReport s : r.steps()) {
-            boolean drawn = plan.svgOf(s) != null;
-            if (!allRows && !drawn && !plan.isFeatured(s)) {
+        List<StepReport> steps = r.steps();
+        for (int i = 0; i < steps.size(); i++) {
+            StepReport s = steps.get(i);
+            boolean drawn = plan.isDrawn(at, i);
+            if (!allRows && !drawn && !plan.isFeatured(at, i)) {
                 left++;
                 continue;
             }
@@ -428,12 +452,13 @@ public final class HtmlRenderer implements ReportRenderer {
     }
 
     /** The findings first (metrics.md §13): what to change, ranked by what it could save per step. */
-    private static void findings(AnalysisReport report, String tag, String heading, StringBuilder sb) {
+    private static void findings(PageJob job, String tag, String heading, StringBuilder sb) {
+        AnalysisReport report = job.report();
         sb.append('<').append(tag).append(" id=\"findings\"><").append(heading).append('>')
                 .append(Html.esc(FindingsView.TITLE)).append("</").append(heading).append('>');
         if (report.findings().isEmpty()) {
             sb.append("<p>").append(Html.esc(report.ranks().isEmpty() ? "No rank traces found."
-                    : FindingsView.none(report))).append("</p></").append(tag).append(">\n");
+                    : FindingsView.none(report, job.full()))).append("</p></").append(tag).append(">\n");
             return;
         }
         sb.append("<ol class=\"findings\">");

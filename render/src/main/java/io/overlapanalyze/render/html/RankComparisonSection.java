@@ -1,9 +1,6 @@
 package io.overlapanalyze.render.html;
 
 import io.overlapanalyze.render.units.Units;
-import io.overlapanalyze.report.AnalysisReport;
-import io.overlapanalyze.report.RankReport;
-import io.overlapanalyze.report.StepReport;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -21,20 +18,19 @@ public final class RankComparisonSection implements CrossRankSection {
     private static final int TOP_RANKS = 10;
 
     @Override
-    public void write(AnalysisReport report, StringBuilder html) {
+    public void write(PageJob job, StringBuilder html) {
         html.append("<p class=\"muted\">Clock offsets, collective mismatches and per-collective waits need the "
                 + "cross-rank analysis, which this report does not have; below, the ranks' own results side by "
                 + "side.</p>");
-        writeComparison(report, html);
+        writeComparison(job.ranks(), html);
     }
 
     /** The rank × step heatmaps of tail and exposed communication, and the longest median tails. */
-    void writeComparison(AnalysisReport report, StringBuilder html) {
-        List<RankReport> ranks = report.ranks();
+    void writeComparison(List<PageRank> ranks, StringBuilder html) {
         Map<String, Integer> stepColumn = new LinkedHashMap<>();
-        for (RankReport r : ranks) {
-            for (StepReport s : r.steps()) {
-                stepColumn.putIfAbsent(s.name(), stepColumn.size());
+        for (PageRank r : ranks) {
+            for (String name : r.names()) {
+                stepColumn.putIfAbsent(name, stepColumn.size());
             }
         }
         if (!stepColumn.isEmpty()) {
@@ -42,14 +38,14 @@ public final class RankComparisonSection implements CrossRankSection {
             long[][] tail = new long[ranks.size()][stepColumn.size()];
             long[][] exposed = new long[ranks.size()][stepColumn.size()];
             for (int i = 0; i < ranks.size(); i++) {
-                RankReport r = ranks.get(i);
+                PageRank r = ranks.get(i);
                 rows.add("rank " + r.rank());
                 java.util.Arrays.fill(tail[i], -1);
                 java.util.Arrays.fill(exposed[i], -1);
-                for (StepReport s : r.steps()) {
-                    int c = stepColumn.get(s.name());
-                    tail[i][c] = s.tailNs() == null ? -1 : s.tailNs();
-                    exposed[i][c] = s.deviceStartNs() == null ? -1 : s.exposedCommNs();
+                for (int s = 0; s < r.steps(); s++) {
+                    int c = stepColumn.get(r.names()[s]);
+                    tail[i][c] = r.tails()[s];
+                    exposed[i][c] = r.device().get(s) ? r.exposed()[s] : -1;
                 }
             }
             List<String> cols = new ArrayList<>(stepColumn.keySet());
@@ -57,25 +53,25 @@ public final class RankComparisonSection implements CrossRankSection {
             html.append("<h4>Exposed communication per rank and step</h4>")
                     .append(Heatmap.render(rows, cols, exposed, "exposed comm"));
         }
-        List<RankReport> byTail = new ArrayList<>(ranks);
+        List<PageRank> byTail = new ArrayList<>(ranks);
         byTail.sort(Comparator.comparingLong(RankComparisonSection::medianTail).reversed());
         html.append("<h4>Longest median tail</h4><div class=\"tw\"><table><tr><th class=\"l\">rank</th><th>median tail ms</th>"
                 + "<th>median exposed comm ms</th><th>median step ms</th><th class=\"l\">cause</th></tr>");
-        for (RankReport r : byTail.subList(0, Math.min(TOP_RANKS, byTail.size()))) {
-            var md = r.totals() == null ? null : r.totals().medians();
+        for (PageRank r : byTail.subList(0, Math.min(TOP_RANKS, byTail.size()))) {
+            var md = r.medians();
             html.append("<tr><td class=\"l\"><a href=\"#rank-").append(r.rank()).append("\">rank ").append(r.rank())
                     .append("</a></td><td>").append(md == null ? "-" : Units.ms(md.tailNs())).append("</td><td>")
                     .append(md == null ? "-" : Units.ms(md.exposedCommNs())).append("</td><td>")
                     .append(md == null ? "-" : Units.ms(md.stepTimeNs())).append("</td><td class=\"l\">")
-                    .append(RankStats.dominantCause(r) == null ? "-" : RankStats.dominantCause(r)).append("</td></tr>");
+                    .append(r.dominantCause() == null ? "-" : r.dominantCause()).append("</td></tr>");
         }
         html.append("</table></div>");
     }
 
-    private static long medianTail(RankReport r) {
-        if (r.totals() == null || r.totals().medians() == null || r.totals().medians().tailNs() == null) {
+    private static long medianTail(PageRank r) {
+        if (r.medians() == null || r.medians().tailNs() == null) {
             return -1;
         }
-        return r.totals().medians().tailNs();
+        return r.medians().tailNs();
     }
 }

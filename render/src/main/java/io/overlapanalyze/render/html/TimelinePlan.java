@@ -1,13 +1,14 @@
 package io.overlapanalyze.render.html;
 
-import io.overlapanalyze.render.timeline.StepTimeline;
 import io.overlapanalyze.render.timeline.TimelineIndex;
 import io.overlapanalyze.report.AnalysisReport;
 import io.overlapanalyze.report.RankReport;
 import io.overlapanalyze.report.StepReport;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,10 @@ import java.util.Set;
  * limit is reached: first the step with the longest tail of every rank, then every rank's median
  * step, then the rest in rank and step order. Every step keeps its row in the tables, and the
  * heatmaps and charts cover all of them; the page says how many timelines it left out.
+ *
+ * <p>A step is known by its rank's position in the report and its own in the rank's report, and the
+ * choice is made from each rank's {@link PageRank} (the sizes of its drawings): no rank's full
+ * report is held for it, and the drawings are made when a rank's section is written.
  */
 final class TimelinePlan {
     /** Most timelines one page draws. */
@@ -26,75 +31,107 @@ final class TimelinePlan {
     /** Most bytes of timeline SVG one page holds. */
     static final long MAX_BYTES = 2_500_000;
 
-    private final Map<StepReport, String> svg = new IdentityHashMap<>();
-    private final Set<StepReport> featured = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-    private final Map<RankReport, Set<String>> missing = new IdentityHashMap<>();
+    /** The ranks' records in the report, for {@link #missing()} and {@link #drawnOf(RankReport)}. */
+    private final List<RankReport> held;
+    /** By rank position: the steps drawn, and the featured ones (worst and median). */
+    private final BitSet[] drawn;
+    private final BitSet[] featured;
+    /** Steps chosen whose unions are not at hand, by rank position, in the order chosen. */
+    private final Map<Integer, Set<String>> missing = new LinkedHashMap<>();
+    private int chosen;
     private int candidates;
 
-    private TimelinePlan() {
+    private TimelinePlan(List<RankReport> held) {
+        this.held = held;
+        this.drawn = new BitSet[held.size()];
+        this.featured = new BitSet[held.size()];
+        for (int i = 0; i < held.size(); i++) {
+            drawn[i] = new BitSet();
+            featured[i] = new BitSet();
+        }
     }
 
+    /** The plan of {@code report}'s page, every rank's full report in the report and its timelines in {@code index}. */
     static TimelinePlan of(AnalysisReport report, TimelineIndex index, int maxTimelines, long maxBytes) {
-        TimelinePlan plan = new TimelinePlan();
-        List<RankReport> ranks = report.ranks();
-        Map<StepReport, RankReport> rankOf = new IdentityHashMap<>();
-        Set<StepReport> order = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-        List<StepReport> ordered = new ArrayList<>();
-        for (RankReport r : ranks) {
-            StepReport worst = RankStats.worstStep(r);
-            if (worst != null && order.add(worst)) {
-                ordered.add(worst);
-                plan.featured.add(worst);
+        return of(PageJob.inReport(report, index).ranks(), report.ranks(), maxTimelines, maxBytes);
+    }
+
+    /**
+     * @param ranks what the page reads of each rank, in the report's order
+     * @param held  the report's rank records, in the same order
+     */
+    static TimelinePlan of(List<PageRank> ranks, List<RankReport> held, int maxTimelines, long maxBytes) {
+        TimelinePlan plan = new TimelinePlan(held);
+        // Steps as (rank position, step position), in priority order, each once.
+        List<long[]> ordered = new ArrayList<>();
+        BitSet[] queued = new BitSet[ranks.size()];
+        for (int i = 0; i < ranks.size(); i++) {
+            queued[i] = new BitSet();
+        }
+        for (int i = 0; i < ranks.size(); i++) {
+            int worst = ranks.get(i).worst();
+            if (worst >= 0 && !queued[i].get(worst)) {
+                queued[i].set(worst);
+                ordered.add(new long[] {i, worst});
+                plan.featured[i].set(worst);
             }
         }
-        for (RankReport r : ranks) {
-            StepReport median = RankStats.medianStep(r);
-            if (median != null && order.add(median)) {
-                ordered.add(median);
-                plan.featured.add(median);
-            }
-        }
-        for (RankReport r : ranks) {
-            for (StepReport s : r.steps()) {
-                rankOf.put(s, r);
-                if (order.add(s)) {
-                    ordered.add(s);
-                }
+        for (int i = 0; i < ranks.size(); i++) {
+            int median = ranks.get(i).median();
+            if (median >= 0 && !queued[i].get(median)) {
+                queued[i].set(median);
+                ordered.add(new long[] {i, median});
+                plan.featured[i].set(median);
             }
         }
         long bytes = 0;
-        int chosen = 0;
-        for (StepReport s : ordered) {
-            RankReport r = rankOf.get(s);
-            if (index == null || !index.has(r, s)) {
-                continue;
-            }
-            plan.candidates++;
-            if (chosen >= maxTimelines || bytes >= maxBytes) {
-                continue;
-            }
-            // Without the unions (they stayed where the trace was read), the drawing's size was
-            // computed there: the choice is the same, and the step is named as missing.
-            StepTimeline t = index.of(r, s);
-            String drawn = t == null ? null : TimelineSvg.render(t);
-            long length = drawn != null ? drawn.length() : index.drawnChars(r, s);
-            if (bytes + length > maxBytes && chosen > 0) {
-                continue;
-            }
-            chosen++;
-            bytes += length;
-            if (drawn != null) {
-                plan.svg.put(s, drawn);
-            } else {
-                plan.missing.computeIfAbsent(r, k -> new LinkedHashSet<>()).add(s.name());
+        for (long[] step : ordered) {
+            bytes = plan.consider(ranks, (int) step[0], (int) step[1], bytes, maxTimelines, maxBytes);
+        }
+        for (int i = 0; i < ranks.size(); i++) {
+            for (int s = 0; s < ranks.get(i).steps(); s++) {
+                if (!queued[i].get(s)) {
+                    bytes = plan.consider(ranks, i, s, bytes, maxTimelines, maxBytes);
+                }
             }
         }
         return plan;
     }
 
-    /** Steps chosen for drawing whose unions the index does not hold, by rank. */
-    Map<RankReport, Set<String>> missing() {
+    /** Draws the step when it has a timeline and fits; returns the bytes drawn so far. */
+    private long consider(List<PageRank> ranks, int rank, int step, long bytes, int maxTimelines, long maxBytes) {
+        PageRank.Timelines t = ranks.get(rank).timelines();
+        if (!t.has(step)) {
+            return bytes;
+        }
+        candidates++;
+        if (chosen >= maxTimelines || bytes >= maxBytes) {
+            return bytes;
+        }
+        // Without the unions (they stayed where the trace was read), the drawing's size was
+        // computed there: the choice is the same, and the step is named as missing.
+        long length = t.chars(step);
+        if (bytes + length > maxBytes && chosen > 0) {
+            return bytes;
+        }
+        chosen++;
+        drawn[rank].set(step);
+        if (!t.held(step)) {
+            missing.computeIfAbsent(rank, k -> new LinkedHashSet<>()).add(ranks.get(rank).names()[step]);
+        }
+        return bytes + length;
+    }
+
+    /** Steps chosen for drawing whose unions the index does not hold, by rank position. */
+    Map<Integer, Set<String>> missingByPosition() {
         return missing;
+    }
+
+    /** Steps chosen for drawing whose unions the index does not hold, by the report's rank record. */
+    Map<RankReport, Set<String>> missing() {
+        Map<RankReport, Set<String>> out = new IdentityHashMap<>();
+        missing.forEach((i, steps) -> out.put(held.get(i), steps));
+        return out;
     }
 
     /**
@@ -133,17 +170,17 @@ final class TimelinePlan {
         return steps;
     }
 
-    /** The SVG of a step, or {@code null} when it is not drawn. */
-    String svgOf(StepReport step) {
-        return svg.get(step);
+    /** Whether the step at {@code step} of the rank at {@code rank} is drawn. */
+    boolean isDrawn(int rank, int step) {
+        return drawn[rank].get(step);
     }
 
-    boolean isFeatured(StepReport step) {
-        return featured.contains(step);
+    boolean isFeatured(int rank, int step) {
+        return featured[rank].get(step);
     }
 
     int drawn() {
-        return svg.size();
+        return chosen;
     }
 
     /** Steps that have device work and so could have been drawn. */
@@ -151,14 +188,23 @@ final class TimelinePlan {
         return candidates;
     }
 
-    /** The drawn steps of a rank, in step order. */
-    List<StepReport> drawnOf(RankReport rank) {
+    /** The drawn steps of the rank at {@code rank}, whose full report is {@code full}, in step order. */
+    List<StepReport> drawnOf(int rank, RankReport full) {
         Set<StepReport> seen = new LinkedHashSet<>();
-        for (StepReport s : rank.steps()) {
-            if (svg.containsKey(s)) {
-                seen.add(s);
-            }
+        List<StepReport> steps = full.steps();
+        for (int s = drawn[rank].nextSetBit(0); s >= 0; s = drawn[rank].nextSetBit(s + 1)) {
+            seen.add(steps.get(s));
         }
         return new ArrayList<>(seen);
+    }
+
+    /** The drawn steps of a rank record of the report (holding its full report), in step order. */
+    List<StepReport> drawnOf(RankReport rank) {
+        for (int i = 0; i < held.size(); i++) {
+            if (held.get(i) == rank) {
+                return drawnOf(i, rank);
+            }
+        }
+        throw new IllegalArgumentException("rank " + rank.rank() + " is not a rank of this page");
     }
 }

@@ -125,6 +125,81 @@ class JobAnalysisTest {
         }
     }
 
+    private static String page(HtmlRenderer renderer, PageJob job) throws IOException {
+        StringWriter out = new StringWriter();
+        renderer.render(job, out);
+        return out.toString();
+    }
+
+    /**
+     * The HTML page of a job above the spill threshold, spilled, is the full models' page byte for byte:
+     * 65 ranks of 5 steps have 325 step timelines, so the count limit (300) binds, and a byte limit that
+     * binds earlier too; in the default layout and the full one; with the text report made from the same
+     * job before or after it, and the JSON report after it. The page reads every rank's summary from the pass over the spill and each
+     * rank's full report back while its section is written, never the stand-ins the job holds.
+     */
+    @Test
+    void theHtmlPageOfASpilledJobIsTheFullModels() throws IOException {
+        PipelineInput in = PipelineInput.of(List.of(job("page", JobAnalysis.SPILL_INPUTS + 1, 5)));
+        PipelineResult full = AnalysisPipeline.run(in);
+        TimelineIndex fullIndex = TimelineIndex.of(full.inputs());
+        int inputs = JobAnalysis.SPILL_INPUTS + 1;
+        for (boolean textFirst : new boolean[] {false, true}) {
+            try (JobAnalysis spilled = jobPath(in, new JobPictures(inputs, null), true)) {
+                assertTrue(spilled.spills());
+                assertTrue(spilled.result().report().ranks().stream().allMatch(r -> r.totals() == null),
+                        "the job holds stand-ins, without totals");
+                String text = bytes(new TextRenderer(false, new TerminalTimeline(fullIndex, 120, false),
+                        ReportLayout.byDefault()), full.report());
+                if (textFirst) {
+                    assertEquals(text, bytes(new TextRenderer(false, new TerminalTimeline(spilled.pictures(), 120,
+                            false), ReportLayout.byDefault(), spilled.ranks()), spilled.report()), "text first");
+                }
+                for (ReportLayout layout : List.of(ReportLayout.byDefault(), ReportLayout.full())) {
+                    StringWriter expected = new StringWriter();
+                    new HtmlRenderer(fullIndex, layout).render(full.report(), expected);
+                    assertTrue(expected.toString().contains(" of " + inputs * 5 + " step timelines drawn"),
+                            "the count limit binds");
+                    assertEquals(expected.toString(), page(new HtmlRenderer(spilled.pictures(), layout),
+                            spilled.page()), "page, " + layout);
+                }
+                // A byte limit that binds before the count limit: fewer, the same ones.
+                HtmlRenderer small = new HtmlRenderer(fullIndex, new CrossRankReportSection(), 300, 200_000);
+                StringWriter expected = new StringWriter();
+                small.render(full.report(), expected);
+                String smallPage = page(new HtmlRenderer(spilled.pictures(), new CrossRankReportSection(), 300,
+                        200_000), spilled.page());
+                assertEquals(expected.toString(), smallPage, "under a byte limit");
+                assertFalse(smallPage.contains(" 300 of "), "the byte limit binds first");
+                if (!textFirst) {
+                    assertEquals(text, bytes(new TextRenderer(false, new TerminalTimeline(spilled.pictures(), 120,
+                            false), ReportLayout.byDefault(), spilled.ranks()), spilled.report()), "text after");
+                    assertEquals(bytes(new JsonRenderer(), full.report()),
+                            bytes(spilled.jsonRenderer(), spilled.result().report()), "JSON after");
+                }
+            }
+        }
+    }
+
+    /**
+     * A spilled job whose ranks kept only their worst and median steps' unions (as a job of more ranks
+     * than the page draws timelines keeps them): the other steps the page draws are read again from
+     * the traces, and the page is the full models'.
+     */
+    @Test
+    void aSpilledPageReadsAgainTheStepsNoRankKept() throws IOException {
+        PipelineInput in = PipelineInput.of(List.of(job("page-again", JobAnalysis.SPILL_INPUTS + 1, 4)));
+        PipelineResult full = AnalysisPipeline.run(in);
+        StringWriter expected = new StringWriter();
+        new HtmlRenderer(TimelineIndex.of(full.inputs())).render(full.report(), expected);
+        // As many inputs as the page draws timelines: each rank keeps its worst and median steps only.
+        try (JobAnalysis spilled = jobPath(in, new JobPictures(TimelinePlan.MAX_TIMELINES, Boolean.FALSE), true)) {
+            RankReport first = spilled.result().report().ranks().get(0);
+            assertTrue(spilled.ranks().summary(first).steps() > 2, "a rank has more steps than it kept");
+            assertEquals(expected.toString(), page(new HtmlRenderer(spilled.pictures()), spilled.page()));
+        }
+    }
+
     /** A spilled rank that cannot be read back fails the report; closing still deletes the spill. */
     @Test
     void aReportThatFailsMidwayLeavesNoSpillBehind() throws IOException {
@@ -139,6 +214,23 @@ class JobAnalysisTest {
                     () -> bytes(new TextRenderer(false, null, ReportLayout.full(), spilled.ranks()), spilled.report()));
             assertTrue(e.getMessage().contains("cannot read the rank's report back"), e.getMessage());
             assertTrue(Files.isDirectory(dir), "the other ranks' reports are still there until closed");
+        }
+        assertFalse(Files.exists(dir), "closing deletes the spilled reports");
+    }
+
+    /** A page whose rank cannot be read back fails; closing still deletes the spill. */
+    @Test
+    void aPageThatFailsMidwayLeavesNoSpillBehind() throws IOException {
+        PipelineInput in = PipelineInput.of(List.of(job("page-fails", 3, 2)));
+        Path dir;
+        try (JobAnalysis spilled = jobPath(in, new JobPictures(3, Boolean.FALSE), true)) {
+            dir = spilled.spilled().directory();
+            PageJob page = spilled.page();
+            RankReport second = spilled.result().report().ranks().get(1);
+            Files.delete(spilled.parts().get(second));
+            java.io.UncheckedIOException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    java.io.UncheckedIOException.class, () -> page(new HtmlRenderer(spilled.pictures()), page));
+            assertTrue(e.getMessage().contains("cannot read the rank's report back"), e.getMessage());
         }
         assertFalse(Files.exists(dir), "closing deletes the spilled reports");
     }
