@@ -26,7 +26,7 @@ import java.util.function.UnaryOperator;
  *
  * <p>Per step it keeps a few primitives, by the step's position in the rank's report: the name (shared
  * across ranks where the caller shares it), tail and exposed communication (two longs), whether it has
- * device work and whether it has a fused kernel, and its timeline's drawing size: about 30 bytes a
+ * device work, and whether it has a timeline and its drawing's size: about 24 bytes and a few bits a
  * rank × step. No {@link StepReport} is kept.
  *
  * @param rank              rank id
