@@ -321,18 +321,8 @@ final class RankAssembler {
 
         /** The lowest index of a range with start ≤ t < end, or -1. */
         int at(long t) {
-            int lo = 0;
-            int hi = start.length; // the first position starting after t
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (start[mid] <= t) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
             int found = -1;
-            for (int k = lo - 1; k >= 0 && maxEnd[k] > t; k--) {
+            for (int k = ThreadTimeline.lastStartAtOrBefore(start, t); k >= 0 && maxEnd[k] > t; k--) {
                 if (end[k] > t && (found < 0 || index[k] < found)) {
                     found = index[k];
                 }

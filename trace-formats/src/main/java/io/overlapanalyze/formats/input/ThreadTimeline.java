@@ -3,7 +3,6 @@ package io.overlapanalyze.formats.input;
 import io.overlapanalyze.primitives.LongList;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -104,7 +103,7 @@ public final class ThreadTimeline {
         if (tr == null) {
             return -1;
         }
-        for (int k = lastStartAtOrBefore(tr, t); k >= 0 && tr.maxEnd[k] >= t; k--) {
+        for (int k = lastStartAtOrBefore(tr.start, t); k >= 0 && tr.maxEnd[k] >= t; k--) {
             if (tr.end[k] >= t) {
                 return tr.payload[k];
             }
@@ -118,24 +117,33 @@ public final class ThreadTimeline {
         if (tr == null) {
             return -1;
         }
-        int k = Arrays.binarySearch(tr.start, lo);
-        if (k < 0) {
-            k = -k - 1;
-        } else {
-            while (k > 0 && tr.start[k - 1] == lo) {
-                k--;
-            }
-        }
+        int k = firstStartAtOrAfter(tr.start, lo);
         return k < tr.start.length && tr.start[k] <= hi ? tr.payload[k] : -1;
     }
 
-    private static int lastStartAtOrBefore(Track tr, long t) {
+    /** In starts sorted ascending: the index of the first one at or after {@code t}, or their count. */
+    public static int firstStartAtOrAfter(long[] start, long t) {
         int lo = 0;
-        int hi = tr.start.length - 1;
+        int hi = start.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (start[mid] < t) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** In starts sorted ascending: the index of the last one at or before {@code t}, or -1. */
+    public static int lastStartAtOrBefore(long[] start, long t) {
+        int lo = 0;
+        int hi = start.length - 1;
         int ans = -1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            if (tr.start[mid] <= t) {
+            if (start[mid] <= t) {
                 ans = mid;
                 lo = mid + 1;
             } else {

@@ -4,7 +4,6 @@ import io.overlapanalyze.formats.input.ThreadTimeline;
 import io.overlapanalyze.primitives.LongList;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,7 +65,7 @@ final class NvtxTimeline {
     Hit innermostContaining(long tid, long t) {
         Track tr = tracks.get(tid);
         if (tr != null) {
-            for (int k = lastStartAtOrBefore(tr.s, t); k >= 0 && tr.maxEnd[k] >= t; k--) {
+            for (int k = ThreadTimeline.lastStartAtOrBefore(tr.s, t); k >= 0 && tr.maxEnd[k] >= t; k--) {
                 if (tr.e[k] >= t) {
                     return new Hit(tr.name.get(k), tr.s[k], tr.e[k]);
                 }
@@ -79,8 +78,8 @@ final class NvtxTimeline {
     Hit latestNamedAtOrBefore(long tid, String name, long t, int maxLookBack) {
         Track tr = tracks.get(tid);
         if (tr != null) {
-            int stop = Math.max(-1, lastStartAtOrBefore(tr.s, t) - maxLookBack);
-            for (int k = lastStartAtOrBefore(tr.s, t); k > stop; k--) {
+            int stop = Math.max(-1, ThreadTimeline.lastStartAtOrBefore(tr.s, t) - maxLookBack);
+            for (int k = ThreadTimeline.lastStartAtOrBefore(tr.s, t); k > stop; k--) {
                 if (tr.name.get(k).equals(name)) {
                     return new Hit(name, tr.s[k], tr.e[k]);
                 }
@@ -96,33 +95,9 @@ final class NvtxTimeline {
         if (tr == null) {
             return out;
         }
-        int k = Arrays.binarySearch(tr.s, lo);
-        if (k < 0) {
-            k = -k - 1;
-        } else {
-            while (k > 0 && tr.s[k - 1] == lo) {
-                k--;
-            }
-        }
-        for (; k < tr.s.length && tr.s[k] <= hi; k++) {
+        for (int k = ThreadTimeline.firstStartAtOrAfter(tr.s, lo); k < tr.s.length && tr.s[k] <= hi; k++) {
             out.add(new Hit(tr.name.get(k), tr.s[k], tr.e[k]));
         }
         return out;
-    }
-
-    private static int lastStartAtOrBefore(long[] s, long t) {
-        int lo = 0;
-        int hi = s.length - 1;
-        int ans = -1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (s[mid] <= t) {
-                ans = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return ans;
     }
 }

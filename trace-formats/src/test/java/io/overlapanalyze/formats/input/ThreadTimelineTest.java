@@ -9,7 +9,7 @@ import java.util.SplittableRandom;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The containment queries against a plain reading of their definitions over every span: on
+ * The containment and start queries against a plain reading of their definitions over every span: on
  * spans that nest, follow each other, overlap in part, share starts or are empty, and on threads
  * where one long span encloses thousands of others.
  */
@@ -41,6 +41,9 @@ class ThreadTimelineTest {
                         "outermost at " + t + " on " + tid + ", round " + round);
                 assertEquals(innermost(spans, tid, t), timeline.innermostContaining(tid, t),
                         "innermost at " + t + " on " + tid + ", round " + round);
+                long hi = t + r.nextInt(60) - 10;
+                assertEquals(firstStarting(spans, tid, t, hi), timeline.firstStartingWithin(tid, t, hi),
+                        "first starting in [" + t + ", " + hi + "] on " + tid + ", round " + round);
             }
         }
     }
@@ -65,6 +68,18 @@ class ThreadTimelineTest {
         Span best = null;
         for (Span s : spans) {
             if (s.tid() == tid && s.start() <= t && t <= s.end()
+                    && (best == null || s.start() < best.start() || s.start() == best.start() && s.end() > best.end())) {
+                best = s;
+            }
+        }
+        return best == null ? -1 : best.payload();
+    }
+
+    /** The earliest start in [lo, hi]; at equal starts the longest, then the first added. */
+    private static int firstStarting(List<Span> spans, long tid, long lo, long hi) {
+        Span best = null;
+        for (Span s : spans) {
+            if (s.tid() == tid && lo <= s.start() && s.start() <= hi
                     && (best == null || s.start() < best.start() || s.start() == best.start() && s.end() > best.end())) {
                 best = s;
             }
