@@ -13,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ToIntFunction;
 
 /**
  * Which step timelines the page draws, so that a job of hundreds of ranks and steps still gives a
@@ -62,35 +63,20 @@ final class TimelinePlan {
      */
     static TimelinePlan of(List<PageRank> ranks, List<RankReport> held, int maxTimelines, long maxBytes) {
         TimelinePlan plan = new TimelinePlan(held);
-        // Steps as (rank position, step position), in priority order, each once.
-        List<long[]> ordered = new ArrayList<>();
-        BitSet[] queued = new BitSet[ranks.size()];
-        for (int i = 0; i < ranks.size(); i++) {
-            queued[i] = new BitSet();
-        }
-        for (int i = 0; i < ranks.size(); i++) {
-            int worst = ranks.get(i).worst();
-            if (worst >= 0 && !queued[i].get(worst)) {
-                queued[i].set(worst);
-                ordered.add(new long[] {i, worst});
-                plan.featured[i].set(worst);
-            }
-        }
-        for (int i = 0; i < ranks.size(); i++) {
-            int median = ranks.get(i).median();
-            if (median >= 0 && !queued[i].get(median)) {
-                queued[i].set(median);
-                ordered.add(new long[] {i, median});
-                plan.featured[i].set(median);
-            }
-        }
+        // Every rank's worst step, then every rank's median, then the rest: each step once.
         long bytes = 0;
-        for (long[] step : ordered) {
-            bytes = plan.consider(ranks, (int) step[0], (int) step[1], bytes, maxTimelines, maxBytes);
+        for (ToIntFunction<PageRank> featured : List.<ToIntFunction<PageRank>>of(PageRank::worst, PageRank::median)) {
+            for (int i = 0; i < ranks.size(); i++) {
+                int step = featured.applyAsInt(ranks.get(i));
+                if (step >= 0 && !plan.featured[i].get(step)) {
+                    plan.featured[i].set(step);
+                    bytes = plan.consider(ranks, i, step, bytes, maxTimelines, maxBytes);
+                }
+            }
         }
         for (int i = 0; i < ranks.size(); i++) {
             for (int s = 0; s < ranks.get(i).steps(); s++) {
-                if (!queued[i].get(s)) {
+                if (!plan.featured[i].get(s)) {
                     bytes = plan.consider(ranks, i, s, bytes, maxTimelines, maxBytes);
                 }
             }
