@@ -1,6 +1,7 @@
 package io.overlapanalyze.formats.ascend;
 
 import io.overlapanalyze.formats.input.HostRangeCollector;
+import io.overlapanalyze.formats.input.SortedSpans;
 import io.overlapanalyze.formats.input.ThreadTimeline;
 import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.model.Collective;
@@ -19,7 +20,9 @@ import io.overlapanalyze.model.ReferenceOverlap;
 import io.overlapanalyze.model.StringPool;
 import io.overlapanalyze.model.Time;
 import io.overlapanalyze.model.TraceFormat;
+import io.overlapanalyze.primitives.IntList;
 import io.overlapanalyze.primitives.LongList;
+import io.overlapanalyze.primitives.PrimitiveSort;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -29,6 +32,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -289,45 +293,55 @@ final class RankAssembler {
 
     /**
      * Of ranges {@code [start, end)} in a given order, the first (in that order) that contains a
-     * time. Step ranges overlap little (pipelined steps at most), so after a binary search over the
-     * ranges sorted by start, the backward walk stops within a few ranges: no pass over every step
-     * for every lane event.
+     * time. The ranges' starts and ends cut the time line into pieces on each of which the answer
+     * is one range or none; one sweep finds them all, and a query is a binary search over the
+     * pieces: no walk over the ranges for a lane event, however they overlap.
      */
     static final class FirstContaining {
-        private final long[] start;
-        private final long[] end;
-        private final long[] maxEnd; // max(end[0..i]) in start order
-        private final int[] index;
+        private final long[] pieceStart; // ascending; a piece runs to the next one's start
+        private final int[] pieceFirst; // on it, the first range containing it, or -1
 
         FirstContaining(List<long[]> ranges) {
-            int n = ranges.size();
-            Integer[] order = new Integer[n];
-            for (int i = 0; i < n; i++) {
-                order[i] = i;
+            LongList times = new LongList(2 * ranges.size());
+            IntList changes = new IntList(2 * ranges.size()); // range i starts: i; ends: ~i
+            for (int i = 0; i < ranges.size(); i++) {
+                long[] r = ranges.get(i);
+                if (r[0] < r[1]) {
+                    times.add(r[0]);
+                    changes.add(i);
+                    times.add(r[1]);
+                    changes.add(~i);
+                }
             }
-            java.util.Arrays.sort(order, Comparator.comparingLong(i -> ranges.get(i)[0]));
-            start = new long[n];
-            end = new long[n];
-            maxEnd = new long[n];
-            index = new int[n];
-            for (int k = 0; k < n; k++) {
-                long[] r = ranges.get(order[k]);
-                start[k] = r[0];
-                end[k] = r[1];
-                maxEnd[k] = k == 0 ? r[1] : Math.max(maxEnd[k - 1], r[1]);
-                index[k] = order[k];
+            long[] at = times.toArray();
+            int[] order = PrimitiveSort.indexesSortedBy(at, at.length);
+            TreeSet<Integer> open = new TreeSet<>();
+            LongList starts = new LongList(at.length);
+            IntList firsts = new IntList(at.length);
+            for (int k = 0; k < order.length; ) {
+                long t = at[order[k]];
+                for (; k < order.length && at[order[k]] == t; k++) {
+                    int change = changes.get(order[k]);
+                    if (change >= 0) {
+                        open.add(change);
+                    } else {
+                        open.remove(~change);
+                    }
+                }
+                int first = open.isEmpty() ? -1 : open.first();
+                if (firsts.size() == 0 || firsts.get(firsts.size() - 1) != first) {
+                    starts.add(t);
+                    firsts.add(first);
+                }
             }
+            pieceStart = starts.toArray();
+            pieceFirst = firsts.toArray();
         }
 
         /** The lowest index of a range with start ≤ t < end, or -1. */
         int at(long t) {
-            int found = -1;
-            for (int k = ThreadTimeline.lastStartAtOrBefore(start, t); k >= 0 && maxEnd[k] > t; k--) {
-                if (end[k] > t && (found < 0 || index[k] < found)) {
-                    found = index[k];
-                }
-            }
-            return found;
+            int piece = SortedSpans.lastAtOrBefore(pieceStart, t);
+            return piece < 0 ? -1 : pieceFirst[piece];
         }
     }
 

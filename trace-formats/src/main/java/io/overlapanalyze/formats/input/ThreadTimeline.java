@@ -10,18 +10,12 @@ import java.util.Map;
 
 /**
  * Host spans of one kind (c10d ops, record_param_comms, nccl:* annotations) indexed per thread
- * for time-containment queries. Each thread's spans are sorted by start with a prefix maximum of
- * their ends: the outermost span containing a time is found by binary search, and the innermost by
- * a backward scan that stops as soon as no earlier span can still contain the time (spans on one
- * thread nest or follow each other, so that scan is short).
+ * for time-containment queries ({@link SortedSpans}: each a binary search or a tree descent, so a
+ * span enclosing thousands of others costs no more than one enclosing none).
  */
 public final class ThreadTimeline {
-    /** One thread's spans sorted by start. */
-    private static final class Track {
-        long[] start;
-        long[] end;
-        long[] maxEnd; // max(end[0..i])
-        int[] payload;
+    /** One thread's spans sorted by start, and the caller's index of each. */
+    private record Track(SortedSpans spans, int[] payload) {
     }
 
     private final LongList tids = new LongList(64);
@@ -49,66 +43,30 @@ public final class ThreadTimeline {
             List<Integer> idx = e.getValue();
             // Longer spans first at equal start, so a parent precedes its child.
             idx.sort(Comparator.<Integer>comparingLong(starts::get).thenComparing(Comparator.<Integer>comparingLong(ends::get).reversed()));
-            Track t = new Track();
             int n = idx.size();
-            t.start = new long[n];
-            t.end = new long[n];
-            t.maxEnd = new long[n];
-            t.payload = new int[n];
+            long[] start = new long[n];
+            long[] end = new long[n];
+            int[] payload = new int[n];
             for (int k = 0; k < n; k++) {
                 int i = idx.get(k);
-                t.start[k] = starts.get(i);
-                t.end[k] = ends.get(i);
-                t.maxEnd[k] = k == 0 ? t.end[k] : Math.max(t.maxEnd[k - 1], t.end[k]);
-                t.payload[k] = payloads.get(i);
+                start[k] = starts.get(i);
+                end[k] = ends.get(i);
+                payload[k] = payloads.get(i);
             }
-            tracks.put(e.getKey(), t);
+            tracks.put(e.getKey(), new Track(new SortedSpans(start, end), payload));
         }
     }
 
     /** The payload of the outermost (earliest-starting) span on {@code tid} with start ≤ t ≤ end, or -1. */
     public int outermostContaining(long tid, long t) {
         Track tr = tracks.get(tid);
-        if (tr == null) {
-            return -1;
-        }
-        int k = outermostIndex(tr.start, tr.maxEnd, t);
-        return k >= 0 ? tr.payload[k] : -1;
-    }
-
-    /**
-     * In spans sorted by start whose prefix maximum of ends is {@code maxEnd}: the index of the
-     * earliest-starting span with start ≤ t ≤ end, or -1. The first index where the prefix maximum
-     * reaches {@code t} is a span that ends at or after {@code t} (it raised the maximum there), and
-     * no earlier one does; it contains {@code t} when it starts by then. A binary search, however
-     * long the spans that enclose many others.
-     */
-    public static int outermostIndex(long[] start, long[] maxEnd, long t) {
-        int lo = 0;
-        int hi = maxEnd.length; // the first index with maxEnd >= t lies in [lo, hi]
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (maxEnd[mid] >= t) {
-                hi = mid;
-            } else {
-                lo = mid + 1;
-            }
-        }
-        return lo < start.length && start[lo] <= t ? lo : -1;
+        return tr == null ? -1 : payloadAt(tr, tr.spans().outermostContaining(t));
     }
 
     /** The payload of the innermost (latest-starting) span on {@code tid} with start ≤ t ≤ end, or -1. */
     public int innermostContaining(long tid, long t) {
         Track tr = tracks.get(tid);
-        if (tr == null) {
-            return -1;
-        }
-        for (int k = lastStartAtOrBefore(tr.start, t); k >= 0 && tr.maxEnd[k] >= t; k--) {
-            if (tr.end[k] >= t) {
-                return tr.payload[k];
-            }
-        }
-        return -1;
+        return tr == null ? -1 : payloadAt(tr, tr.spans().innermostContaining(t));
     }
 
     /** The payload of the first span on {@code tid} starting within {@code [lo, hi]}, or -1. */
@@ -117,39 +75,11 @@ public final class ThreadTimeline {
         if (tr == null) {
             return -1;
         }
-        int k = firstStartAtOrAfter(tr.start, lo);
-        return k < tr.start.length && tr.start[k] <= hi ? tr.payload[k] : -1;
+        int k = tr.spans().firstStartAtOrAfter(lo);
+        return k < tr.spans().size() && tr.spans().start(k) <= hi ? tr.payload()[k] : -1;
     }
 
-    /** In starts sorted ascending: the index of the first one at or after {@code t}, or their count. */
-    public static int firstStartAtOrAfter(long[] start, long t) {
-        int lo = 0;
-        int hi = start.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (start[mid] < t) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
-    }
-
-    /** In starts sorted ascending: the index of the last one at or before {@code t}, or -1. */
-    public static int lastStartAtOrBefore(long[] start, long t) {
-        int lo = 0;
-        int hi = start.length - 1;
-        int ans = -1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (start[mid] <= t) {
-                ans = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return ans;
+    private static int payloadAt(Track tr, int k) {
+        return k >= 0 ? tr.payload()[k] : -1;
     }
 }

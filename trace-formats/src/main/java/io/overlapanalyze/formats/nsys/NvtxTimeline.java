@@ -1,6 +1,6 @@
 package io.overlapanalyze.formats.nsys;
 
-import io.overlapanalyze.formats.input.ThreadTimeline;
+import io.overlapanalyze.formats.input.SortedSpans;
 import io.overlapanalyze.primitives.LongList;
 
 import java.util.ArrayList;
@@ -10,18 +10,18 @@ import java.util.Map;
 
 /**
  * NVTX ranges of one kind (c10d ops, NCCL API calls...) per thread, for time-containment
- * queries at a launch. A prefix maximum of end times finds the outermost range containing a time
- * by binary search ({@link ThreadTimeline#outermostIndex}), and lets the backward scan for the
- * innermost stop once no earlier range can still contain the time.
+ * queries at a launch ({@link SortedSpans}).
  */
 final class NvtxTimeline {
     private static final class Track {
         final LongList start = new LongList(16);
         final LongList end = new LongList(16);
         final List<String> name = new ArrayList<>();
-        long[] s;
-        long[] e;
-        long[] maxEnd;
+        SortedSpans spans;
+
+        Hit hit(int k) {
+            return k >= 0 ? new Hit(name.get(k), spans.start(k), spans.end(k)) : null;
+        }
     }
 
     private final Map<Long, Track> tracks = new HashMap<>();
@@ -40,13 +40,7 @@ final class NvtxTimeline {
 
     void build() {
         for (Track t : tracks.values()) {
-            int n = t.start.size();
-            t.s = t.start.toArray();
-            t.e = t.end.toArray();
-            t.maxEnd = new long[n];
-            for (int k = 0; k < n; k++) {
-                t.maxEnd[k] = k == 0 ? t.e[k] : Math.max(t.maxEnd[k - 1], t.e[k]);
-            }
+            t.spans = new SortedSpans(t.start.toArray(), t.end.toArray());
         }
     }
 
@@ -57,31 +51,23 @@ final class NvtxTimeline {
     /** The earliest-starting range on {@code tid} with start ≤ t ≤ end, or {@code null}. */
     Hit outermostContaining(long tid, long t) {
         Track tr = tracks.get(tid);
-        int k = tr == null ? -1 : ThreadTimeline.outermostIndex(tr.s, tr.maxEnd, t);
-        return k >= 0 ? new Hit(tr.name.get(k), tr.s[k], tr.e[k]) : null;
+        return tr == null ? null : tr.hit(tr.spans.outermostContaining(t));
     }
 
     /** The latest-starting range on {@code tid} with start ≤ t ≤ end, or {@code null}. */
     Hit innermostContaining(long tid, long t) {
         Track tr = tracks.get(tid);
-        if (tr != null) {
-            for (int k = ThreadTimeline.lastStartAtOrBefore(tr.s, t); k >= 0 && tr.maxEnd[k] >= t; k--) {
-                if (tr.e[k] >= t) {
-                    return new Hit(tr.name.get(k), tr.s[k], tr.e[k]);
-                }
-            }
-        }
-        return null;
+        return tr == null ? null : tr.hit(tr.spans.innermostContaining(t));
     }
 
     /** The latest range on {@code tid} named {@code name} that starts at or before {@code t}, or {@code null}. */
     Hit latestNamedAtOrBefore(long tid, String name, long t, int maxLookBack) {
         Track tr = tracks.get(tid);
         if (tr != null) {
-            int stop = Math.max(-1, ThreadTimeline.lastStartAtOrBefore(tr.s, t) - maxLookBack);
-            for (int k = ThreadTimeline.lastStartAtOrBefore(tr.s, t); k > stop; k--) {
+            int last = tr.spans.lastStartAtOrBefore(t);
+            for (int k = last; k > Math.max(-1, last - maxLookBack); k--) {
                 if (tr.name.get(k).equals(name)) {
-                    return new Hit(name, tr.s[k], tr.e[k]);
+                    return tr.hit(k);
                 }
             }
         }
@@ -95,8 +81,8 @@ final class NvtxTimeline {
         if (tr == null) {
             return out;
         }
-        for (int k = ThreadTimeline.firstStartAtOrAfter(tr.s, lo); k < tr.s.length && tr.s[k] <= hi; k++) {
-            out.add(new Hit(tr.name.get(k), tr.s[k], tr.e[k]));
+        for (int k = tr.spans.firstStartAtOrAfter(lo); k < tr.spans.size() && tr.spans.start(k) <= hi; k++) {
+            out.add(tr.hit(k));
         }
         return out;
     }

@@ -11,7 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * The containment and start queries against a plain reading of their definitions over every span: on
  * spans that nest, follow each other, overlap in part, share starts or are empty, and on threads
- * where one long span encloses thousands of others.
+ * where one long span encloses thousands of others (past the last of them, the innermost span is
+ * thousands of positions back).
  */
 class ThreadTimelineTest {
     private record Span(long tid, long start, long end, int payload) {
