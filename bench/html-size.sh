@@ -55,7 +55,7 @@ load() { # median wall seconds of 5 headless loads of $1
   echo "jvm: $(java -version 2>&1 | head -1); browser: $(chromium --version 2>/dev/null)"
   echo "job: $ranks ranks x $steps steps, $(du -sh "$job" | cut -f1) of Kineto JSON"
   echo "report: $(stat -c %s "$big") bytes ($(grep -o '<svg class="timeline"' "$big" | wc -l) step timelines drawn), CLI read+analyse+render ${render} s (cold JVM)"
-  echo "across-ranks section: $(grep -o '<section id="cross-rank".*</section>' "$big" | wc -c) bytes; wait heatmap $(grep -o '<svg class="heatmap"[^>]*data-kind="waits"' "$big" | grep -o 'data-rows="[0-9]*" data-cols="[0-9]*"')"
+  echo "across-ranks section: $(grep -o '<section id="cross-rank".*</section>' "$big" | wc -c) bytes; wait heatmap $(grep -o '<svg class="heatmap"[^>]*data-kind="waits"' "$big" | grep -o 'data-rows="[0-9]*" data-cols="[0-9]*"' || echo "none (the section says why)")"
   echo "one-step report: $(stat -c %s "$small") bytes"
   echo "chromium load (median of 5, start to DOM dumped after load): big $(load "$big") s, one-step $(load "$small") s"
   echo "external references: $(grep -c -E 'https?://' "$big" || true)"

@@ -4,6 +4,7 @@ import io.overlapanalyze.analysis.StepContext.CollectiveSpan;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.Time;
 import io.overlapanalyze.primitives.PrimitiveSort;
+import io.overlapanalyze.primitives.SortedSearch;
 
 import java.util.Arrays;
 import java.util.HashMap;
@@ -89,7 +90,7 @@ public final class DataReady {
             if (launch.length == 0) {
                 return Time.UNKNOWN;
             }
-            int j = StepAssigner.lastAtOrBefore(launch, launch.length, t - 1);
+            int j = SortedSearch.lastAtOrBefore(launch, launch.length, t - 1);
             return j >= 0 ? maxEnd[j] : Time.UNKNOWN;
         }
     }
@@ -139,7 +140,7 @@ public final class DataReady {
         if (endsSorted.length == 0) {
             return new Ready(Time.UNKNOWN, false);
         }
-        int j = StepAssigner.lastAtOrBefore(endsSorted, endsSorted.length, collective.startNs());
+        int j = SortedSearch.lastAtOrBefore(endsSorted, endsSorted.length, collective.startNs());
         return new Ready(j >= 0 ? endsSorted[j] : Time.UNKNOWN, true);
     }
 
@@ -163,7 +164,7 @@ public final class DataReady {
         }
         long after = previousSubmission(g.lane(), launch);
         long best = Time.UNKNOWN;
-        int j = StepAssigner.lastAtOrBefore(lane.submitNs(), lane.size(), launch - 1);
+        int j = SortedSearch.lastAtOrBefore(lane.submitNs(), lane.size(), launch - 1);
         for (; j >= 0 && lane.submitNs()[j] > after; j--) {
             long end = computeOn(lane.recordedLane()[j]).latestEndLaunchedBefore(lane.recordHostNs()[j]);
             if (Time.isKnown(end) && (!Time.isKnown(best) || end > best)) {
@@ -180,7 +181,7 @@ public final class DataReady {
      */
     private long previousSubmission(int lane, long launch) {
         long[] launches = commLaunchesOnLane.computeIfAbsent(lane, this::commLaunches);
-        int j = StepAssigner.lastAtOrBefore(launches, launches.length, launch - 1);
+        int j = SortedSearch.lastAtOrBefore(launches, launches.length, launch - 1);
         long bound = j >= 0 ? launches[j] : Time.UNKNOWN;
         long stepStart = step.step().hostStartNs();
         if (Time.isKnown(stepStart) && (!Time.isKnown(bound) || stepStart > bound)) {

@@ -3,6 +3,7 @@ package io.overlapanalyze.analysis;
 import io.overlapanalyze.model.Annotation;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.primitives.PrimitiveSort;
+import io.overlapanalyze.primitives.SortedSearch;
 
 import java.util.Arrays;
 import java.util.List;
@@ -102,25 +103,11 @@ final class LaneRanges {
                 }
             } else {
                 // A zero-length interval also belongs to the ranges ending at its instant.
-                for (int p = firstEndAtOrAfter(s); p < endsSorted.length && endsSorted[p] == s; p++) {
+                for (int p = SortedSearch.firstAtOrAfter(endsSorted, s); p < endsSorted.length && endsSorted[p] == s; p++) {
                     sink.piece(idsByEnd[p], i, s, s);
                 }
             }
         }
-    }
-
-    private int firstEndAtOrAfter(long t) {
-        int lo = 0;
-        int hi = endsSorted.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (endsSorted[mid] < t) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 
     /** Min-heap of positions by {@code ends}. */

@@ -6,6 +6,7 @@ import io.overlapanalyze.model.HostSpanKind;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.model.Time;
 import io.overlapanalyze.primitives.PrimitiveSort;
+import io.overlapanalyze.primitives.SortedSearch;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -109,7 +110,7 @@ public final class StepAssigner {
                 stepOf[i] = -1;
                 continue;
             }
-            int k = lastAtOrBefore(spanStart, s, Time.isKnown(dev.launchNs(i)) ? dev.launchNs(i) : dev.start(i));
+            int k = SortedSearch.lastAtOrBefore(spanStart, s, Time.isKnown(dev.launchNs(i)) ? dev.launchNs(i) : dev.start(i));
             if (k >= 0 && Time.isKnown(dev.launchNs(i)) && dev.launchNs(i) >= spanEnd[k]) {
                 k = -1; // launched after this step's span ended and before the next began
             }
@@ -183,25 +184,8 @@ public final class StepAssigner {
         return idx;
     }
 
-    /** Index of the last element of sorted {@code a[0..n)} that is ≤ t, or -1. */
-    static int lastAtOrBefore(long[] a, int n, long t) {
-        int lo = 0;
-        int hi = n - 1;
-        int found = -1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (a[mid] <= t) {
-                found = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return found;
-    }
-
     private static boolean anyWithin(long[] sorted, long start, long end) {
-        int k = lastAtOrBefore(sorted, sorted.length, end - 1);
+        int k = SortedSearch.lastAtOrBefore(sorted, sorted.length, end - 1);
         return k >= 0 && sorted[k] >= start;
     }
 }

@@ -7,6 +7,7 @@ import io.overlapanalyze.model.MemorySamples;
 import io.overlapanalyze.model.RankTrace;
 import io.overlapanalyze.model.Time;
 import io.overlapanalyze.primitives.PrimitiveSort;
+import io.overlapanalyze.primitives.SortedSearch;
 
 import java.util.Set;
 import java.util.TreeSet;
@@ -104,8 +105,8 @@ public final class MemoryAnalysis {
         int from = 0;
         int to = time.length;
         if (Time.isKnown(hostStart) && Time.isKnown(hostEnd)) {
-            from = firstAtOrAfter(hostStart);
-            to = firstAtOrAfter(hostEnd);
+            from = SortedSearch.firstAtOrAfter(time, hostStart);
+            to = SortedSearch.firstAtOrAfter(time, hostEnd);
         }
         if (from >= to) {
             return null;
@@ -115,19 +116,5 @@ public final class MemoryAnalysis {
             max = Math.max(max, total[j]);
         }
         return max;
-    }
-
-    private int firstAtOrAfter(long t) {
-        int lo = 0;
-        int hi = time.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (time[mid] < t) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 }

@@ -8,6 +8,7 @@ import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.StreamWait;
 import io.overlapanalyze.model.Time;
 import io.overlapanalyze.primitives.PrimitiveSort;
+import io.overlapanalyze.primitives.SortedSearch;
 import io.overlapanalyze.report.PrefetchReport;
 
 import java.util.ArrayList;
@@ -197,16 +198,7 @@ public final class PrefetchAnalysis {
         long[][] idx = laneByStart.computeIfAbsent(lane, this::computeOnLaneByStart);
         long[] starts = idx[0];
         long[] maxEnd = idx[1];
-        int lo = 0;
-        int hi = starts.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (starts[mid] < before) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
+        int lo = SortedSearch.firstAtOrAfter(starts, before);
         return lo == 0 ? fallback : maxEnd[lo - 1];
     }
 

@@ -1,7 +1,6 @@
 package io.overlapanalyze.formats.ascend;
 
 import io.overlapanalyze.formats.input.HostRangeCollector;
-import io.overlapanalyze.formats.input.SortedSpans;
 import io.overlapanalyze.formats.input.ThreadTimeline;
 import io.overlapanalyze.formats.kernels.KernelRules;
 import io.overlapanalyze.model.Collective;
@@ -23,6 +22,7 @@ import io.overlapanalyze.model.TraceFormat;
 import io.overlapanalyze.primitives.IntList;
 import io.overlapanalyze.primitives.LongList;
 import io.overlapanalyze.primitives.PrimitiveSort;
+import io.overlapanalyze.primitives.SortedSearch;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -340,7 +340,7 @@ final class RankAssembler {
 
         /** The lowest index of a range with start ≤ t < end, or -1. */
         int at(long t) {
-            int piece = SortedSpans.lastAtOrBefore(pieceStart, t);
+            int piece = SortedSearch.lastAtOrBefore(pieceStart, t);
             return piece < 0 ? -1 : pieceFirst[piece];
         }
     }

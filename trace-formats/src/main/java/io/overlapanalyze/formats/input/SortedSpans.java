@@ -1,5 +1,7 @@
 package io.overlapanalyze.formats.input;
 
+import io.overlapanalyze.primitives.SortedSearch;
+
 /**
  * Closed spans {@code [start, end]} of one thread, sorted by start, indexed for the questions a
  * reader asks at a launch: which span encloses this time, outermost or innermost, and which starts
@@ -112,41 +114,11 @@ public final class SortedSpans {
 
     /** The first position whose span starts at or after {@code t}, or {@link #size()}. */
     public int firstStartAtOrAfter(long t) {
-        return firstAtOrAfter(start, t);
+        return SortedSearch.firstAtOrAfter(start, t);
     }
 
     /** The last position whose span starts at or before {@code t}, or -1. */
     public int lastStartAtOrBefore(long t) {
-        return lastAtOrBefore(start, t);
-    }
-
-    /** In values sorted ascending: the index of the first one at or after {@code t}, or their count. */
-    public static int firstAtOrAfter(long[] sorted, long t) {
-        int lo = 0;
-        int hi = sorted.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (sorted[mid] < t) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
-    }
-
-    /** In values sorted ascending: the index of the last one at or before {@code t}, or -1. */
-    public static int lastAtOrBefore(long[] sorted, long t) {
-        int lo = 0;
-        int hi = sorted.length;
-        while (lo < hi) { // the first index with a value > t lies in [lo, hi]
-            int mid = (lo + hi) >>> 1;
-            if (sorted[mid] <= t) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo - 1;
+        return SortedSearch.lastAtOrBefore(start, t);
     }
 }
