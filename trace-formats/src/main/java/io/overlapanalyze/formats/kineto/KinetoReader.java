@@ -20,6 +20,7 @@ import io.overlapanalyze.formats.json.Utf8JsonScanner;
 import io.overlapanalyze.formats.json.Utf8JsonScanner.Unsupported;
 import io.overlapanalyze.formats.json.Utf8NameTable;
 import io.overlapanalyze.formats.kernels.KernelClassifier;
+import io.overlapanalyze.model.Annotation;
 import io.overlapanalyze.model.Collective;
 import io.overlapanalyze.model.DeviceIntervals;
 import io.overlapanalyze.model.HostSpan;
@@ -476,12 +477,14 @@ public final class KinetoReader implements TraceReader {
             if (collector.emptyEvents > 1) { // one trailing {} is a known writer quirk: not worth a line
                 warnings.add("empty {} events skipped", collector.emptyEvents + " events");
             }
+            // Before the warnings are listed: ranges past the annotation budget are warned of.
+            List<Annotation> annotations = AnnotationJoiner.join(collector, device, base, warnings);
             int rank = dist.rank() == null ? 0 : dist.rank();
             RankSource source = dist.rank() == null ? RankSource.DEFAULT : RankSource.TRACE;
             int world = dist.worldSize() == null ? -1 : dist.worldSize();
             return new RankTrace(file, TraceFormat.KINETO, rank, source, world, lanes(), device, spans, threads(),
                     collectives, dist.groups(), unmatched, collector.hostOpsPresent, truncated, warnings.lines(),
-                    streamWaits, List.of(), collector.memory, null, AnnotationJoiner.join(collector, device, base),
+                    streamWaits, List.of(), collector.memory, null, annotations,
                     collector.hostRanges.outermost(base), null, deviceNames);
         }
 

@@ -138,4 +138,46 @@ class KinetoAnnotationsTest {
             assertEquals(device1 ? 9 : 7, t.lanes().get(a.lane()).stream(), t.source());
         }
     }
+
+    /**
+     * 1,100 ranges that each span all 1,000 kernels: 1,100,000 (range, interval) pairs against the
+     * 1,000,000 allowed (16 per interval is only 16,000): the first 1,000 ranges are kept, the last 100
+     * left out, and a warning says so. Host ranges first, then the same over GPU-side ranges.
+     */
+    @Test
+    void rangesPastThePairBudgetAreLeftOutWithAWarning() throws Exception {
+        for (boolean onGpu : new boolean[] {false, true}) {
+            List<String> e = new ArrayList<>();
+            for (int k = 0; k < 1_100; k++) {
+                e.add(onGpu ? gpu("r" + k, 7, "1500", "3000") : host("r" + k, 1, 900, 1200));
+            }
+            for (int i = 0; i < 1_000; i++) {
+                e.add(launch(1, 1000 + i, i + 1));
+                e.add(kernel("gemm", 7, 2000 + i * 2, 1, i + 1));
+            }
+            RankTrace t = read(e);
+            assertEquals(1_000, t.annotations().size(), onGpu ? "GPU ranges" : "host ranges");
+            assertEquals("r999", t.annotations().get(999).name());
+            String warning = t.warnings().stream().filter(w -> w.startsWith("user annotation ranges overlap")).findFirst()
+                    .orElseThrow(() -> new AssertionError("no warning: " + t.warnings()));
+            assertTrue(warning.contains("100 of 1100 ranges left out of the annotation overlap, from 'r1000' on"), warning);
+            assertTrue(warning.contains("span 1000000 (range, device interval) pairs of the 1000000 allowed"), warning);
+            assertTrue(warning.contains("those left out would add 100000)"), warning);
+        }
+    }
+
+    @Test
+    void nestedRangesWithinTheBudgetAreAllKeptWithoutAWarning() throws Exception {
+        List<String> e = new ArrayList<>();
+        for (int depth = 0; depth < 16; depth++) { // each of the 1,000 kernels lies in all 16
+            e.add(host("level" + depth, 1, 900 + depth, 1200 - 2 * depth));
+        }
+        for (int i = 0; i < 1_000; i++) {
+            e.add(launch(1, 1000 + i, i + 1));
+            e.add(kernel("gemm", 7, 2000 + i * 2, 1, i + 1));
+        }
+        RankTrace t = read(e);
+        assertEquals(16, t.annotations().size());
+        assertTrue(t.warnings().stream().noneMatch(w -> w.startsWith("user annotation ranges overlap")), t.warnings().toString());
+    }
 }
