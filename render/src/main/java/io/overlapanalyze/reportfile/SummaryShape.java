@@ -46,6 +46,8 @@ final class SummaryShape {
 
     private static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE);
     private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
+    private static final BigInteger INT_MIN = BigInteger.valueOf(Integer.MIN_VALUE);
+    private static final BigInteger INT_MAX = BigInteger.valueOf(Integer.MAX_VALUE);
 
     /** What is wrong, at a JSON path ({@code ranks[0].steps[3].stepTimeNs}). */
     static final class Problem extends RuntimeException {
@@ -54,17 +56,53 @@ final class SummaryShape {
         }
     }
 
+    /** Each record type's components, looked up once (reflection returns a new array per call). */
+    private static final ClassValue<RecordComponent[]> COMPONENTS = new ClassValue<>() {
+        @Override
+        protected RecordComponent[] computeValue(Class<?> type) {
+            return type.getRecordComponents();
+        }
+    };
+
+    /**
+     * Where a value is ({@code ranks[0].steps[3].stepTimeNs}), spelled out only for a problem: a
+     * summary of thousands of steps has hundreds of thousands of values, nearly always sound.
+     */
+    private record At(At parent, String field, int index) {
+        static final At ROOT = new At(null, null, -1);
+
+        At field(String name) {
+            return new At(this, name, -1);
+        }
+
+        At index(int i) {
+            return new At(this, null, i);
+        }
+
+        @Override
+        public String toString() {
+            if (parent == null) {
+                return "";
+            }
+            String before = parent.toString();
+            if (field == null) {
+                return before + "[" + index + "]";
+            }
+            return before.isEmpty() ? field : before + "." + field;
+        }
+    }
+
     private SummaryShape() {
     }
 
     /** Checks {@code root} (the summary without {@code kind}); throws {@link Problem} at the first damage. */
     static void check(ObjectNode root) {
-        checkRecord(root, AnalysisReport.class, "");
+        checkRecord(root, AnalysisReport.class, At.ROOT);
     }
 
-    private static void checkRecord(ObjectNode node, Class<?> type, String path) {
-        for (RecordComponent c : type.getRecordComponents()) {
-            String field = path.isEmpty() ? c.getName() : path + "." + c.getName();
+    private static void checkRecord(ObjectNode node, Class<?> type, At path) {
+        for (RecordComponent c : COMPONENTS.get(type)) {
+            At field = path.field(c.getName());
             JsonNode value = node.get(c.getName());
             Class<?> raw = c.getType();
             if (value == null || value.isNull()) {
@@ -82,7 +120,7 @@ final class SummaryShape {
         }
     }
 
-    private static void checkValue(JsonNode value, Type type, String path) {
+    private static void checkValue(JsonNode value, Type type, At path) {
         if (type instanceof ParameterizedType pt) {
             Class<?> raw = (Class<?>) pt.getRawType();
             Type[] args = pt.getActualTypeArguments();
@@ -90,7 +128,7 @@ final class SummaryShape {
                 expect(value.isArray(), value, "an array", path);
                 for (int i = 0; i < value.size(); i++) {
                     JsonNode e = value.get(i);
-                    String at = path + "[" + i + "]";
+                    At at = path.index(i);
                     if (e.isNull()) {
                         throw new Problem(at + ": null in a list");
                     }
@@ -100,7 +138,7 @@ final class SummaryShape {
                 expect(value.isObject(), value, "an object", path);
                 for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext(); ) {
                     Map.Entry<String, JsonNode> e = it.next();
-                    String at = path + "." + e.getKey();
+                    At at = path.field(e.getKey());
                     checkKey(e.getKey(), args[0], at);
                     if (e.getValue().isNull()) {
                         throw new Problem(at + ": null in a map");
@@ -114,9 +152,9 @@ final class SummaryShape {
             return;
         }
         if (cls == long.class || cls == Long.class) {
-            integer(value, path, LONG_MIN, LONG_MAX);
+            integer(value, path, value.canConvertToLong(), LONG_MIN, LONG_MAX);
         } else if (cls == int.class || cls == Integer.class) {
-            integer(value, path, BigInteger.valueOf(Integer.MIN_VALUE), BigInteger.valueOf(Integer.MAX_VALUE));
+            integer(value, path, value.canConvertToInt(), INT_MIN, INT_MAX);
         } else if (cls == double.class || cls == Double.class) {
             expect(value.isNumber(), value, "a number", path);
         } else if (cls == boolean.class || cls == Boolean.class) {
@@ -137,7 +175,7 @@ final class SummaryShape {
         }
     }
 
-    private static void checkKey(String key, Type type, String path) {
+    private static void checkKey(String key, Type type, At path) {
         if (type == Integer.class || type == Long.class) {
             try {
                 if (type == Integer.class) {
@@ -151,15 +189,19 @@ final class SummaryShape {
         }
     }
 
-    private static void integer(JsonNode value, String path, BigInteger min, BigInteger max) {
+    /** {@code fits}: the node's own range test, which spares the exact comparison for nearly every value. */
+    private static void integer(JsonNode value, At path, boolean fits, BigInteger min, BigInteger max) {
         expect(value.isIntegralNumber(), value, "an integer", path);
+        if (fits) {
+            return;
+        }
         BigInteger v = value.bigIntegerValue();
         if (v.compareTo(min) < 0 || v.compareTo(max) > 0) {
             throw new Problem(path + ": integer " + abbreviate(v.toString()) + " is out of range");
         }
     }
 
-    private static void expect(boolean ok, JsonNode value, String what, String path) {
+    private static void expect(boolean ok, JsonNode value, String what, At path) {
         if (!ok) {
             throw new Problem(path + ": expected " + what + ", got " + kind(value));
         }
