@@ -8,7 +8,14 @@
 # same at every size, cancels): 2 is linear, 4 quadratic; over 3 is marked SUPERLINEAR, and "-"
 # means the cost barely grew (under 0.25 CPU-s from N/2 to N: the ratio would be noise).
 #
+# The Nsight Systems and Ascend readers the same way: bench/scaling/nsys_shapes.py (SQLite exports)
+# and bench/scaling/ascend_shapes.py (torch_npu trace_view.json directories), shapes named
+# nsys:SHAPE and ascend:SHAPE.
+#
 # Usage: bench/scaling.sh [N=20000] [SHAPE...]     (results: bench/out/scaling.txt)
+#   SHAPE      a Kineto shape, or nsys:SHAPE / ascend:SHAPE (the shapes: each generator's docstring)
+#   FORMATS    without SHAPEs, whose default shapes to run: "kineto" (default), or any of
+#              "kineto nsys ascend"; diff and gate run when a Kineto shape ran
 #   JAR=PATH  time this build's jar instead of building the working tree
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,8 +26,16 @@ mkdir -p "$out"
 n="${1:-20000}"
 shift || true
 shapes=("$@")
+formats="${FORMATS:-kineto}"
 if ((${#shapes[@]} == 0)); then
-  shapes=(flat deep enclose overlap_ann names streams threads groups memcpy steps samesteps dupcorr dupext collnokernel memory)
+  for format in $formats; do
+    case "$format" in
+      kineto) shapes+=(flat deep enclose overlap_ann names streams threads groups memcpy steps samesteps dupcorr dupext collnokernel memory) ;;
+      nsys) shapes+=(nsys:flat nsys:deep nsys:overlap nsys:enclose nsys:names nsys:streams nsys:threads nsys:steps nsys:nccl nsys:shuffled) ;;
+      ascend) shapes+=(ascend:flat ascend:steps ascend:hccl ascend:overlap ascend:names ascend:streams) ;;
+      *) echo "FORMATS: unknown format $format (kineto, nsys, ascend)" >&2; exit 2 ;;
+    esac
+  done
 fi
 if [[ -n "${JAR:-}" ]]; then
   jar="$JAR"
@@ -47,23 +62,30 @@ row() { # label, then the three results "cpu rss rc" at N/2, N, 2N
   growth="$(awk -v q="${q[0]}" -v x="${a[0]}" -v y="${b[0]}" 'BEGIN { d = x - q; if (d < 0.25) print "-"; else printf "%.2f", (y - x) / d }')"
   [[ "$growth" != - ]] && awk -v g="$growth" 'BEGIN { exit !(g > 3) }' && flag="  SUPERLINEAR"
   ((q[2] != 0 || a[2] != 0 || b[2] != 0)) && flag="$flag  exit ${q[2]}/${a[2]}/${b[2]}"
-  say "$(printf '%-13s %6.2f %5d %6.2f %5d %6.2f %5d %6s%s' "$label" "${q[0]}" "${q[1]}" "${a[0]}" "${a[1]}" "${b[0]}" "${b[1]}" "$growth" "$flag")"
+  say "$(printf '%-16s %6.2f %5d %6.2f %5d %6.2f %5d %6s%s' "$label" "${q[0]}" "${q[1]}" "${a[0]}" "${a[1]}" "${b[0]}" "${b[1]}" "$growth" "$flag")"
 }
 
 say "# bench/scaling.sh $(date -u +%Y-%m-%dT%H:%M:%SZ) $(git -C "$root" rev-parse --short HEAD 2>/dev/null || true), N = $n"
-say "$(printf '%-13s %6s %5s %6s %5s %6s %5s %6s' shape "N/2 s" MB "N s" MB "2N s" MB growth)"
+say "$(printf '%-16s %6s %5s %6s %5s %6s %5s %6s' shape "N/2 s" MB "N s" MB "2N s" MB growth)"
 sizes=($((n / 2)) "$n" $((2 * n)))
 for shape in "${shapes[@]}"; do
   results=()
   for size in "${sizes[@]}"; do
-    python3 "$root/bench/scaling/kineto_shapes.py" "$shape" "$size" "$work/t.json"
-    results+=("$(timed "${java[@]}" -jar "$jar" -f json "$work/t.json")")
-    rm -f "$work/t.json"
+    case "$shape" in
+      nsys:*) input="$work/t.sqlite"; python3 "$root/bench/scaling/nsys_shapes.py" "${shape#nsys:}" "$size" "$input" ;;
+      ascend:*) input="$work/t_ascend_pt"; python3 "$root/bench/scaling/ascend_shapes.py" "${shape#ascend:}" "$size" "$input" ;;
+      *) input="$work/t.json"; python3 "$root/bench/scaling/kineto_shapes.py" "$shape" "$size" "$input" ;;
+    esac
+    results+=("$(timed "${java[@]}" -jar "$jar" -f json "$input")")
+    rm -rf "$input"
   done
   row "$shape" "${results[@]}"
 done
 
-# diff and gate read summaries: of N/2, N and 2N steps
+# diff and gate read summaries: of N/2, N and 2N steps (with the Kineto shapes)
+kineto_shapes=0
+for shape in "${shapes[@]}"; do [[ "$shape" == *:* ]] || kineto_shapes=1; done
+((kineto_shapes)) || exit 0
 diffs=()
 gates=()
 for size in "${sizes[@]}"; do
