@@ -157,6 +157,15 @@ final class FlowIndex {
         return null;
     }
 
+    /** Longs held for flow rows (starts and ends), for a test that they grow with the rows. */
+    long rowCapacity() {
+        long sum = sources[ASYNC].capacity() + sources[H2D].capacity();
+        for (Rows r : targets) {
+            sum += r.capacity();
+        }
+        return sum;
+    }
+
     private int thread(String pid, String tid, boolean create) {
         if (pid == lastPid && tid == lastTid && lastThread >= 0) {
             return lastThread;
@@ -181,11 +190,14 @@ final class FlowIndex {
     /**
      * Rows (key, v1, v2) in the order added, and {@link #find}: the last row of a key. Indexed on the
      * first {@code find} after an {@code add}: the distinct keys sorted, each with its last row.
-     * The rows are stored in blocks that are never copied and stay below the size G1 allocates
-     * apart (humongous), rather than in arrays grown by doubling.
+     * The rows are stored in blocks that stay below the size G1 allocates apart (humongous): full
+     * blocks are never copied; only the first one starts small and doubles up to a block, as there is
+     * one {@code Rows} per thread a flow ends on, and a capture with thousands of device streams of a
+     * few tasks each must not cost a block (192 KiB) per stream (10,000 streams: 2 GB).
      */
     private static final class Rows {
         private static final int BLOCK_ROWS = 1 << 13; // (key, v1, v2) × 8192 = 192 KiB
+        private static final int FIRST_ROWS = 4;       // the first block's first size
         private long[][] blocks = new long[4][];
         private int size;
 
@@ -199,15 +211,27 @@ final class FlowIndex {
             if (block == blocks.length) {
                 blocks = Arrays.copyOf(blocks, block * 2);
             }
-            if (blocks[block] == null) {
-                blocks[block] = new long[3 * BLOCK_ROWS];
-            }
             int at = 3 * (size % BLOCK_ROWS);
+            if (blocks[block] == null) {
+                // A block after the first is made when a full one precedes it: its size is paid for.
+                blocks[block] = new long[3 * (block == 0 ? FIRST_ROWS : BLOCK_ROWS)];
+            } else if (at == blocks[block].length) {
+                blocks[block] = Arrays.copyOf(blocks[block], Math.min(2 * at, 3 * BLOCK_ROWS));
+            }
             blocks[block][at] = key;
             blocks[block][at + 1] = a;
             blocks[block][at + 2] = b;
             size++;
             sorted = null;
+        }
+
+        /** Longs held for the rows, whatever their number: at most twice theirs, or one small block. */
+        long capacity() {
+            long sum = 0;
+            for (long[] b : blocks) {
+                sum += b == null ? 0 : b.length;
+            }
+            return sum;
         }
 
         private long column(int row, int column) {
