@@ -7,6 +7,7 @@ import io.overlapanalyze.model.ShapePool;
 import io.overlapanalyze.model.StringPool;
 import io.overlapanalyze.model.Time;
 import io.overlapanalyze.primitives.IntList;
+import io.overlapanalyze.primitives.LongIntMap;
 import io.overlapanalyze.primitives.LongList;
 import io.overlapanalyze.primitives.PrimitiveSort;
 
@@ -53,6 +54,8 @@ final class RankBuilder {
     /** Provisional lanes of the pending rows: (context, stream) in read order. */
     private final LongList provContext = new LongList(16);
     private final LongList provStream = new LongList(16);
+    /** context → stream → provisional lane: a row's lane found in constant time, however many streams. */
+    private final Map<Long, LongIntMap> provIndex = new HashMap<>();
     private int lastProv = -1;
 
     /** A row without correlationId (CUPTI's ids are unsigned 32-bit, so this value never occurs). */
@@ -81,16 +84,17 @@ final class RankBuilder {
         if (lastProv >= 0 && provContext.get(lastProv) == context && provStream.get(lastProv) == stream) {
             return lastProv;
         }
-        for (int k = 0; k < provContext.size(); k++) {
-            if (provContext.get(k) == context && provStream.get(k) == stream) {
-                lastProv = k;
-                return k;
-            }
+        // Not a walk over the lanes seen: with a stream per kernel that was rows × streams.
+        LongIntMap byStream = provIndex.computeIfAbsent(context, k -> new LongIntMap());
+        int k = byStream.get(stream);
+        if (k == LongIntMap.MISSING) {
+            k = provContext.size();
+            provContext.add(context);
+            provStream.add(stream);
+            byStream.put(stream, k);
         }
-        provContext.add(context);
-        provStream.add(stream);
-        lastProv = provContext.size() - 1;
-        return lastProv;
+        lastProv = k;
+        return k;
     }
 
     /** Orders the buffered rows by time and appends them to {@link #device}; empties the buffer. */
@@ -135,6 +139,7 @@ final class RankBuilder {
         pendShape = new IntList(16);
         provContext.clear();
         provStream.clear();
+        provIndex.clear();
         lastProv = -1;
     }
 
