@@ -15,13 +15,11 @@ import io.overlapanalyze.primitives.SortedSearch;
 public final class SortedSpans {
     private final long[] start;
     private final long[] end;
-    /** max(end[0..k]): the first position where it reaches t is the earliest span that can contain t. */
-    private final long[] maxEnd;
     /**
      * A tree of maxima of {@code end} over the positions: leaves at {@code leaves + k}, node {@code i}
      * the larger of {@code 2i} and {@code 2i + 1}; leaves past the last span hold
-     * {@link Long#MIN_VALUE}. It finds the last position at or before a given one whose span ends
-     * at or after a time.
+     * {@link Long#MIN_VALUE}. It finds the first position whose span ends at or after a time, and
+     * the last such position at or before a given one.
      */
     private final long[] endTree;
     private final int leaves;
@@ -34,10 +32,6 @@ public final class SortedSpans {
         this.start = start;
         this.end = end;
         int n = start.length;
-        maxEnd = new long[n];
-        for (int k = 0; k < n; k++) {
-            maxEnd[k] = k == 0 ? end[k] : Math.max(maxEnd[k - 1], end[k]);
-        }
         int size = 1;
         while (size < n) {
             size <<= 1;
@@ -65,22 +59,19 @@ public final class SortedSpans {
 
     /**
      * The first position whose span contains {@code t} (start ≤ t ≤ end), or -1. The first position
-     * where the prefix maximum of ends reaches {@code t} is a span that ends at or after {@code t}
-     * (it raised the maximum there), and no earlier one does; it contains {@code t} when it starts
-     * by then.
+     * whose span ends at or after {@code t} is the only candidate: every earlier one ends before
+     * {@code t}, and every later one starts no earlier; it contains {@code t} when it starts by then.
      */
     public int outermostContaining(long t) {
-        int lo = 0;
-        int hi = maxEnd.length; // the first position with maxEnd >= t lies in [lo, hi]
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (maxEnd[mid] >= t) {
-                hi = mid;
-            } else {
-                lo = mid + 1;
-            }
+        if (endTree[1] < t) {
+            return -1;
         }
-        return lo < start.length && start[lo] <= t ? lo : -1;
+        int i = 1;
+        while (i < leaves) { // down the leftmost path whose maximum reaches t
+            i = endTree[2 * i] >= t ? 2 * i : 2 * i + 1;
+        }
+        int k = i - leaves;
+        return k < start.length && start[k] <= t ? k : -1;
     }
 
     /**
